@@ -1,0 +1,198 @@
+"""Building a generation: ingest, write records and the full-text index, publish atomically.
+
+Concurrency: one builder at a time (an exclusive flock on .lock; a second builder waits, then
+finds the work done). Readers never lock: they follow CURRENT, which is swapped with
+os.replace only after the new generation is complete on disk.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+
+from rulebase.errors import IndexError_
+from rulebase.sources import Source, fingerprint
+from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, write_db
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+_CODE_DIRS = ("ingest",)
+_CODE_FILES = ("records.py", "index.py", "store.py", "builder.py", "terms.py")
+
+
+def code_digest() -> str:
+    """Digest of the code that shapes records and the index: a parser change means a rebuild."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256(SCHEMA_VERSION.encode())
+    files = sorted(p for d in _CODE_DIRS for p in (root / d).glob("*.py"))
+    files += [root / name for name in _CODE_FILES]
+    for path in files:
+        try:
+            digest.update(path.name.encode() + path.read_bytes())
+        except OSError:
+            continue
+    return digest.hexdigest()[:12]
+
+
+def expected_fingerprint(sources: list[Source]) -> str:
+    return f"{fingerprint(sources)}-{code_digest()}"
+
+
+@contextmanager
+def build_lock(index_dir: Path):
+    try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(index_dir / ".lock", "a+")  # noqa: SIM115 - held for the with-block
+    except OSError as exc:
+        raise IndexError_(f"cannot write the index directory ({exc.strerror})", str(index_dir),
+                          "point --index or RULEBASE_INDEX at a writable directory") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+
+def build(index_dir: Path, sources: list[Source], progress: Progress | None = None,
+          force: bool = False) -> Generation:
+    """Build and publish a generation for `sources`; returns the one now current."""
+    want = expected_fingerprint(sources)
+    with build_lock(index_dir):
+        current = current_generation(index_dir)
+        if current and not force and current.fingerprint == want and _healthy(current):
+            return current  # another builder finished while we waited
+        _clean_partial(index_dir)
+        stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime()) + f"-{os.getpid()}"
+        tmp = index_dir / f".building-{stamp}"
+        tmp.mkdir()
+        try:
+            meta = _populate(tmp, sources, want, progress)
+            final = index_dir / f"gen-{stamp}"
+            os.replace(tmp, final)
+            _publish(index_dir, final.name)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        _prune(index_dir, keep={final.name, current.path.name if current else ""})
+        return Generation(final, meta)
+
+
+def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None) -> dict:
+    from rulebase import index
+    from rulebase.ingest import ingest
+
+    started = time.perf_counter()
+    if progress:
+        progress("ingest", 0, len(sources))
+    ingested = ingest(sources)
+    if progress:
+        progress("ingest", len(sources), len(sources))
+    write_db(tmp / "records.db", ingested.records)
+    index.write_index(tmp / "whoosh", ingested.records, progress)
+    meta = {
+        "fingerprint": want,
+        "schema": SCHEMA_VERSION,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "build_seconds": round(time.perf_counter() - started, 2),
+        "records": len(ingested.records),
+        "sources": [_source_meta(rep) for rep in ingested.reports],
+        "links": {
+            "resolved": ingested.links.resolved,
+            "joined": ingested.links.joined,
+            "unresolved": [list(u) for u in ingested.links.unresolved],
+            "differences": [list(d) for d in ingested.links.differences],
+        },
+    }
+    (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
+    _fsync_tree(tmp)
+    return meta
+
+
+def _source_meta(report) -> dict:
+    source = report.source
+    parsed = report.parsed
+    kinds = Counter(r.kind for r in parsed.records)
+    pages: list[str] = []
+    for r in parsed.records:
+        pages.extend(p for p in r.pages if p not in pages)
+    refs = [ref for r in parsed.records for ref in r.refs]
+    return {
+        "id": source.id, "title": source.title, "edition": source.edition, "date": source.date,
+        "lang": source.lang, "file": source.file, "format": source.format, "credit": source.credit,
+        "provenance": source.provenance, "edition_note": source.edition_note,
+        "bundled": source.bundled,
+        "encoding": report.encoding, "repairs": report.repairs,
+        "records": len(parsed.records), "kinds": dict(sorted(kinds.items())),
+        "pages": pages,
+        "refs": len(refs), "unresolved": sum(1 for ref in refs if ref.target is None),
+        "set_aside": dict(parsed.set_aside), "notes": list(parsed.notes),
+        "warnings": [str(w) for w in parsed.warnings],
+        "flags": sum(len(r.flags) for r in parsed.records),
+        "meta": parsed.meta if _jsonable(parsed.meta) else {},
+    }
+
+
+def _jsonable(value) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _publish(index_dir: Path, name: str) -> None:
+    tmp = index_dir / f".{POINTER}.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(name + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, index_dir / POINTER)
+    _fsync_dir(index_dir)
+
+
+def _healthy(generation: Generation) -> bool:
+    from rulebase import index
+
+    return generation.db_path.is_file() and index.check(generation.whoosh_path)
+
+
+def _clean_partial(index_dir: Path) -> None:
+    """Leftovers of a killed build: safe to delete, we hold the lock."""
+    for path in index_dir.glob(".building-*"):
+        shutil.rmtree(path, ignore_errors=True)
+    for path in index_dir.glob(f".{POINTER}.*"):
+        path.unlink(missing_ok=True)
+
+
+def _prune(index_dir: Path, keep: set[str]) -> None:
+    """Drop old generations, keeping the new one and the one readers may still have open."""
+    for path in index_dir.glob("gen-*"):
+        if path.name not in keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _fsync_tree(root: Path) -> None:
+    for path in root.rglob("*"):
+        if path.is_file():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    _fsync_dir(root)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

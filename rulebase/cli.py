@@ -1,0 +1,292 @@
+"""The command line: parse, call the library, render, exit code. Nothing else lives here.
+
+Exit codes: 0 found, 1 not found, 2 usage or input error, 3 internal error.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rulebase.errors import NotFound, RulebaseError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                  help="Search and look up Magic: The Gathering rules documents, 1995 to 2008.")
+index_app = typer.Typer(no_args_is_help=True, help="Build or inspect the search index.")
+app.add_typer(index_app, name="index")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (no colour, no progress).")]
+
+
+class State:
+    def __init__(self, index: Path | None, traceback: bool):
+        self.index = index
+        self.traceback = traceback
+        self._library = None
+
+    def library(self):
+        if self._library is None:
+            from rulebase.library import Library
+
+            self._library = Library(self.index)
+        return self._library
+
+
+_STATE = State(None, False)  # replaced by the root callback on every invocation
+
+
+def _state() -> State:
+    return _STATE
+
+
+def _err(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def funnel(fn):
+    """The one place errors become messages and exit codes."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        state = _state()
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except NotFound as exc:
+            if state.traceback:
+                raise
+            _err(exc.message)
+            if exc.suggestions:
+                typer.echo("did you mean: " + ", ".join(exc.suggestions), err=True)
+            raise typer.Exit(1) from None
+        except RulebaseError as exc:
+            if state.traceback:
+                raise
+            _err(exc.message)
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise typer.Exit(0) from None
+        except Exception as exc:
+            if state.traceback:
+                raise
+            _err(f"internal error: {type(exc).__name__}: {exc} (run with --traceback for details)")
+            raise typer.Exit(3) from None
+
+    return wrapper
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    index: Annotated[Path | None, typer.Option("--index", envvar="RULEBASE_INDEX",
+                                               help="Index directory (default: ./index in a checkout).")] = None,
+    traceback: Annotated[bool, typer.Option("--traceback", help="Show Python tracebacks (for developers).")] = False,
+) -> None:
+    global _STATE
+    _STATE = State(index, traceback)
+    ctx.obj = _STATE
+
+
+def _console():
+    from rulebase.render import make_console
+
+    return make_console()
+
+
+def _library(json_mode: bool = False):
+    """The library with an index ready, showing a progress bar while it builds on a terminal."""
+    from rulebase.render import build_progress
+
+    library = _state().library()
+    with build_progress(enabled=not json_mode) as progress:
+        library.ensure(progress)
+    if library.stale_reason and not json_mode:
+        typer.echo(f"warning: {library.stale_reason}", err=True)
+    return library
+
+
+def _print_json(data) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@app.command()
+@funnel
+def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), record id, or page ('4e p17').")],
+           json_out: JsonOpt = False) -> None:
+    """Show a rule, record or page with its children and references."""
+    from rulebase import lookup as lookups
+
+    library = _library(json_out)
+    result = lookups.lookup(library.store, ref)
+    if json_out:
+        from rulebase.views import lookup_json
+
+        _print_json(lookup_json(result))
+        return
+    from rulebase.render import paged, render_lookup
+
+    with paged(_console()) as console:
+        render_lookup(console, result)
+
+
+@app.command()
+@funnel
+def search(
+    query: Annotated[str, typer.Argument(help='Free text, "quoted phrases", rule numbers.')],
+    edition: Annotated[list[str] | None, typer.Option("--edition", "-e", help="4e, 5e, 6e or 10e.")] = None,
+    kind: Annotated[list[str] | None, typer.Option("--kind", "-k", help="rule, ruling, glossary...")] = None,
+    lang: Annotated[list[str] | None, typer.Option("--lang", help="en or hu.")] = None,
+    source: Annotated[list[str] | None, typer.Option("--source", "-s", help="Source id (see 'sources').")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500)] = 10,
+    json_out: JsonOpt = False,
+) -> None:
+    """Ranked full-text search with highlights; exit 1 when nothing matches."""
+    from rulebase.query import run_search
+
+    library = _library(json_out)
+    filters = {"edition": edition or [], "kind": kind or [], "lang": lang or [], "source": source or []}
+    results = run_search(library, query, filters, limit)
+    records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
+    if json_out:
+        from rulebase.views import search_json
+
+        _print_json(search_json(results, records))
+    else:
+        from rulebase.render import paged, render_search
+
+        with paged(_console()) as console:
+            render_search(console, results, records)
+    if not results.hits:
+        raise typer.Exit(1)
+
+
+@app.command()
+@funnel
+def define(term: Annotated[str, typer.Argument(help="A glossary term, English or Hungarian.")],
+           json_out: JsonOpt = False) -> None:
+    """Every glossary definition of a term across editions, with its Hungarian name and referrers."""
+    from rulebase import lookup as lookups
+
+    library = _library(json_out)
+    found = lookups.define(library.store, term)
+    if json_out:
+        from rulebase.views import define_json
+
+        _print_json(define_json(found))
+        return
+    from rulebase.render import paged, render_definitions
+
+    with paged(_console()) as console:
+        render_definitions(console, found.term, found.definitions, found.hungarian, found.referrers)
+
+
+@app.command()
+@funnel
+def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. cr2008:502.83a.")],
+         json_out: JsonOpt = False) -> None:
+    """One record in full: every field, raw and clean text."""
+    from rulebase import lookup as lookups
+
+    library = _library(json_out)
+    record = library.store.get(record_id)
+    if record is None:
+        raise NotFound(f"no record with id {record_id!r}", lookups.suggest(library.store, record_id))
+    if json_out:
+        from rulebase.views import entry_json
+
+        _print_json(entry_json(lookups.expand(library.store, record)))
+        return
+    from rulebase.render import render_show
+
+    render_show(_console(), record)
+
+
+@app.command()
+@funnel
+def sources(json_out: JsonOpt = False) -> None:
+    """The documents in the corpus: edition, date, records by kind, references, credit."""
+    library = _library(json_out)
+    meta = library.ensure().meta
+    if json_out:
+        _print_json(meta["sources"])
+        return
+    from rulebase.render import render_sources
+
+    render_sources(_console(), meta["sources"])
+
+
+@app.command()
+@funnel
+def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every note and warning.")] = False,
+           json_out: JsonOpt = False) -> None:
+    """Parse every source again, rebuild the index and print the ingest report."""
+    from rulebase.render import build_progress, render_ingest_report
+
+    library = _state().library()
+    with build_progress(enabled=not json_out) as progress:
+        generation = library.build(progress, force=True)
+    if json_out:
+        _print_json({"sources": generation.meta["sources"], "links": generation.meta["links"]})
+        return
+    render_ingest_report(_console(), generation.meta, verbose)
+
+
+@app.command()
+@funnel
+def export() -> None:
+    """Every record as JSON Lines on stdout, in a deterministic order."""
+    from rulebase.records import to_dict
+
+    library = _library(True)
+    out = sys.stdout
+    for record in library.store.all():
+        out.write(json.dumps(to_dict(record), ensure_ascii=False) + "\n")
+    out.flush()
+
+
+@index_app.command("build")
+@funnel
+def index_build(json_out: JsonOpt = False) -> None:
+    """Rebuild the index now (beside the old one, switched atomically)."""
+    from rulebase.render import build_progress
+
+    library = _state().library()
+    with build_progress(enabled=not json_out) as progress:
+        generation = library.build(progress, force=True)
+    if json_out:
+        _print_json({"index": str(library.index_dir), "generation": generation.path.name,
+                     "records": generation.meta["records"], "seconds": generation.meta["build_seconds"]})
+        return
+    typer.echo(f"built {generation.meta['records']} records in {generation.meta['build_seconds']} s "
+               f"-> {generation.path}")
+
+
+@index_app.command("status")
+@funnel
+def index_status(json_out: JsonOpt = False) -> None:
+    """Where the index is, what it was built from, and whether it is current."""
+    status = _state().library().status()
+    if json_out:
+        gen = status.generation
+        _print_json({"index": str(status.index_dir), "current": status.current, "writable": status.writable,
+                     "generation": gen.path.name if gen else None,
+                     "built_at": gen.meta.get("built_at") if gen else None,
+                     "fingerprint": gen.fingerprint if gen else None, "expected": status.expected,
+                     "sources": [s["id"] for s in gen.meta.get("sources", [])] if gen else []})
+        return
+    from rulebase.render import render_status
+
+    render_status(_console(), status)
+
+
+def main() -> None:
+    app(prog_name="rulebase")

@@ -1,0 +1,48 @@
+"""Typed errors: the core raises these, the CLI turns them into one line and an exit code."""
+
+from __future__ import annotations
+
+
+class RulebaseError(Exception):
+    """Base class. `exit_code` is what the CLI exits with; str(self) is the one-line message."""
+
+    exit_code = 2
+
+    def __init__(self, what: str, where: str | None = None, hint: str | None = None) -> None:
+        self.what = what
+        self.where = where
+        self.hint = hint
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        parts = [f"{self.where}: {self.what}" if self.where else self.what]
+        if self.hint:
+            parts.append(self.hint)
+        return " - ".join(parts)
+
+
+class SourceError(RulebaseError):
+    """A source file is missing, empty, undecodable, or not in the expected format."""
+
+
+class ManifestError(RulebaseError):
+    """corpus/sources.toml is missing, malformed, or names something that does not exist."""
+
+
+class IndexError_(RulebaseError):
+    """The index cannot be read, written or rebuilt."""
+
+
+class NotFound(RulebaseError):
+    """A lookup found nothing. Exit code 1, as the CLI contract says."""
+
+    exit_code = 1
+
+    def __init__(self, what: str, suggestions: list[str] | None = None, hint: str | None = None):
+        self.suggestions = suggestions or []
+        super().__init__(what, hint=hint)
+
+
+class UsageError(RulebaseError):
+    """The user asked for something that makes no sense (bad option value, bad ref)."""

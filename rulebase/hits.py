@@ -1,0 +1,27 @@
+"""Search results as plain data (no Whoosh import), shared by the index and the renderers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MARK_OPEN, MARK_CLOSE = "\x02", "\x03"  # highlight markers in snippets; render.py styles them
+
+
+@dataclass(slots=True)
+class Hit:
+    id: str
+    score: float
+    snippet: str
+    exact_number: bool = False
+
+
+@dataclass(slots=True)
+class Results:
+    query: str
+    total: int
+    hits: list[Hit] = field(default_factory=list)
+    suggestion: str | None = None
+
+
+def unmark(text: str) -> str:
+    return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")

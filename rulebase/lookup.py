@@ -1,0 +1,152 @@
+"""Looking things up by reference: rule numbers, record ids, rulebook pages, glossary terms.
+
+Exact lookups are served from the record database alone, so they never import Whoosh.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from rulebase.errors import NotFound, UsageError
+from rulebase.records import Record
+from rulebase.store import RecordStore
+
+PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
+# Preferred order when several documents print the same number: the official text first.
+SOURCE_PREFERENCE = ("cr2008", "ck2008", "ck1999")
+
+
+@dataclass(slots=True)
+class Entry:
+    """One record with everything a reader wants next to it."""
+
+    record: Record
+    children: list[Record] = field(default_factory=list)
+    refs_out: list[Record] = field(default_factory=list)
+    refs_in: list[Record] = field(default_factory=list)
+    same: list[Record] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Lookup:
+    ref: str
+    kind: str  # "number", "id", "page"
+    entries: list[Entry]
+
+
+def _rank(record: Record) -> tuple:
+    pref = SOURCE_PREFERENCE.index(record.source) if record.source in SOURCE_PREFERENCE else 99
+    return (pref, record.source)
+
+
+def expand(store: RecordStore, record: Record) -> Entry:
+    children = store.children(record.id)
+    if record.number:
+        seen = {c.id for c in children}
+        for sub in store.by_number_prefix(record.number, record.source):
+            rest = sub.number[len(record.number):] if sub.number else ""
+            if (rest[:1].isalpha() or rest[:1] == ".") and sub.id not in seen:
+                children.append(sub)
+                seen.add(sub.id)
+        children.sort(key=lambda c: c.order)
+    out_ids = list(dict.fromkeys(r.target for r in record.refs if r.target))
+    same_ids = [link.target for link in record.links if link.kind == "same-rule"]
+    return Entry(record, children, store.get_many(out_ids), store.get_many(record.refs_in),
+                 store.get_many(same_ids))
+
+
+def lookup(store: RecordStore, ref: str) -> Lookup:
+    ref = ref.strip()
+    if not ref:
+        raise UsageError("empty reference", hint="give a rule number (502.83a), a record id or a page (4e p17)")
+    page = PAGE_REF.match(ref)
+    if page:
+        records = store.by_page(page["edition"].lower(), page["page"].lower())
+        if not records:
+            raise NotFound(f"no {page['edition']} record is printed on page {page['page']}",
+                           hint="the 5th Edition text in the corpus covers pages ii-15 only"
+                           if page["edition"].lower() == "5e" else None)
+        return Lookup(ref, "page", [Entry(r) for r in records])
+    if ":" in ref:
+        record = store.get(ref)
+        if record:
+            return Lookup(ref, "id", [expand(store, record)])
+    number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
+    records = sorted(store.by_number(number), key=_rank)
+    if records:
+        return Lookup(ref, "number", [expand(store, r) for r in records])
+    raise NotFound(f"no rule, record or page matches {ref!r}", suggest(store, ref),
+                   hint="try 'rulebase search' for free text")
+
+
+def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
+    """'Did you mean' candidates: numbers sharing a prefix, then close spellings."""
+    ref = ref.strip()
+    candidates: list[str] = []
+    prefix = ref
+    while prefix and len(candidates) < limit:
+        candidates += [n for n in store.numbers_like(prefix.lower() + "%", limit * 4) if n not in candidates]
+        prefix = prefix[:-1] if len(candidates) == 0 else ""
+        if len(prefix) < max(2, len(ref) // 2):
+            break
+    if candidates:
+        from rulebase.records import number_key
+
+        return sorted(candidates, key=number_key)[:limit]
+    if ":" in ref:
+        ids = [row[0] for row in store.conn.execute("SELECT id FROM records WHERE id LIKE ? LIMIT 500",
+                                                     (ref.split(":")[0] + ":%",))]
+        return difflib.get_close_matches(ref, ids, n=limit)
+    return difflib.get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
+
+
+_STOP = {"the", "a", "an", "of", "to"}
+EDITION_ORDER = {"4e": 0, "5e": 1, "6e": 2, "10e": 3}
+
+
+def loose_term(text: str) -> str:
+    """Looser than link.fold_term: 'Removed from the game' meets 'remove from game'."""
+    from rulebase.ingest.link import fold_term
+
+    words = []
+    for word in fold_term(text).split():
+        if word in _STOP:
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(word) > len(suffix) + 3 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        words.append(word)
+    return " ".join(words)
+
+
+@dataclass(slots=True)
+class Definitions:
+    term: str
+    definitions: list[Record]
+    hungarian: list[Record]
+    referrers: list[Record]
+
+
+def define(store: RecordStore, term: str) -> Definitions:
+    """Every glossary definition of `term` (or its Hungarian name) across editions and sources."""
+    from rulebase.terms import fold_accents
+
+    key = loose_term(term)
+    if not key:
+        raise UsageError("empty term", hint="give a glossary term, e.g. 'rulebase define trample'")
+    hungarian = [t for t in store.of_kind("term")
+                 if key in {loose_term(a) for a in t.aliases} or fold_accents(t.title or "") == fold_accents(term)]
+    names = {key} | {loose_term(a) for t in hungarian for a in t.aliases}
+    definitions = [r for r in store.of_kind("glossary")
+                   if names & {loose_term(n) for n in [r.title or "", *r.aliases]}]
+    definitions.sort(key=lambda r: (EDITION_ORDER.get(r.edition, 9), r.source, r.order))
+    if not definitions and not hungarian:
+        titles = [r.title for r in store.of_kind("glossary") if r.title]
+        close = difflib.get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)
+        raise NotFound(f"no glossary definition of {term!r}", close, hint="try 'rulebase search'")
+    ids = {r.id for r in definitions}
+    ref_ids = list(dict.fromkeys(i for r in definitions for i in r.refs_in if i not in ids))
+    return Definitions(term, definitions, hungarian, store.get_many(ref_ids))

@@ -1,0 +1,25 @@
+"""A search request end to end: rule numbers first, then ranked full text."""
+
+from __future__ import annotations
+
+import re
+
+from rulebase.errors import UsageError
+from rulebase.hits import Hit, Results
+
+NUMBER_IN_QUERY = re.compile(
+    r"(?<![\w.])(?:\d{3}\.\d+[a-z]?(?:\.Ruling\.\d+)?|\d{3}\.Ruling\.\d+|G\d+\.\d+[a-z]?|[A-Z]\.\d+(?:\.\d+)?)(?![\w.])")
+MAX_QUERY = 2000
+
+
+def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10) -> Results:
+    """Numbers in the query ('what does 306.5 say') go straight to that rule, ahead of text hits."""
+    if not query.strip():
+        raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
+    query = query[:MAX_QUERY]
+    numbered: list[Hit] = []
+    for number in dict.fromkeys(NUMBER_IN_QUERY.findall(query)):
+        for record in library.store.by_number(number):
+            if all(not values or getattr(record, name) in values for name, values in filters.items()):
+                numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
+    return library.searcher.search(query, filters, limit, numbered)

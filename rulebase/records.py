@@ -1,0 +1,147 @@
+"""The record model every parser produces and every command reads.
+
+One record is one addressable piece of text (a rule, a ruling, a glossary entry, a paragraph
+of a rulebook...). Records are plain dataclasses so they round-trip through JSON unchanged:
+`to_dict`/`from_dict` are the only (de)serialisers, and `export` order is `sort_key`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# The one place the record kinds are documented.
+KINDS: dict[str, str] = {
+    "document": "metadata of a source document (title, date, edition statement)",
+    "note": "front or back matter that is not a rule: credits, disclaimers, contents, contacts",
+    "section": "a top-level division: '1. The Game', 'A - Abilities', a rulebook part",
+    "chapter": "a numbered chapter or heading of rules: '100. General', '502.83 - Exalted'",
+    "heading": "a titled division of a rulebook: 'BASIC SPELLCASTING', 'Summary of Play'",
+    "passage": "a paragraph of prose in a rulebook or guide",
+    "rule": "a numbered rule or subrule: '502.83a', 'A.5.2'",
+    "ruling": "a Crystal Keep ruling attached to a rule: '502.83.Ruling.1'",
+    "example": "an example attached to the record before it",
+    "glossary": "a glossary definition of a term",
+    "term": "a bilingual term-map entry: a Hungarian term with the English term it names",
+    "table": "a table, list or tip sheet reproduced as text",
+    "quiz": "a quiz question and its answer in a rulebook",
+}
+
+REF_KINDS = ("rule", "section", "page", "glossary", "term")
+LINK_KINDS = ("same-rule", "glossary", "term", "page")
+
+
+@dataclass(slots=True)
+class Ref:
+    """An outgoing reference as written in the text, and where it leads.
+
+    `key` is the parser's normalised form of the label ("306.5", "p11", "damage prevention");
+    `target` is the resolved record id, or None with `reason` saying why.
+    """
+
+    label: str
+    kind: str
+    key: str
+    target: str | None = None
+    reason: str | None = None
+
+
+@dataclass(slots=True)
+class Citation:
+    """A source the text cites: '[CompRules 2008/10/01]', '[Fifth Edition, Page 52]'."""
+
+    label: str
+    source: str
+    date: str | None = None
+    page: str | None = None
+    target: str | None = None
+    reason: str | None = None
+
+
+@dataclass(slots=True)
+class Link:
+    """A join computed at ingest time (not written in the text): same rule elsewhere, etc."""
+
+    kind: str
+    target: str
+
+
+@dataclass(slots=True)
+class Record:
+    id: str
+    source: str
+    edition: str
+    lang: str
+    kind: str
+    text: str
+    raw: str
+    number: str | None = None
+    title: str | None = None
+    pages: list[str] = field(default_factory=list)
+    section: list[str] = field(default_factory=list)
+    parent: str | None = None
+    refs: list[Ref] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    order: int = 0
+    line: int | None = None
+    aliases: list[str] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    refs_in: list[str] = field(default_factory=list)
+    changed: bool = False
+
+
+FIELD_ORDER = (
+    "id", "source", "edition", "lang", "kind", "number", "title", "text", "pages", "section",
+    "parent", "refs", "citations", "flags", "raw", "order", "line", "aliases", "terms", "links",
+    "refs_in", "changed",
+)
+
+
+def to_dict(record: Record) -> dict[str, Any]:
+    """Serialise with the documented field order first (export and --json rely on it)."""
+    data = asdict(record)
+    return {name: data[name] for name in FIELD_ORDER}
+
+
+def from_dict(data: dict[str, Any]) -> Record:
+    values = dict(data)
+    values["refs"] = [Ref(**r) for r in values.get("refs", [])]
+    values["citations"] = [Citation(**c) for c in values.get("citations", [])]
+    values["links"] = [Link(**k) for k in values.get("links", [])]
+    return Record(**{k: v for k, v in values.items() if k in FIELD_ORDER})
+
+
+_NUM_PART = re.compile(r"\d+|[A-Za-z]+")
+
+
+def number_key(number: str | None) -> tuple:
+    """Sort rule numbers numerically: 701.10 after 701.9, 'Ruling.2' after 'Ruling.1'."""
+    if not number:
+        return ()
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.lower()) for p in _NUM_PART.findall(number))
+
+
+def sort_key(record: Record, source_rank: dict[str, int] | None = None) -> tuple:
+    """Deterministic export order: manifest order of sources, then document order."""
+    rank = (source_rank or {}).get(record.source, 0)
+    return (rank, record.source, record.order, record.id)
+
+
+_SLUG_STRIP = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str) -> str:
+    """A readable, filesystem- and URL-safe id fragment (accents folded, never empty)."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    slug = _SLUG_STRIP.sub("-", folded).strip("-")
+    return slug or "x"
+
+
+def fold_space(text: str) -> str:
+    """Collapse runs of whitespace: the form quotes are compared in."""
+    return " ".join(text.split())

@@ -1,0 +1,320 @@
+"""Everything users see on a terminal. The only module that imports rich.
+
+Each renderer takes a Console, so tests render into a string Console. On a terminal the output
+is panels and tables sized to the width; piped (or NO_COLOR) it is the same content as plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import contextmanager
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from rulebase.hits import MARK_CLOSE, MARK_OPEN, Results
+from rulebase.lookup import Entry, Lookup
+from rulebase.records import Record
+
+HIGHLIGHT = "bold black on yellow"
+
+
+def make_console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def _rich(console: Console) -> bool:
+    return console.is_terminal and not console.no_color
+
+
+def label(record: Record) -> str:
+    """'cr2008 502.83a', 'rb4e p11 Basic Spellcasting' - how a record is named in lists."""
+    parts = [record.source]
+    if record.number:
+        parts.append(record.number)
+    if record.pages:
+        parts.append("p" + "-".join(dict.fromkeys([record.pages[0], record.pages[-1]])))
+    if record.title and record.title != record.number:
+        parts.append(record.title)
+    return " ".join(parts)
+
+
+def _meta_line(record: Record) -> str:
+    bits = [f"{record.kind}", f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
+    if record.pages:
+        bits.append("page " + ", ".join(record.pages))
+    if record.changed:
+        bits.append("changed since previous release (+)")
+    return " · ".join(bits)
+
+
+def marked(text: str, style: str = HIGHLIGHT) -> Text:
+    """Turn index highlight markers into styled spans."""
+    out = Text()
+    rest = text
+    while MARK_OPEN in rest:
+        before, _, after = rest.partition(MARK_OPEN)
+        word, _, rest = after.partition(MARK_CLOSE)
+        out.append(before)
+        out.append(word, style=style)
+    out.append(rest)
+    return out
+
+
+def unmarked(text: str) -> str:
+    return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+
+
+def _record_body(record: Record) -> Group:
+    parts: list = [Text(_meta_line(record), style="dim")]
+    if record.section:
+        parts.append(Text(" › ".join(record.section), style="dim"))
+    parts.append(Text(record.text))
+    for cite in record.citations:
+        where = f" → {cite.target}" if cite.target else (f" ({cite.reason})" if cite.reason else "")
+        parts.append(Text(f"cites {cite.label}{where}", style="cyan"))
+    for flag in record.flags:
+        parts.append(Text(f"⚠ {flag}", style="yellow"))
+    return Group(*parts)
+
+
+def _plain_record(console: Console, record: Record, indent: str = "") -> None:
+    console.print(f"{indent}{label(record)}", markup=False)
+    console.print(f"{indent}  [{_meta_line(record)}]", markup=False)
+    if record.section:
+        console.print(f"{indent}  in: " + " > ".join(record.section), markup=False)
+    for para in record.text.split("\n\n"):
+        console.print(f"{indent}  {para}", markup=False, soft_wrap=True)
+    for cite in record.citations:
+        where = f" -> {cite.target}" if cite.target else (f" ({cite.reason})" if cite.reason else "")
+        console.print(f"{indent}  cites {cite.label}{where}", markup=False, soft_wrap=True)
+    for flag in record.flags:
+        console.print(f"{indent}  ! {flag}", markup=False, soft_wrap=True)
+
+
+def _ref_lines(entry: Entry) -> Iterable[str]:
+    titles = {r.id: label(r) for r in entry.refs_out}
+    for ref in entry.record.refs:
+        if ref.target:
+            yield f"→ {ref.label}: {titles.get(ref.target, ref.target)} ({ref.target})"
+        else:
+            yield f"→ {ref.label}: unresolved ({ref.reason})"
+    for rec in entry.refs_in:
+        yield f"← referenced by {label(rec)} ({rec.id})"
+    for rec in entry.same:
+        yield f"= same rule in {rec.source}: {rec.id}"
+
+
+def render_entry(console: Console, entry: Entry) -> None:
+    record = entry.record
+    if not _rich(console):
+        _plain_record(console, record)
+        for child in entry.children:
+            _plain_record(console, child, indent="    ")
+        for line in _ref_lines(entry):
+            console.print("  " + line.replace("→", "->").replace("←", "<-"), markup=False, soft_wrap=True)
+        console.print()
+        return
+    parts: list = [_record_body(record)]
+    for child in entry.children:
+        parts.append(Panel(_record_body(child), title=label(child), title_align="left", box=box.SIMPLE))
+    refs = list(_ref_lines(entry))
+    if refs:
+        parts.append(Text("\n".join(refs), style="magenta"))
+    console.print(Panel(Group(*parts), title=f"[bold]{label(record)}", title_align="left"))
+
+
+def render_lookup(console: Console, result: Lookup) -> None:
+    if result.kind == "page":
+        _render_list(console, f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
+        return
+    for entry in result.entries:
+        render_entry(console, entry)
+
+
+def _render_list(console: Console, title: str, records: list[Record]) -> None:
+    if not _rich(console):
+        console.print(title, markup=False)
+        for r in records:
+            console.print(f"  {r.id}  {_snip(r.text, 90)}", markup=False, soft_wrap=True)
+        return
+    table = Table(title=title, box=box.SIMPLE_HEAD, expand=True)
+    table.add_column("id", style="bold", no_wrap=True)
+    table.add_column("kind")
+    table.add_column("text", ratio=1)
+    for r in records:
+        table.add_row(r.id, r.kind, _snip(r.text, 160))
+    console.print(table)
+
+
+def _snip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def render_search(console: Console, results: Results, records: dict[str, Record]) -> None:
+    if results.suggestion:
+        console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
+    if not results.hits:
+        console.print(f"No results for {results.query!r}.", markup=False)
+        return
+    header = f"{results.total} result{'s' if results.total != 1 else ''} for {results.query!r}"
+    if not _rich(console):
+        console.print(header, markup=False)
+        for n, hit in enumerate(results.hits, 1):
+            record = records[hit.id]
+            console.print(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]",
+                          markup=False, soft_wrap=True)
+            console.print(f"    {_snip(unmarked(hit.snippet), 240)}", markup=False, soft_wrap=True)
+        return
+    table = Table(title=header, box=box.SIMPLE_HEAD, expand=True, show_lines=False)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("where", style="bold", max_width=36)
+    table.add_column("ed.", no_wrap=True)
+    table.add_column("snippet", ratio=1)
+    for n, hit in enumerate(results.hits, 1):
+        record = records[hit.id]
+        where = Text(label(record))
+        where.append(f"\n{hit.id}", style="dim")
+        table.add_row(str(n), where, record.edition, marked(" ".join(hit.snippet.split())))
+    console.print(table)
+
+
+def render_definitions(console: Console, term: str, definitions: list[Record], hungarian: list[Record],
+                       referrers: list[Record]) -> None:
+    if _rich(console):
+        console.print(f"[bold]{term}[/bold]: {len(definitions)} definition(s)")
+    else:
+        console.print(f"{term}: {len(definitions)} definition(s)", markup=False)
+    for record in definitions:
+        render_entry(console, Entry(record))
+    if hungarian:
+        console.print("Hungarian: " + ", ".join(f"{h.title} ({h.id})" for h in hungarian), markup=False)
+    if referrers:
+        console.print("Referenced by:", markup=False)
+        for rec in referrers:
+            console.print(f"  {label(rec)} ({rec.id})", markup=False, soft_wrap=True)
+
+
+def render_show(console: Console, record: Record) -> None:
+    from rulebase.records import to_dict
+
+    data = to_dict(record)
+    if not _rich(console):
+        for key, value in data.items():
+            console.print(f"{key}: {value}", markup=False, soft_wrap=True)
+        return
+    table = Table(title=record.id, box=box.SIMPLE_HEAD, show_header=False, expand=True)
+    table.add_column("field", style="bold", no_wrap=True)
+    table.add_column("value", ratio=1)
+    for key, value in data.items():
+        table.add_row(key, Text(str(value)))
+    console.print(table)
+
+
+def render_sources(console: Console, sources: list[dict]) -> None:
+    if not _rich(console):
+        for s in sources:
+            kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
+            console.print(f"{s['id']} [{s['edition']}, {s['date']}, {s['lang']}] {s['title']}", markup=False,
+                          soft_wrap=True)
+            console.print(f"  {s['records']} records: {kinds}", markup=False, soft_wrap=True)
+            console.print(f"  references: {s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved",
+                          markup=False)
+            console.print(f"  credit: {s['credit']}", markup=False, soft_wrap=True)
+        return
+    table = Table(title="Sources", box=box.SIMPLE_HEAD, expand=True)
+    for col in ("id", "edition", "date", "title", "records", "refs ok/unres.", "credit"):
+        table.add_column(col, ratio=1 if col in ("title", "credit") else None)
+    for s in sources:
+        kinds = "\n".join(f"{k} {v}" for k, v in s["kinds"].items())
+        table.add_row(s["id"], s["edition"], s["date"], s["title"], f"{s['records']}\n{kinds}",
+                      f"{s['refs'] - s['unresolved']}/{s['unresolved']}", s["credit"])
+    console.print(table)
+
+
+def render_ingest_report(console: Console, meta: dict, verbose: bool = False) -> None:
+    """Per source: records by kind, pages, chrome set aside, flags, unresolved refs."""
+    for s in meta["sources"]:
+        console.print(f"{s['id']} ({s['file']}, {s['format']}, {s['encoding']}): {s['records']} records",
+                      markup=False, soft_wrap=True)
+        console.print("  kinds: " + ", ".join(f"{k} {v}" for k, v in s["kinds"].items()), markup=False,
+                      soft_wrap=True)
+        if s["pages"]:
+            console.print(f"  pages: {s['pages'][0]}-{s['pages'][-1]} ({len(s['pages'])} pages)", markup=False)
+        if s["set_aside"]:
+            console.print("  set aside: " + ", ".join(f"{k} {v}" for k, v in s["set_aside"].items()),
+                          markup=False, soft_wrap=True)
+        for line in s["repairs"] + s["notes"][: None if verbose else 6]:
+            console.print(f"  note: {line}", markup=False, soft_wrap=True)
+        if len(s["notes"]) > 6 and not verbose:
+            console.print(f"  … {len(s['notes']) - 6} more notes (--verbose)", markup=False)
+        console.print(f"  flags: {s['flags']}; references: {s['refs']} ({s['unresolved']} unresolved)",
+                      markup=False)
+        for warning in s["warnings"][: None if verbose else 10]:
+            console.print(f"  warning: {warning}", markup=False, soft_wrap=True)
+    links = meta["links"]
+    console.print(f"links: {links['resolved']} references resolved, {links['joined']} same-rule joins, "
+                  f"{len(links['unresolved'])} unresolved, {len(links['differences'])} text differences",
+                  markup=False)
+    for rid, lab, reason in links["unresolved"][: None if verbose else 20]:
+        console.print(f"  unresolved: {rid}: {lab!r}: {reason}", markup=False, soft_wrap=True)
+    for ck, official in links["differences"]:
+        console.print(f"  differs: {ck} vs {official}", markup=False)
+
+
+def render_status(console: Console, status) -> None:
+    gen = status.generation
+    console.print(f"index: {status.index_dir}", markup=False)
+    if gen is None:
+        console.print("state: not built (it builds itself on first use)", markup=False)
+        return
+    console.print(f"generation: {gen.path.name}", markup=False)
+    console.print(f"built: {gen.meta.get('built_at')} in {gen.meta.get('build_seconds')} s, "
+                  f"{gen.meta.get('records')} records", markup=False)
+    console.print("sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in gen.meta.get("sources", [])),
+                  markup=False, soft_wrap=True)
+    state = "current" if status.current else "stale (corpus or code changed; rebuilds on next use)"
+    console.print(f"state: {state}", markup=False)
+    if not status.writable:
+        console.print("note: the index directory is read-only", markup=False)
+
+
+@contextmanager
+def build_progress(enabled: bool = True):
+    """A progress bar on stderr while the index builds; a no-op when piped or disabled."""
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), console=console,
+                  transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(f"building index: {stage}", total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+@contextmanager
+def paged(console: Console, min_lines: int | None = None):
+    """Page long output on a terminal only; piped output is never paged."""
+    if not console.is_terminal:
+        yield console
+        return
+    with console.capture() as capture:
+        yield console
+    text = capture.get()
+    if text.count("\n") > (min_lines or console.height):
+        with console.pager(styles=True):
+            console.print(Text.from_ansi(text), end="")
+    else:
+        console.print(Text.from_ansi(text), end="")

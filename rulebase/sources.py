@@ -1,0 +1,90 @@
+"""The corpus manifest: which documents exist, what they are, and which parser reads them."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebase.errors import ManifestError
+
+EDITIONS = ("4e", "5e", "6e", "10e")
+REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
+MANIFEST_NAME = "sources.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    id: str
+    title: str
+    edition: str
+    date: str
+    lang: str
+    file: str
+    format: str
+    provenance: str
+    credit: str
+    path: Path
+    part: str | None = None
+    edition_note: str | None = None
+    bundled: bool = True
+
+
+def default_corpus_dir() -> Path:
+    """RULEBASE_CORPUS, else the checkout's corpus/ next to the package."""
+    env = os.environ.get("RULEBASE_CORPUS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "corpus"
+
+
+def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
+    corpus_dir = corpus_dir or default_corpus_dir()
+    manifest = corpus_dir / MANIFEST_NAME
+    if not manifest.is_file():
+        raise ManifestError("manifest not found", str(manifest),
+                            "set RULEBASE_CORPUS to a folder holding sources.toml")
+    try:
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"not valid TOML ({exc})", str(manifest), "fix the syntax") from None
+    entries = data.get("source")
+    if not isinstance(entries, list) or not entries:
+        raise ManifestError("no [[source]] entries", str(manifest), "add at least one [[source]] table")
+    sources: list[Source] = []
+    seen: set[str] = set()
+    for n, entry in enumerate(entries, 1):
+        where = f"{manifest} [[source]] #{n}"
+        if not isinstance(entry, dict):
+            raise ManifestError("entry is not a table", where)
+        missing = [k for k in REQUIRED if not isinstance(entry.get(k), str) or not entry.get(k)]
+        if missing:
+            raise ManifestError(f"missing or empty field(s): {', '.join(missing)}", where,
+                                "every source needs " + ", ".join(REQUIRED))
+        if entry["id"] in seen:
+            raise ManifestError(f"duplicate source id {entry['id']!r}", where)
+        if entry["edition"] not in EDITIONS:
+            raise ManifestError(f"unknown edition {entry['edition']!r}", where,
+                                f"use one of {', '.join(EDITIONS)}")
+        seen.add(entry["id"])
+        name = entry["file"]
+        if Path(name).name != name:
+            raise ManifestError(f"file {name!r} must be a plain file name inside the corpus folder", where)
+        known = {k: entry[k] for k in REQUIRED}
+        sources.append(Source(**known, path=corpus_dir / name, part=entry.get("part"),
+                              edition_note=entry.get("edition_note")))
+    return sources
+
+
+def fingerprint(sources: list[Source]) -> str:
+    """Digest of the manifest entries and file bytes: the index rebuilds when it changes."""
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(repr((source.id, source.edition, source.format, source.part, source.file)).encode())
+        try:
+            digest.update(source.path.read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+    return digest.hexdigest()[:16]

@@ -1,0 +1,181 @@
+"""The built artefacts: where they live, whether they are current, and the record database.
+
+Layout of an index directory:
+
+    CURRENT              name of the generation in use (replaced atomically)
+    .lock                held by a builder; readers never take it
+    gen-<fingerprint>-<stamp>/
+        meta.json        what it was built from (fingerprint, sources, counts, report)
+        records.db       SQLite: every record as JSON, keyed by id, number and page
+        whoosh/          the full-text index
+
+A build writes a new generation beside the old one and only then swaps CURRENT, so a crash
+or a kill mid-build leaves the previous generation answering. Generations are immutable once
+published, which is why readers can open them read-only (and from read-only directories).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebase.errors import IndexError_
+from rulebase.records import Record, from_dict
+
+SCHEMA_VERSION = "3"
+POINTER = "CURRENT"
+ENV_INDEX = "RULEBASE_INDEX"
+
+
+def default_index_dir() -> Path:
+    """--index, else RULEBASE_INDEX, else the checkout's index/, else a per-user data dir."""
+    env = os.environ.get(ENV_INDEX)
+    if env:
+        return Path(env)
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "corpus").is_dir():
+        return checkout / "index"
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "rulebase" / "index"
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    path: Path
+    meta: dict
+
+    @property
+    def fingerprint(self) -> str:
+        return self.meta.get("fingerprint", "")
+
+    @property
+    def db_path(self) -> Path:
+        return self.path / "records.db"
+
+    @property
+    def whoosh_path(self) -> Path:
+        return self.path / "whoosh"
+
+
+def current_generation(index_dir: Path) -> Generation | None:
+    """The published generation, or None if there is none (or it is unreadable)."""
+    try:
+        name = (index_dir / POINTER).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise IndexError_(f"cannot read the index pointer ({exc.strerror})", str(index_dir / POINTER)) from None
+    if not name or "/" in name or name.startswith("."):
+        return None
+    path = index_dir / name
+    try:
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return Generation(path, meta)
+
+
+# -- the record database ---------------------------------------------------------------------
+
+_DDL = """
+CREATE TABLE records (
+    id TEXT PRIMARY KEY, source TEXT, edition TEXT, lang TEXT, kind TEXT, number TEXT,
+    number_lc TEXT, title TEXT, title_lc TEXT, parent TEXT, rank INTEGER, data TEXT
+);
+CREATE INDEX records_number ON records(number_lc);
+CREATE INDEX records_parent ON records(parent);
+CREATE INDEX records_title ON records(title_lc);
+CREATE TABLE pages (page TEXT, edition TEXT, source TEXT, id TEXT, rank INTEGER);
+CREATE INDEX pages_key ON pages(edition, page);
+"""
+
+
+def write_db(path: Path, records: list[Record]) -> None:
+    from rulebase.records import to_dict
+
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(_DDL)
+        conn.executemany(
+            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(r.id, r.source, r.edition, r.lang, r.kind, r.number, (r.number or "").lower() or None,
+              r.title, (r.title or "").lower() or None, r.parent, n,
+              json.dumps(to_dict(r), ensure_ascii=False)) for n, r in enumerate(records)],
+        )
+        conn.executemany(
+            "INSERT INTO pages VALUES (?,?,?,?,?)",
+            [(p, r.edition, r.source, r.id, n) for n, r in enumerate(records) for p in r.pages],
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+class RecordStore:
+    """Read-only access to one generation's records (cheap to open: no Whoosh import)."""
+
+    def __init__(self, db_path: Path):
+        if not db_path.is_file():
+            raise IndexError_("record database missing", str(db_path), "run 'rulebase index build'")
+        uri = f"file:{db_path}?mode=ro&immutable=1"
+        try:
+            self.conn = sqlite3.connect(uri, uri=True)
+            self.conn.execute("SELECT 1 FROM records LIMIT 1")
+        except sqlite3.DatabaseError as exc:
+            raise IndexError_(f"record database unreadable ({exc})", str(db_path),
+                              "run 'rulebase index build' to rebuild it") from None
+
+    def _many(self, sql: str, args: tuple = ()) -> list[Record]:
+        return [from_dict(json.loads(row[0])) for row in self.conn.execute(sql, args)]
+
+    def get(self, record_id: str) -> Record | None:
+        rows = self._many("SELECT data FROM records WHERE id = ?", (record_id,))
+        return rows[0] if rows else None
+
+    def get_many(self, ids: list[str]) -> list[Record]:
+        found = {r.id: r for r in self._many(
+            f"SELECT data FROM records WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))} if ids else {}
+        return [found[i] for i in ids if i in found]
+
+    def by_number(self, number: str) -> list[Record]:
+        return self._many("SELECT data FROM records WHERE number_lc = ? ORDER BY rank", (number.lower(),))
+
+    def by_number_prefix(self, prefix: str, source: str) -> list[Record]:
+        """Everything filed under a rule number: 502.83 -> 502.83a, 502.83b, 502.83.Ruling.1."""
+        like = prefix.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return self._many(
+            "SELECT data FROM records WHERE source = ? AND number_lc LIKE ? ESCAPE '\\' "
+            "AND number_lc != ? ORDER BY rank", (source, like + "%", prefix.lower()))
+
+    def children(self, record_id: str) -> list[Record]:
+        return self._many("SELECT data FROM records WHERE parent = ? ORDER BY rank", (record_id,))
+
+    def by_title(self, title: str, kind: str | None = None) -> list[Record]:
+        if kind:
+            return self._many("SELECT data FROM records WHERE title_lc = ? AND kind = ? ORDER BY rank",
+                              (title.lower(), kind))
+        return self._many("SELECT data FROM records WHERE title_lc = ? ORDER BY rank", (title.lower(),))
+
+    def by_page(self, edition: str, page: str) -> list[Record]:
+        ids = [row[0] for row in self.conn.execute(
+            "SELECT id FROM pages WHERE edition = ? AND page = ? ORDER BY rank", (edition, page))]
+        return self.get_many(ids)
+
+    def of_kind(self, kind: str) -> list[Record]:
+        return self._many("SELECT data FROM records WHERE kind = ? ORDER BY rank", (kind,))
+
+    def all(self) -> list[Record]:
+        return self._many("SELECT data FROM records ORDER BY rank")
+
+    def numbers_like(self, pattern: str, limit: int = 200) -> list[str]:
+        return [row[0] for row in self.conn.execute(
+            "SELECT DISTINCT number FROM records WHERE number_lc LIKE ? LIMIT ?", (pattern, limit))]
+
+    def titles(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT DISTINCT title FROM records WHERE title IS NOT NULL")]
+
+    def close(self) -> None:
+        self.conn.close()

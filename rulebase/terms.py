@@ -1,0 +1,185 @@
+"""The bilingual term map: Hungarian game terms and the English terms the guide pairs them with.
+
+The Hungarian guide names an English term in parentheses right after its own word:
+"Könyvtár (library)", "teremtmény (creature, régen: summon)". `find_terms` finds those pairings
+(the parser turns them into kind "term" records); `term_map` reads them back from records, and
+`english_for` / `hungarian_for` answer lookups for search, define and the glossary pages.
+
+The parenthesis rule (what counts as a term):
+- the parenthesis holds no quote marks (backtick or quotes: those quote English card text);
+- split on commas (and take what follows a Hungarian label such as "régen:" = "formerly:"),
+  every part is English-looking: 1-4 lowercase ASCII words, none of them a Hungarian abbreviation
+  or suffix written in ASCII ("pl.", "stb.", "(eket)") -- so any accent, period, digit or capital
+  letter disqualifies the whole parenthesis;
+- the Hungarian term is the word(s) right before the parenthesis: a quoted phrase ending right
+  there (`... távolítsd el a játékból...`(remove from game)), otherwise words taken backwards up to
+  punctuation, the line start, an article or conjunction, and at most as many words as the
+  (first) English term has (Hungarian compounds are written as one word, so the Hungarian name is
+  never longer: "eleven varázstárgy (artifact creature)", "egy varázstárgy (artifact)").
+A pairing is only ever what the text states; nothing is translated here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rulebase.records import Record
+
+# ASCII words inside parentheses that are Hungarian, not English: abbreviations and suffixes.
+HU_NOT_ENGLISH = frozenset({
+    "pl", "stb", "ill", "kb", "ld", "eket", "okat", "ek", "ok", "ak", "at", "et", "ot", "t", "k",
+    "ba", "be", "ban", "ben", "ra", "re", "nak", "nek", "val", "vel", "vagy", "es", "egy",
+})
+# Words that end a Hungarian term when read backwards from the parenthesis.
+HU_STOP = frozenset({"a", "az", "egy", "és", "vagy", "hogy", "is", "mint", "ez", "azaz", "illetve"})
+QUOTES = "`\"'\u201e\u201d\u201c\u2018\u2019"
+_PAREN = re.compile(r"\(([^()\n]*)\)")
+_ENGLISH = re.compile(r"[a-z]+(?: [a-z]+){0,3}")
+_WORD = re.compile(r"[^\W\d_](?:[\w/-]*\w)?")
+MIN_PREFIX = 4  # shortest folded Hungarian term matched as the stem of an inflected word
+
+
+def fold_accents(text: str) -> str:
+    """Accent- and case-insensitive form: 'Sebzések kiosztása' -> 'sebzesek kiosztasa' (ő, ű too)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class TermEntry:
+    """One pairing: a Hungarian term, one English term it names, and the term record stating it."""
+
+    hu: str
+    en: str
+    record_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TermSpan:
+    """A pairing found in a text: `text[start:end]` is the span as written (Hungarian + parens)."""
+
+    hu: str
+    en: tuple[str, ...]
+    start: int
+    end: int
+
+
+def english_terms(content: str) -> tuple[list[str], str | None]:
+    """The English terms a parenthesis content names, or ([], why it is not a term)."""
+    content = content.strip()
+    if not content:
+        return [], "empty"
+    if any(q in content for q in QUOTES):
+        return [], "quote"
+    found: list[str] = []
+    for part in content.split(","):
+        part = part.strip()
+        if ":" in part:  # "régen: summon" -- a Hungarian label, then the term
+            part = part.split(":", 1)[1].strip()
+        if not _ENGLISH.fullmatch(part):
+            return [], f"not English-looking: {part!r}"
+        if any(w in HU_NOT_ENGLISH for w in part.split()):
+            return [], f"Hungarian word or suffix: {part!r}"
+        if part not in found:
+            found.append(part)
+    return found, None
+
+
+def _hungarian_before(text: str, pos: int, limit: int) -> tuple[str, int] | None:
+    """The Hungarian term ending at `pos` (just before a parenthesis) and where it starts."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    before = text[line_start:pos].rstrip()
+    if before.endswith("`"):
+        opening = before.rfind("`", 0, len(before) - 1)
+        if opening < 0:
+            return None
+        phrase = before[opening + 1:-1].strip(" .\u2026")
+        return (phrase, line_start + opening) if phrase else None
+    words = list(_WORD.finditer(before))
+    chosen: list[re.Match[str]] = []
+    end = len(before)
+    for word in reversed(words):
+        gap = before[word.end():end]
+        if gap.strip() or word.group().lower() in HU_STOP or len(chosen) >= limit:
+            break
+        chosen.insert(0, word)
+        end = word.start()
+    if not chosen:
+        return None
+    return before[chosen[0].start():chosen[-1].end()], line_start + chosen[0].start()
+
+
+def find_terms(text: str) -> list[TermSpan]:
+    """Every 'Hungarian (english)' pairing in `text`, in order (see the module docstring)."""
+    spans: list[TermSpan] = []
+    for match in _PAREN.finditer(text):
+        english, _why = english_terms(match.group(1))
+        if not english:
+            continue
+        found = _hungarian_before(text, match.start(), limit=len(english[0].split()))
+        if found is None:
+            continue
+        hu, start = found
+        spans.append(TermSpan(unicodedata.normalize("NFC", hu), tuple(english), start, match.end()))
+    return spans
+
+
+def term_map(records: Iterable[Record]) -> list[TermEntry]:
+    """One entry per (Hungarian, English) pairing stated by a kind 'term' record, in record order."""
+    return [TermEntry(r.title or "", en, r.id) for r in records if r.kind == "term" for en in r.aliases]
+
+
+@lru_cache(maxsize=1)
+def default_term_map() -> tuple[TermEntry, ...]:
+    """The term map of the bundled corpus (every 'hu-guide' source), parsed once per process."""
+    from rulebase.ingest import ingest_source
+    from rulebase.sources import load_manifest
+
+    entries: list[TermEntry] = []
+    for source in load_manifest():
+        if source.format == "hu-guide":
+            entries.extend(term_map(ingest_source(source).parsed.records))
+    return tuple(entries)
+
+
+def _unique(values: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def lookup_hu(word: str, entries: Iterable[TermEntry] | None = None) -> list[TermEntry]:
+    """Entries for a Hungarian word: exact accent/case-folded match, else the longest term the
+    word begins with (Hungarian adds suffixes: 'könyvtáradból' -> 'könyvtár'; terms of 4+ letters)."""
+    pool = list(default_term_map() if entries is None else entries)
+    key = fold_accents(" ".join(word.split()))
+    exact = [e for e in pool if fold_accents(e.hu) == key]
+    if exact or not key:
+        return exact
+    stems = [e for e in pool if len(fold_accents(e.hu)) >= MIN_PREFIX and key.startswith(fold_accents(e.hu))]
+    if not stems:
+        return []
+    longest = max(len(fold_accents(e.hu)) for e in stems)
+    return [e for e in stems if len(fold_accents(e.hu)) == longest]
+
+
+def lookup_en(term: str, entries: Iterable[TermEntry] | None = None) -> list[TermEntry]:
+    """Entries for an English term: case-folded exact match, else without a plural 's'."""
+    pool = list(default_term_map() if entries is None else entries)
+    key = " ".join(term.lower().split())
+    exact = [e for e in pool if e.en.lower() == key]
+    if exact or not key.endswith("s"):
+        return exact
+    return [e for e in pool if e.en.lower() == key[:-1]]
+
+
+def english_for(hu_word: str, entries: Iterable[TermEntry] | None = None) -> list[str]:
+    """English terms the guide gives for a Hungarian word ([] when it states none)."""
+    return _unique(e.en for e in lookup_hu(hu_word, entries))
+
+
+def hungarian_for(en_term: str, entries: Iterable[TermEntry] | None = None) -> list[str]:
+    """Hungarian terms the guide pairs with an English term, as written ([] when none)."""
+    return _unique(e.hu for e in lookup_en(en_term, entries))

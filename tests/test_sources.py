@@ -1,0 +1,61 @@
+import pytest
+
+from rulebase.errors import ManifestError
+from rulebase.sources import EDITIONS, load_manifest
+
+GOOD = """
+[[source]]
+id = "x"
+title = "T"
+edition = "4e"
+date = "1995"
+lang = "en"
+file = "x.txt"
+format = "forum-rulebook"
+provenance = "p"
+credit = "c"
+"""
+
+
+def test_bundled_manifest_names_every_corpus_file_with_credit():
+    sources = load_manifest()
+    assert [s.id for s in sources] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008"]
+    assert {s.edition for s in sources} == set(EDITIONS)
+    for source in sources:
+        assert source.path.is_file(), source.path
+        assert source.credit and source.provenance
+    hu = next(s for s in sources if s.id == "hu-guide")
+    assert hu.edition == "6e" and hu.edition_note.startswith("inferred")
+    ck = [s for s in sources if s.id.startswith("ck")]
+    assert all("Stephen D'Angelo" in s.credit and "version" in s.credit for s in ck)
+
+
+def test_manifest_errors_say_where(tmp_path):
+    (tmp_path / "sources.toml").write_text(GOOD.replace('edition = "4e"', 'edition = "7e"'))
+    with pytest.raises(ManifestError) as err:
+        load_manifest(tmp_path)
+    assert err.value.message == (f"{tmp_path}/sources.toml [[source]] #1: unknown edition '7e' - "
+                                 "use one of 4e, 5e, 6e, 10e")
+
+
+def test_manifest_missing_field(tmp_path):
+    (tmp_path / "sources.toml").write_text(GOOD.replace('credit = "c"', ""))
+    with pytest.raises(ManifestError, match="missing or empty field"):
+        load_manifest(tmp_path)
+
+
+def test_manifest_rejects_paths_outside_the_corpus(tmp_path):
+    (tmp_path / "sources.toml").write_text(GOOD.replace('"x.txt"', '"../x.txt"'))
+    with pytest.raises(ManifestError, match="plain file name"):
+        load_manifest(tmp_path)
+
+
+def test_manifest_bad_toml(tmp_path):
+    (tmp_path / "sources.toml").write_text("[[source]\n")
+    with pytest.raises(ManifestError, match="not valid TOML"):
+        load_manifest(tmp_path)
+
+
+def test_missing_manifest(tmp_path):
+    with pytest.raises(ManifestError, match="manifest not found"):
+        load_manifest(tmp_path)
