@@ -105,3 +105,4 @@ def test_fold_term():
     assert fold_term("Tapped and Untapped.") == "tapped and untapped"
     assert fold_term("Creatures") == "creature"
     assert fold_term("Loss") == "loss"
+    assert fold_term("Ante (Obsolete)") == "ante"

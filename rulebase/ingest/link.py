@@ -19,10 +19,12 @@ NUMBERED_FORMATS = ("comprules", "crystalkeep-2008", "crystalkeep-1999")
 RULEBOOK_CITES = {"fifth edition": "5e", "fourth edition": "4e"}
 _RANGE = re.compile(r"^(?P<start>.+?)-(?P<end>.+)$")
 _WORDS = re.compile(r"[a-z0-9]+")
+_QUALIFIER = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)
 
 
 def fold_term(text: str) -> str:
     """Glossary matching key: case, punctuation and a trailing plural 's' folded."""
+    text = _QUALIFIER.sub("", text)
     words = _WORDS.findall(text.lower().replace("'s ", " "))
     if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]

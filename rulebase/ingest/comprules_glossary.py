@@ -1,0 +1,190 @@
+"""The Comprehensive Rules glossary, and the record builder both comprules modules share.
+
+The glossary changed shape over the years: 2008 entries are a term line, a definition line and
+continuation paragraphs indented five spaces (one entry even follows the previous one with no
+blank line between); 2025 entries are a term line and one or a few unindented definition lines.
+Both are read by one loop: a block starts with its term, later lines are paragraphs of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rulebase.ingest.refs import find_rule_refs
+from rulebase.ingest.text import Warning_
+from rulebase.records import Record, Ref, slugify
+from rulebase.sources import Source
+
+_ITALIC = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_QUALIFIER = re.compile(r"\s*\((Obsolete|Informal)\)\s*$")
+_TERM_PART = re.compile(r"\u201c[^\u201d]*\u201d|\"[^\"]*\"|[^,]+")
+_QUOTES = "\"'\u201c\u201d\u2018\u2019 ,."
+_SEE = re.compile(r"\b[Ss]ee (?:also )?(?P<list>(?:\u201c[^\u201d]*\u201d|\"[^\"]*\"|[^.;()\u201c\"])+)")
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+
+
+def clean(text: str) -> str:
+    """Clean paragraph text: `_italics_` markers dropped, whitespace folded; quotes kept."""
+    return " ".join(_ITALIC.sub("", text).split())
+
+
+def is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+@dataclass
+class Builder:
+    """Collects records in document order; paragraphs and raw lines are joined at the end."""
+
+    source: Source
+    records: list[Record] = field(default_factory=list)
+    by_id: dict[str, Record] = field(default_factory=dict)
+    paras: dict[str, list[str]] = field(default_factory=dict)
+    raws: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[Warning_] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    examples: dict[str, int] = field(default_factory=dict)
+
+    def add(self, local: str, kind: str, line: int, raw: str, **fields) -> Record:
+        rid = f"{self.source.id}:{local}"
+        flags = list(fields.pop("flags", []))
+        if rid in self.by_id:
+            n = 2
+            while f"{rid}~{n}" in self.by_id:
+                n += 1
+            flags.append(f"duplicate id {rid}: stored as {rid}~{n}")
+            self.notes.append(f"{self.source.id}: line {line}: duplicate id {rid}")
+            rid = f"{rid}~{n}"
+        s = self.source
+        record = Record(id=rid, source=s.id, edition=s.edition, lang=s.lang, kind=kind, text="", raw="",
+                        order=len(self.records) + 1, line=line, flags=flags, **fields)
+        self.records.append(record)
+        self.by_id[rid] = record
+        self.paras[rid] = []
+        self.raws[rid] = [raw]
+        return record
+
+    def para(self, record: Record, text: str, raw: str | None = None) -> None:
+        """Add a paragraph of clean text (and its raw line, unless the caller already stored it)."""
+        if text:
+            self.paras[record.id].append(text)
+        if raw is not None:
+            self.raws[record.id].append(raw)
+
+    def example(self, parent: Record, line: int, raw: str, section: list[str]) -> Record:
+        n = self.examples.get(parent.id, 0) + 1
+        self.examples[parent.id] = n
+        local = parent.id.split(":", 1)[1]
+        record = self.add(f"{local}.example{n}", "example", line, raw, parent=parent.id, section=section)
+        self.para(record, clean(raw))
+        return record
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(Warning_(str(self.source.path), line, message))
+
+    def finish(self) -> list[Record]:
+        for record in self.records:
+            record.text = "\n\n".join(self.paras[record.id])
+            record.raw = "\n".join(self.raws[record.id])
+            if record.kind in ("rule", "example", "glossary"):
+                record.refs = find_rule_refs(record.text) + record.refs
+        return self.records
+
+
+def _names(term_line: str) -> tuple[str, list[str], list[str]]:
+    """'Remove from the Game, Removed (Obsolete)' -> (name, other names, flags)."""
+    flags: list[str] = []
+    qualifier = _QUALIFIER.search(term_line)
+    if qualifier:
+        flags.append(qualifier.group(1).lower())
+        term_line = term_line[: qualifier.start()]
+    parts = [p.strip(_QUOTES) for p in _TERM_PART.findall(term_line)]
+    parts = [p for p in parts if p]
+    return (parts[0] if parts else term_line.strip()), parts[1:], flags
+
+
+def _is_term_line(lines: list[str], i: int) -> bool:
+    """An unindented, title-like line followed by an unindented definition line."""
+    line = lines[i]
+    if is_blank(line) or line[0].isspace() or line.startswith("Example:") or i + 1 >= len(lines):
+        return False
+    nxt = lines[i + 1]
+    if is_blank(nxt) or nxt[0].isspace():
+        return False
+    stripped = line.strip()
+    return len(stripped) <= 60 and stripped[-1] not in ".:;!?" and len(stripped.split()) <= 8
+
+
+def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: Record) -> None:
+    """Glossary entries from lines[start:end] (0-based), children of the `parent` heading record."""
+    blocks: list[list[int]] = []
+    for i in range(start, end):
+        if is_blank(lines[i]):
+            continue
+        if not blocks or is_blank(lines[i - 1]) or _is_term_line(lines, i):
+            blocks.append([i])
+        else:
+            blocks[-1].append(i)
+    entries: list[tuple[Record, str]] = []
+    section = [parent.title or "Glossary"]
+    titles = Counter(_names(lines[blk[0]].strip())[0].lower() for blk in blocks)
+    see_phrases = {m.group("list").strip(_QUOTES).lower()
+                   for i in range(start, end) for m in _SEE.finditer(lines[i])}
+    for blk in blocks:
+        first = blk[0]
+        term_line = lines[first].strip()
+        name, others, flags = _names(term_line)
+        whole = _QUALIFIER.sub("", term_line).strip(_QUOTES)
+        if others and (term_line.lower() in see_phrases or whole.lower() in see_phrases
+                       or titles[name.lower()] > 1 or any(titles[o.lower()] for o in others)):
+            name, others = whole, []  # 'Active Player, Nonactive Player Order' is one term
+        title = f"{name} ({flags[0].capitalize()})" if flags else name
+        slug = slugify(name)
+        if f"{b.source.id}:glossary.{slug}" in b.by_id:
+            slug = slugify(term_line)
+        entry = b.add(f"glossary.{slug}", "glossary", first + 1, lines[first], title=title, aliases=others,
+                      flags=flags, parent=parent.id, section=section)
+        entries.append((entry, name))
+        if len(blk) == 1:
+            entry.flags.append("no definition text")
+        for i in blk[1:]:
+            raw = lines[i]
+            if raw.startswith("Example:"):
+                b.example(entry, i + 1, raw, [*section, title])
+            else:
+                b.para(entry, clean(raw), raw)
+    _glossary_refs(b, entries)
+
+
+def _glossary_refs(b: Builder, entries: list[tuple[Record, str]]) -> None:
+    """'See Landwalk', 'See also Tap, Tapped, and Untap': one glossary Ref per term named."""
+    known: dict[str, str] = {}
+    for entry, name in entries:
+        for term in [name, *entry.aliases]:
+            known.setdefault(term.lower(), entry.id)
+    for entry, _name in entries:
+        text = "\n".join(b.paras[entry.id])
+        for match in _SEE.finditer(text):
+            entry.refs.extend(_see_refs(match, known, entry.id))
+
+
+def _see_refs(match: re.Match, known: dict[str, str], own: str) -> list[Ref]:
+    phrase = match.group("list").strip(_QUOTES)
+    label = match.group(0).rstrip(" ,.")
+    if not phrase or not (phrase[0].isupper() or phrase[0] in "\"\u201c"):
+        return []
+    if phrase.lower() in known:
+        return [Ref(label, "glossary", phrase.lower(), known[phrase.lower()])]
+    refs: list[Ref] = []
+    for part in _LIST_SPLIT.split(phrase):
+        part = part.strip(_QUOTES)
+        if not part or not part[0].isupper() or part.split()[0].lower() in ("rule", "rules", "section"):
+            continue
+        key = part.lower()
+        target = known.get(key) or (known.get(key[:-1]) if key.endswith("s") else None)
+        if target == own:
+            continue
+        refs.append(Ref(label, "glossary", key, target))  # unresolved: the linker tries the corpus
+    return refs

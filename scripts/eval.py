@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Search quality: MRR@10 and recall@5 of rulebase search against judged queries, beside two
+baselines on the same records (grep-style term counting, and SQLite FTS5 bm25).
+
+    python scripts/eval.py [QUERIES.tsv ...] [--index DIR] [--verbose]
+
+A QUERIES file has three tab-separated columns: query, edition filter ("-" for none), and the
+acceptable answers separated by " || ". A hit is relevant when its title + text, lower-cased with
+punctuation and markup folded to single spaces, contains one of the answers folded the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sqlite3
+import sys
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rulebase.library import Library  # noqa: E402
+from rulebase.query import run_search  # noqa: E402
+from rulebase.records import Record  # noqa: E402
+
+DEFAULT_SETS = [ROOT.parent / "shared" / "eval" / "dev-queries.tsv", ROOT / "tests" / "eval" / "queries.tsv"]
+
+
+def fold(text: str) -> str:
+    text = unicodedata.normalize("NFC", text).lower()
+    return " ".join(re.sub(r"[\W_]+", " ", text).split())
+
+
+def read_queries(path: Path) -> list[tuple[str, str | None, list[str]]]:
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        query, edition, answers = line.split("\t")
+        rows.append((query, None if edition == "-" else edition, [fold(a) for a in answers.split(" || ")]))
+    return rows
+
+
+def relevant(record: Record, answers: list[str]) -> bool:
+    hay = fold(f"{record.title or ''} {record.text}")
+    return any(a in hay for a in answers)
+
+
+def metrics(ranked: list[list[bool]]) -> tuple[float, float]:
+    mrr = sum(next((1 / (i + 1) for i, ok in enumerate(r[:10]) if ok), 0.0) for r in ranked) / len(ranked)
+    recall = sum(1 for r in ranked if any(r[:5])) / len(ranked)
+    return mrr, recall
+
+
+class GrepBaseline:
+    """Rank by how often the query's words occur: what a user with grep gets."""
+
+    def __init__(self, records: list[Record]):
+        self.records = records
+        self.folded = [fold(f"{r.title or ''} {r.text}").split() for r in records]
+
+    def search(self, query: str, edition: str | None, limit: int = 10) -> list[Record]:
+        words = set(fold(query).split())
+        scored = []
+        for record, tokens in zip(self.records, self.folded, strict=True):
+            if edition and record.edition != edition:
+                continue
+            counts = Counter(t for t in tokens if t in words)
+            if counts:
+                scored.append((-(len(counts) * 100 + sum(counts.values())), record.order, record))
+        scored.sort(key=lambda s: (s[0], s[1]))
+        return [s[2] for s in scored[:limit]]
+
+
+class Fts5Baseline:
+    """SQLite FTS5 with its bm25() ranking and the porter stemmer: the off-the-shelf choice."""
+
+    def __init__(self, records: list[Record]):
+        self.records = records
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute("CREATE VIRTUAL TABLE f USING fts5(title, text, edition UNINDEXED, "
+                          "tokenize='porter unicode61 remove_diacritics 2')")
+        self.conn.executemany("INSERT INTO f(rowid, title, text, edition) VALUES (?,?,?,?)",
+                              [(n, r.title or "", r.text, r.edition) for n, r in enumerate(records)])
+
+    def search(self, query: str, edition: str | None, limit: int = 10) -> list[Record]:
+        words = fold(query).split()
+        if not words:
+            return []
+        match = " OR ".join(f'"{w}"' for w in words)
+        sql = "SELECT rowid FROM f WHERE f MATCH ?" + (" AND edition = ?" if edition else "")
+        sql += " ORDER BY bm25(f) LIMIT ?"
+        args = (match, edition, limit) if edition else (match, limit)
+        return [self.records[row[0]] for row in self.conn.execute(sql, args)]
+
+
+def evaluate(library: Library, queries, verbose: bool = False) -> dict[str, tuple[float, float]]:
+    records = library.store.all()
+    by_id = {r.id: r for r in records}
+    systems = {
+        "rulebase": lambda q, e: [by_id[h.id] for h in run_search(
+            library, q, {"edition": [e] if e else []}, 10).hits],
+        "grep": GrepBaseline(records).search,
+        "fts5": Fts5Baseline(records).search,
+    }
+    out = {}
+    for name, search in systems.items():
+        ranked = []
+        for query, edition, answers in queries:
+            hits = search(query, edition)
+            flags = [relevant(r, answers) for r in hits]
+            ranked.append(flags)
+            if verbose and name == "rulebase" and not any(flags[:5]):
+                print(f"  miss: {query!r} -> {[h.id for h in hits[:5]]}", file=sys.stderr)
+        out[name] = metrics(ranked)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--index", type=Path)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    files = args.files or [p for p in DEFAULT_SETS if p.is_file()]
+    library = Library(args.index)
+    library.ensure()
+    for path in files:
+        queries = read_queries(path)
+        print(f"{path.name}: {len(queries)} queries")
+        for name, (mrr, recall) in evaluate(library, queries, args.verbose).items():
+            print(f"  {name:<9} MRR@10 {mrr:.3f}  recall@5 {recall:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
