@@ -1,3 +1,3 @@
-from rulebase.cli import main
+from rulebase.fastpath import main
 
 main()

@@ -3,12 +3,15 @@
 English and Hungarian records go to separate stemmed fields (Snowball English / Hungarian, the
 Hungarian one accent-folded *before* stemming so "sebzes" and "sebzések" meet); `exact` is an
 unstemmed, accent-folded copy of everything for fuzzy matching and spelling suggestions, which
-silently fail on stemmed fields.
+silently fail on stemmed fields. Queries are built directly from query objects rather than with
+whoosh.qparser: the syntax we accept (words and "quoted phrases") is small, and skipping the
+parser keeps a cold search fast and immune to query-syntax errors.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -20,23 +23,22 @@ from rulebase.records import Record
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
 
 from whoosh import index as whoosh_index  # noqa: E402
-from whoosh import qparser, scoring  # noqa: E402
-from whoosh.analysis import (  # noqa: E402
-    CharsetFilter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StemmingAnalyzer,
-    StopFilter,
-)
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
-from whoosh.highlight import ContextFragmenter, Formatter, get_text  # noqa: E402
+from whoosh import scoring  # noqa: E402
+from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
+from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
-from whoosh.query import And, FuzzyTerm, Or, Term  # noqa: E402
+from whoosh.query import And, FuzzyTerm, Or, Phrase, Term  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
 
-KIND_BOOST = {"glossary": 1.6, "rule": 1.2, "ruling": 1.1, "term": 1.3, "heading": 0.9,
-              "document": 0.3, "note": 0.3, "section": 0.8, "chapter": 0.9}
+KIND_BOOST = {"glossary": 1.5, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
+              "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3}
+# `context` holds the record's section path, so a paragraph is found by its heading's words.
+TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
+SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
+FILTER_FIELDS = ("edition", "kind", "lang", "source")
+MAX_WORDS = 32
+_QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
+_WORD = re.compile(r"\w+(?:[.'’]\w+)*")
 
 
 def _hungarian_analyzer():
@@ -45,44 +47,35 @@ def _hungarian_analyzer():
 
 
 def _exact_analyzer():
-    return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(minsize=2, stoplist=[])
+    return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
 
 
 def make_schema() -> Schema:
-    english = StemmingAnalyzer()
+    english = StemmingAnalyzer(stoplist=None)
     hungarian = _hungarian_analyzer()
     return Schema(
         id=ID(stored=True, unique=True),
-        number=ID(stored=True),
-        source=ID(stored=True),
-        edition=ID(stored=True),
-        lang=ID(stored=True),
-        kind=ID(stored=True),
-        pages=KEYWORD(stored=True, commas=True),
-        title=TEXT(analyzer=english, field_boost=2.5, stored=True),
-        text=TEXT(analyzer=english, stored=True),
-        title_hu=TEXT(analyzer=hungarian, field_boost=2.5),
+        source=ID, edition=ID, lang=ID, kind=ID,
+        title=TEXT(analyzer=english, field_boost=TEXT_FIELDS["title"]),
+        text=TEXT(analyzer=english),
+        context=TEXT(analyzer=english, field_boost=TEXT_FIELDS["context"]),
+        title_hu=TEXT(analyzer=hungarian, field_boost=TEXT_FIELDS["title_hu"]),
         text_hu=TEXT(analyzer=hungarian),
-        exact=TEXT(analyzer=_exact_analyzer(), spelling=True),
-        display=STORED,
+        context_hu=TEXT(analyzer=hungarian, field_boost=TEXT_FIELDS["context_hu"]),
+        exact=TEXT(analyzer=_exact_analyzer()),
     )
 
 
 def _document(record: Record) -> dict:
     title = " ".join([record.title or "", *record.aliases]).strip()
-    doc = {
-        "id": record.id, "number": (record.number or "").lower() or None, "source": record.source,
-        "edition": record.edition, "lang": record.lang, "kind": record.kind,
-        "pages": ",".join(record.pages) or None, "exact": f"{title} {record.text}",
-        "display": {"title": record.title, "number": record.number, "pages": record.pages,
-                    "text": record.text},
-        "_boost": KIND_BOOST.get(record.kind, 1.0),
-    }
+    doc = {"id": record.id, "source": record.source, "edition": record.edition, "lang": record.lang,
+           "kind": record.kind, "exact": f"{title} {record.text}", "_boost": KIND_BOOST.get(record.kind, 1.0)}
+    context = " ".join(record.section)
     if record.lang == "hu":
-        doc.update(title_hu=title, text_hu=record.text, text=record.text)
+        doc.update(title_hu=title, text_hu=record.text, context_hu=context)
     else:
-        doc.update(title=title, text=record.text)
-    return {k: v for k, v in doc.items() if v is not None}
+        doc.update(title=title, text=record.text, context=context)
+    return doc
 
 
 def write_index(path: Path, records: list[Record],
@@ -99,7 +92,7 @@ def write_index(path: Path, records: list[Record],
 
 
 def check(path: Path) -> bool:
-    """True when the index opens and every segment file it names is present."""
+    """True when the index opens and its segment files read back."""
     try:
         ix = whoosh_index.open_dir(str(path), readonly=True)
         with ix.reader() as reader:
@@ -111,14 +104,20 @@ def check(path: Path) -> bool:
     return True
 
 
-class _Marker(Formatter):
-    between = " … "
-
-    def format_token(self, text, token, replace=False):
-        return MARK_OPEN + get_text(text, token, replace) + MARK_CLOSE
+def fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 
-FILTER_FIELDS = ("edition", "kind", "lang", "source")
+def split_query(text: str) -> tuple[list[str], list[str]]:
+    """Words and "quoted phrases"; an unbalanced quote just ends the phrase at the end."""
+    if text.count('"') % 2:
+        text += '"'
+    words, phrases = [], []
+    for phrase, bare in _QUERY_PART.findall(text):
+        if phrase:
+            phrases.append(phrase)
+        words.extend(_WORD.findall(phrase or bare))
+    return words[:MAX_WORDS], phrases[:MAX_WORDS]
 
 
 class Searcher:
@@ -131,19 +130,19 @@ class Searcher:
         except Exception as exc:  # noqa: BLE001 - whoosh raises many kinds on a damaged index
             raise IndexError_(f"full-text index unreadable ({type(exc).__name__})", str(path),
                               "run 'rulebase index build' to rebuild it") from None
-        fields = ["title", "text", "title_hu", "text_hu"]
-        self.parser = qparser.MultifieldParser(fields, self.ix.schema, group=qparser.OrGroup.factory(0.9))
-        self.parser.remove_plugin_class(qparser.WildcardPlugin)
-        self.parser.add_plugin(qparser.FuzzyTermPlugin())
+        self.analyzers = {name: self.ix.schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self.hu_by_en: dict[str, list[str]] = {}
         self.en_by_hu: dict[str, list[str]] = {}
         for hu, english in term_pairs or []:
             for en in english:
                 self.hu_by_en.setdefault(en.lower(), []).append(hu)
-                self.en_by_hu.setdefault(_fold(hu), []).append(en)
+                self.en_by_hu.setdefault(fold(hu), []).append(en)
 
     def close(self) -> None:
         self.searcher.close()
+
+    def _tokens(self, field: str, text: str) -> list[str]:
+        return [t.text for t in self.analyzers[field](text)]
 
     def _filter(self, filters: dict[str, list[str]]):
         clauses = []
@@ -154,74 +153,75 @@ class Searcher:
                 clauses.append(Or([Term(name, v) for v in values]))
         return And(clauses) if clauses else None
 
-    def _parse(self, text: str):
-        try:
-            return self.parser.parse(text)
-        except Exception:  # noqa: BLE001 - fall back to plain words on syntax the parser rejects
-            words = re.findall(r"\w+", text)
-            return self.parser.parse(" ".join(words)) if words else None
+    def build_query(self, words: list[str], phrases: list[str], extra_boost: float = 0.6):
+        """One clause per word (any field), phrases as Phrase queries, bilingual expansions."""
+        clauses = []
+        for word in words:
+            alts = [Term(field, tok) for field in TEXT_FIELDS for tok in self._tokens(field, word)]
+            if alts:
+                clauses.append(Or(alts))
+        for phrase in phrases:
+            for field in ("title", "text", "title_hu", "text_hu"):
+                toks = self._tokens(field, phrase)
+                if len(toks) > 1:
+                    clauses.append(Phrase(field, toks, boost=2.0))
+        clauses += self._expand(words, extra_boost)
+        return Or(clauses, scale=0.9) if clauses else None
 
-    def _expand(self, text: str):
-        """Bilingual expansion: English words pull in the Hungarian terms and vice versa."""
-        words = [w.lower() for w in re.findall(r"[\w'-]+", text)]
+    def _expand(self, words: list[str], boost: float):
+        """English words pull in the Hungarian terms that name them, and vice versa."""
+        lowered = " ".join(w.lower() for w in words)
         extra = []
-        lowered = text.lower()
         for en, hus in self.hu_by_en.items():
             if re.search(rf"\b{re.escape(en)}\b", lowered):
-                extra += [Term("title_hu", t, boost=0.6) for hu in hus for t in _hu_tokens(hu)]
+                extra += [Term("title_hu", t, boost=boost) for hu in hus for t in self._tokens("title_hu", hu)]
         for word in words:
-            for en in self.en_by_hu.get(_fold(word), []):
-                extra += [Term("title", t, boost=0.6) for t in _en_tokens(en)]
+            for en in self.en_by_hu.get(fold(word), []):
+                extra += [Term("title", t, boost=boost) for t in self._tokens("title", en)]
         return extra
 
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
-               numbers: list[Hit] | None = None) -> Results:
+               numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None
+               ) -> Results:
+        """Ranked hits; `numbers` (exact rule-number matches) go first; `texts` fetches record text
+        for snippets (the index stores none)."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
-        text = text.strip()
         filt = self._filter(filters or {})
-        numbers = numbers or []
-        results = Results(query=text, total=0, hits=list(numbers))
-        q = self._parse(text)
-        extra = self._expand(text)
-        if q is None and not extra:
-            results.total = len(results.hits)
-            return results
-        query = Or([c for c in [q, *extra] if c is not None])
-        hits = self.searcher.search(query, limit=limit + len(numbers), filter=filt, terms=True)
-        if hits.scored_length() == 0:
-            corrected = self._correct(text)
-            if corrected and corrected != text:
+        results = Results(query=text.strip(), total=0, hits=list(numbers or []))
+        words, phrases = split_query(text)
+        query = self.build_query(words, phrases)
+        pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
+        hits = self.searcher.search(query, limit=pool, filter=filt, terms=True) if query is not None else None
+        if hits is not None and hits.scored_length() == 0 and words:
+            corrected = self.correct(words)
+            if corrected:
                 results.suggestion = corrected
-                fuzzy = self._fuzzy(text)
-                if fuzzy is not None:
-                    hits = self.searcher.search(fuzzy, limit=limit + len(numbers), filter=filt, terms=True)
-        hits.fragmenter = ContextFragmenter(maxchars=160, surround=60)
-        hits.formatter = _Marker()
+            hits = self.searcher.search(self._fuzzy(words), limit=pool, filter=filt, terms=True)
         seen = {h.id for h in results.hits}
-        for hit in hits:
-            if hit["id"] in seen:
-                continue
-            snippet = hit.highlights("text", minscore=0) or hit["display"]["text"][:200]
-            results.hits.append(Hit(hit["id"], round(hit.score, 4), snippet))
-        results.total = max(len(results.hits), len(hits) + len(numbers))
+        found = diversify([(hit["id"], hit.score, hit.matched_terms()) for hit in hits or []
+                           if hit["id"] not in seen])
+        found = found[: limit]
+        records = texts([f[0] for f in found]) if texts else {}
+        for rid, score, matched in found:
+            record = records.get(rid)
+            snippet = highlight(record.text, matched, self._tokens) if record else ""
+            results.hits.append(Hit(rid, round(score, 4), snippet))
+        results.total = len(results.hits) if hits is None else max(len(results.hits), len(hits) + len(seen))
         results.hits = results.hits[:limit]
         return results
 
-    def _fuzzy(self, text: str):
-        words = [w for w in re.findall(r"\w+", text.lower()) if len(w) > 2]
-        if not words:
-            return None
-        return Or([FuzzyTerm("exact", _fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
-                   for w in words])
+    def _fuzzy(self, words: list[str]):
+        return Or([FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
+                   for w in words if len(w) > 2] or [Term("exact", fold(words[0]))])
 
-    def _correct(self, text: str) -> str | None:
+    def correct(self, words: list[str]) -> str | None:
+        """A spelling suggestion from the unstemmed field's own vocabulary."""
         corrector = self.searcher.corrector("exact")
         out, changed = [], False
-        for word in re.findall(r"\S+", text):
-            bare = _fold(re.sub(r"\W", "", word))
-            known = bare and self.searcher.doc_frequency("exact", bare) > 0
-            if bare and not known and not bare.isdigit():
+        for word in words:
+            bare = fold(word)
+            if len(bare) > 2 and not bare.isdigit() and self.searcher.doc_frequency("exact", bare) == 0:
                 suggestions = corrector.suggest(bare, limit=1, maxdist=2)
                 if suggestions:
                     out.append(suggestions[0])
@@ -230,20 +230,45 @@ class Searcher:
             out.append(word)
         return " ".join(out) if changed else None
 
-    def suggest_titles(self, text: str, limit: int = 5) -> list[str]:
-        corrector = self.searcher.corrector("exact")
-        return corrector.suggest(_fold(text), limit=limit, maxdist=2)
+
+def diversify(found: list[tuple]) -> list[tuple]:
+    """Re-rank so one source cannot fill the page: the n-th hit of a source is scaled by decay**n.
+    The same question usually has an answer in several editions; users want to see them all."""
+    per_source: dict[str, int] = {}
+    rescored = []
+    for rid, score, matched in found:
+        source = rid.split(":", 1)[0]
+        n = per_source.get(source, 0)
+        per_source[source] = n + 1
+        rescored.append((score * SAME_SOURCE_DECAY ** n, rid, matched))
+    rescored.sort(key=lambda r: -r[0])
+    return [(rid, score, matched) for score, rid, matched in rescored]
 
 
-def _fold(text: str) -> str:
-    import unicodedata
-
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
-
-
-def _hu_tokens(text: str) -> list[str]:
-    return [t.text for t in _hungarian_analyzer()(text)]
-
-
-def _en_tokens(text: str) -> list[str]:
-    return [t.text for t in StemmingAnalyzer()(text)]
+def highlight(text: str, matched, tokens: Callable[[str, str], list[str]], width: int = 220) -> str:
+    """A snippet around the first matched word, with matched words wrapped in markers."""
+    stems = {(field, term.decode() if isinstance(term, bytes) else term) for field, term in matched}
+    wanted = {t for _, t in stems}
+    out, first = [], None
+    fields = ("text", "text_hu", "exact")
+    cache: dict[str, bool] = {}
+    for match in _WORD.finditer(text):
+        word = match.group(0).lower()
+        if word not in cache:
+            cache[word] = any(tok in wanted for f in fields for tok in tokens(f, word))
+        if cache[word]:
+            out.append((match.start(), match.end()))
+            if first is None:
+                first = match.start()
+    start = max(0, (first or 0) - width // 3)
+    if start:
+        start = text.find(" ", start) + 1 or start
+    end = min(len(text), start + width)
+    piece, cursor = [], start
+    for s, e in out:
+        if s < start or e > end:
+            continue
+        piece += [text[cursor:s], MARK_OPEN, text[s:e], MARK_CLOSE]
+        cursor = e
+    piece.append(text[cursor:end])
+    return ("…" if start else "") + "".join(piece) + ("…" if end < len(text) else "")

@@ -22,4 +22,6 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         for record in library.store.by_number(number):
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
-    return library.searcher.search(query, filters, limit, numbered)
+    store = library.store
+    return library.searcher.search(query, filters, limit, numbered,
+                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)})

@@ -6,7 +6,6 @@ is panels and tables sized to the width; piped (or NO_COLOR) it is the same cont
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from contextlib import contextmanager
 
 from rich import box
@@ -17,6 +16,17 @@ from rich.text import Text
 
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Results
 from rulebase.lookup import Entry, Lookup
+from rulebase.plain import (
+    citation_line,
+    entry_lines,
+    label,
+    lookup_lines,
+    meta_line,
+    ref_lines,
+    results_header,
+    search_lines,
+    snip,
+)
 from rulebase.records import Record
 
 HIGHLIGHT = "bold black on yellow"
@@ -28,27 +38,6 @@ def make_console(stderr: bool = False) -> Console:
 
 def _rich(console: Console) -> bool:
     return console.is_terminal and not console.no_color
-
-
-def label(record: Record) -> str:
-    """'cr2008 502.83a', 'rb4e p11 Basic Spellcasting' - how a record is named in lists."""
-    parts = [record.source]
-    if record.number:
-        parts.append(record.number)
-    if record.pages:
-        parts.append("p" + "-".join(dict.fromkeys([record.pages[0], record.pages[-1]])))
-    if record.title and record.title != record.number:
-        parts.append(record.title)
-    return " ".join(parts)
-
-
-def _meta_line(record: Record) -> str:
-    bits = [f"{record.kind}", f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
-    if record.pages:
-        bits.append("page " + ", ".join(record.pages))
-    if record.changed:
-        bits.append("changed since previous release (+)")
-    return " · ".join(bits)
 
 
 def marked(text: str, style: str = HIGHLIGHT) -> Text:
@@ -64,70 +53,41 @@ def marked(text: str, style: str = HIGHLIGHT) -> Text:
     return out
 
 
-def unmarked(text: str) -> str:
-    return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
-
-
 def _record_body(record: Record) -> Group:
-    parts: list = [Text(_meta_line(record), style="dim")]
+    parts: list = [Text(meta_line(record), style="dim")]
     if record.section:
         parts.append(Text(" › ".join(record.section), style="dim"))
     parts.append(Text(record.text))
     for cite in record.citations:
-        where = f" → {cite.target}" if cite.target else (f" ({cite.reason})" if cite.reason else "")
-        parts.append(Text(f"cites {cite.label}{where}", style="cyan"))
+        parts.append(Text(citation_line(cite), style="cyan"))
     for flag in record.flags:
         parts.append(Text(f"⚠ {flag}", style="yellow"))
     return Group(*parts)
 
 
-def _plain_record(console: Console, record: Record, indent: str = "") -> None:
-    console.print(f"{indent}{label(record)}", markup=False)
-    console.print(f"{indent}  [{_meta_line(record)}]", markup=False)
-    if record.section:
-        console.print(f"{indent}  in: " + " > ".join(record.section), markup=False)
-    for para in record.text.split("\n\n"):
-        console.print(f"{indent}  {para}", markup=False, soft_wrap=True)
-    for cite in record.citations:
-        where = f" -> {cite.target}" if cite.target else (f" ({cite.reason})" if cite.reason else "")
-        console.print(f"{indent}  cites {cite.label}{where}", markup=False, soft_wrap=True)
-    for flag in record.flags:
-        console.print(f"{indent}  ! {flag}", markup=False, soft_wrap=True)
-
-
-def _ref_lines(entry: Entry) -> Iterable[str]:
-    titles = {r.id: label(r) for r in entry.refs_out}
-    for ref in entry.record.refs:
-        if ref.target:
-            yield f"→ {ref.label}: {titles.get(ref.target, ref.target)} ({ref.target})"
-        else:
-            yield f"→ {ref.label}: unresolved ({ref.reason})"
-    for rec in entry.refs_in:
-        yield f"← referenced by {label(rec)} ({rec.id})"
-    for rec in entry.same:
-        yield f"= same rule in {rec.source}: {rec.id}"
+def _print_lines(console: Console, lines: list[str]) -> None:
+    for line in lines:
+        console.print(line, markup=False, soft_wrap=True)
 
 
 def render_entry(console: Console, entry: Entry) -> None:
     record = entry.record
     if not _rich(console):
-        _plain_record(console, record)
-        for child in entry.children:
-            _plain_record(console, child, indent="    ")
-        for line in _ref_lines(entry):
-            console.print("  " + line.replace("→", "->").replace("←", "<-"), markup=False, soft_wrap=True)
-        console.print()
+        _print_lines(console, entry_lines(entry))
         return
     parts: list = [_record_body(record)]
     for child in entry.children:
         parts.append(Panel(_record_body(child), title=label(child), title_align="left", box=box.SIMPLE))
-    refs = list(_ref_lines(entry))
+    refs = list(ref_lines(entry))
     if refs:
         parts.append(Text("\n".join(refs), style="magenta"))
     console.print(Panel(Group(*parts), title=f"[bold]{label(record)}", title_align="left"))
 
 
 def render_lookup(console: Console, result: Lookup) -> None:
+    if not _rich(console):
+        _print_lines(console, lookup_lines(result))
+        return
     if result.kind == "page":
         _render_list(console, f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
         return
@@ -136,40 +96,22 @@ def render_lookup(console: Console, result: Lookup) -> None:
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:
-    if not _rich(console):
-        console.print(title, markup=False)
-        for r in records:
-            console.print(f"  {r.id}  {_snip(r.text, 90)}", markup=False, soft_wrap=True)
-        return
     table = Table(title=title, box=box.SIMPLE_HEAD, expand=True)
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("kind")
     table.add_column("text", ratio=1)
     for r in records:
-        table.add_row(r.id, r.kind, _snip(r.text, 160))
+        table.add_row(r.id, r.kind, snip(r.text, 160))
     console.print(table)
 
 
-def _snip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
-
-
 def render_search(console: Console, results: Results, records: dict[str, Record]) -> None:
+    if not _rich(console) or not results.hits:
+        _print_lines(console, search_lines(results, records))
+        return
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
-    if not results.hits:
-        console.print(f"No results for {results.query!r}.", markup=False)
-        return
-    header = f"{results.total} result{'s' if results.total != 1 else ''} for {results.query!r}"
-    if not _rich(console):
-        console.print(header, markup=False)
-        for n, hit in enumerate(results.hits, 1):
-            record = records[hit.id]
-            console.print(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]",
-                          markup=False, soft_wrap=True)
-            console.print(f"    {_snip(unmarked(hit.snippet), 240)}", markup=False, soft_wrap=True)
-        return
+    header = results_header(results)
     table = Table(title=header, box=box.SIMPLE_HEAD, expand=True, show_lines=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("where", style="bold", max_width=36)

@@ -1,0 +1,101 @@
+"""Plain-text output (piped, NO_COLOR, scripts): the same content as the rich views, as lines.
+
+Kept free of rich so the fast path (`rulebase.fast`) can print a lookup or a search without
+paying for rich's import; render.py uses these same functions when its Console is not a terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rulebase.hits import Results, unmark
+from rulebase.lookup import Entry, Lookup
+from rulebase.records import Record
+
+
+def label(record: Record) -> str:
+    """'cr2008 502.83a', 'rb4e p11 Basic Spellcasting' - how a record is named in lists."""
+    parts = [record.source]
+    if record.number:
+        parts.append(record.number)
+    if record.pages:
+        parts.append("p" + "-".join(dict.fromkeys([record.pages[0], record.pages[-1]])))
+    if record.title and record.title != record.number:
+        parts.append(record.title)
+    return " ".join(parts)
+
+
+def meta_line(record: Record) -> str:
+    bits = [record.kind, f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
+    if record.pages:
+        bits.append("page " + ", ".join(record.pages))
+    if record.changed:
+        bits.append("changed since previous release (+)")
+    return " · ".join(bits)
+
+
+def snip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def citation_line(cite) -> str:
+    where = f" -> {cite.target}" if cite.target else (f" ({cite.reason})" if cite.reason else "")
+    return f"cites {cite.label}{where}"
+
+
+def record_lines(record: Record, indent: str = "") -> list[str]:
+    lines = [f"{indent}{label(record)}", f"{indent}  [{meta_line(record)}]"]
+    if record.section:
+        lines.append(f"{indent}  in: " + " > ".join(record.section))
+    lines += [f"{indent}  {para}" for para in record.text.split("\n\n")]
+    lines += [f"{indent}  {citation_line(c)}" for c in record.citations]
+    lines += [f"{indent}  ! {flag}" for flag in record.flags]
+    return lines
+
+
+def ref_lines(entry: Entry) -> Iterable[str]:
+    titles = {r.id: label(r) for r in entry.refs_out}
+    for ref in entry.record.refs:
+        if ref.target:
+            yield f"-> {ref.label}: {titles.get(ref.target, ref.target)} ({ref.target})"
+        else:
+            yield f"-> {ref.label}: unresolved ({ref.reason})"
+    for rec in entry.refs_in:
+        yield f"<- referenced by {label(rec)} ({rec.id})"
+    for rec in entry.same:
+        yield f"= same rule in {rec.source}: {rec.id}"
+
+
+def entry_lines(entry: Entry) -> list[str]:
+    lines = record_lines(entry.record)
+    for child in entry.children:
+        lines += record_lines(child, indent="    ")
+    lines += ["  " + line for line in ref_lines(entry)]
+    return lines + [""]
+
+
+def list_lines(title: str, records: list[Record]) -> list[str]:
+    return [title] + [f"  {r.id}  {snip(r.text, 90)}" for r in records]
+
+
+def lookup_lines(result: Lookup) -> list[str]:
+    if result.kind == "page":
+        return list_lines(f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
+    return [line for entry in result.entries for line in entry_lines(entry)]
+
+
+def results_header(results: Results) -> str:
+    return f"{results.total} result{'s' if results.total != 1 else ''} for {results.query!r}"
+
+
+def search_lines(results: Results, records: dict[str, Record]) -> list[str]:
+    lines = [f"Did you mean: {results.suggestion}"] if results.suggestion else []
+    if not results.hits:
+        return lines + [f"No results for {results.query!r}."]
+    lines.append(results_header(results))
+    for n, hit in enumerate(results.hits, 1):
+        record = records[hit.id]
+        lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]")
+        lines.append(f"    {snip(unmark(hit.snippet), 240)}")
+    return lines
