@@ -234,3 +234,13 @@ def test_fixture_thread():
     assert recs["fx:spells"].line == 53
     assert result.set_aside == Counter({"duplicate-copy": 27, "signature": 10, "mod-chrome": 5, "reply": 2,
                                         "post-title": 2})
+
+
+def test_paragraphs_that_open_on_their_subject_take_it_as_title():
+    rb4e, rb5e = by_id("rb4e"), by_id("rb5e")
+    assert rb4e["rb4e:creature-special-abilities.30"].title == "Rampage"
+    assert rb4e["rb4e:creature-special-abilities.30"].text.startswith("Rampage: After defense is chosen")
+    assert rb4e["rb4e:enchantments.4"].title == "Enchant world"
+    assert rb4e["rb4e:the-cards-continued.4"].title == "Card Name"
+    assert rb5e["rb5e:the-flow-of-the-game.2"].title == "Untap"
+    assert rb5e["rb5e:object-of-the-game.1"].title is None  # "Magic: The Gathering" is not a label

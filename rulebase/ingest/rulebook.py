@@ -49,6 +49,12 @@ def parse(text: str, source: Source) -> Parsed:
     return parsed
 
 
+# A paragraph that opens on its subject: "-Rampage-: After defense...", "-Enchant world- cards are",
+# 5th Edition's "Untap: At the beginning of every turn". The term becomes the paragraph's title.
+DEFINED_TERM = re.compile(r"^(?:-(?P<term>[A-Za-z\"][^-\n]{1,38})-(?=[:\s])|(?P<label>[A-Z][A-Za-z' ]{2,28}):\s"
+                          r"(?!The Gathering))")
+
+
 class _Builder:
     def __init__(self, book: forum.Book, source: Source, parsed: Parsed, where: str, thread_text: str = "") -> None:
         self.book, self.source, self.parsed, self.where = book, source, parsed, where
@@ -135,6 +141,9 @@ class _Builder:
                 m = NUMBERED.match(rec.raw)
                 if m:
                     rec.number = m.group(1)
+                term = DEFINED_TERM.match(rec.raw) if rec.kind == "passage" else None
+                if term:
+                    rec.title = fold_markup(term.group("term") or term.group("label"))[0].rstrip(":.")
             if rec.kind == "passage":
                 last_passage = rec
         self.finish()
