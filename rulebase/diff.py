@@ -1,0 +1,95 @@
+"""Word-level differences between two texts (glossary pages, `rulebase diff`).
+
+Words are compared, whitespace is not: "a  b" and "a\nb" are equal. Every op carries the exact
+slices of both texts it covers, so joining the `a` sides gives back `a` byte for byte (and the `b`
+sides give back `b`): a renderer never loses or invents text. Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Op = Literal["equal", "insert", "delete", "replace"]
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class DiffOp:
+    """One run of the diff. `a`/`b` are the texts' slices (trailing whitespace included)."""
+
+    op: Op
+    a: str
+    b: str
+
+
+def tokens(text: str) -> tuple[list[str], list[int]]:
+    """The words of `text` and where each token's slice starts (the first always at 0)."""
+    matches = list(_WORD.finditer(text))
+    starts = [m.start() for m in matches]
+    if starts:
+        starts[0] = 0
+    return [m.group() for m in matches], starts
+
+
+def _slice(text: str, starts: list[int], i: int, j: int) -> str:
+    """Tokens i..j-1 with the whitespace that follows them."""
+    if i == j:
+        return ""
+    end = starts[j] if j < len(starts) else len(text)
+    return text[starts[i]:end]
+
+
+def word_diff(a: str, b: str) -> list[DiffOp]:
+    """The word-level diff from `a` to `b` (non-equal ops are always separated by equal ones)."""
+    words_a, starts_a = tokens(a)
+    words_b, starts_b = tokens(b)
+    if not words_a and not words_b:
+        return [DiffOp("equal", a, b)] if a or b else []
+    matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
+    ops: list[DiffOp] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        piece_a = _slice(a, starts_a, i1, i2) if words_a else ""
+        piece_b = _slice(b, starts_b, j1, j2) if words_b else ""
+        ops.append(DiffOp(tag, piece_a, piece_b))  # type: ignore[arg-type]
+    return _fix_blank_side(ops, a, b)
+
+
+def _fix_blank_side(ops: list[DiffOp], a: str, b: str) -> list[DiffOp]:
+    """A side with no words (only whitespace) has nothing to slice: hang it on the first op."""
+    if "".join(op.a for op in ops) != a:
+        ops[0] = DiffOp(ops[0].op, a + ops[0].a, ops[0].b)
+    if "".join(op.b for op in ops) != b:
+        ops[0] = DiffOp(ops[0].op, ops[0].a, b + ops[0].b)
+    return ops
+
+
+def merge_short_equals(ops: list[DiffOp], min_words: int = 3) -> list[DiffOp]:
+    """Absorb equal runs of fewer than `min_words` words that sit between changes, so a rewritten
+    text reads as one replacement instead of a soup of shared 'the' and 'a'."""
+    out: list[DiffOp] = []
+    for n, op in enumerate(ops):
+        if op.op == "equal" and 0 < n < len(ops) - 1 and len(op.a.split()) < min_words:
+            op = DiffOp("replace", op.a, op.b)
+        if op.op != "equal" and out and out[-1].op != "equal":
+            prev = out.pop()
+            a, b = prev.a + op.a, prev.b + op.b
+            op = DiffOp("insert" if not a.split() else "delete" if not b.split() else "replace", a, b)
+        out.append(op)
+    return out
+
+
+def similarity(a: str, b: str) -> float:
+    """Share of matching words, 0..1 (1.0 when both are empty)."""
+    words_a, _ = tokens(a)
+    words_b, _ = tokens(b)
+    if not words_a and not words_b:
+        return 1.0
+    return difflib.SequenceMatcher(None, words_a, words_b, autojunk=False).ratio()
+
+
+def changed(ops: list[DiffOp]) -> bool:
+    """True when the diff has any op other than equal."""
+    return any(op.op != "equal" for op in ops)

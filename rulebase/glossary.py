@@ -1,0 +1,384 @@
+"""Glossary pages: every glossary term merged across sources, as a static HTML site or Markdown.
+
+People publish these on a club site or a wiki, so the output is self-contained (every link
+resolves inside OUT, nothing is fetched at view time), deterministic (a rebuild is byte-identical)
+and safe (source text is escaped by the renderers in `site`, file names are slugs made here).
+
+Model: a term page holds the top-level glossary records (a glossary record whose parent is not a
+glossary record) that share a name or alias, with their parts (Crystal Keep "G5.19a") and any other
+records filed under them. Every record that is linked to gets one home: a term page, or a rule
+page (its chapter, else its top section or heading) added until every link target has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulebase.diff import DiffOp, merge_short_equals, word_diff
+from rulebase.errors import UsageError
+from rulebase.ingest.link import fold_term
+from rulebase.lookup import loose_term
+from rulebase.records import Record, fold_space, slugify
+from rulebase.sources import EDITIONS
+from rulebase.terms import fold_accents
+
+FORMATS = ("html", "md")
+MARKER = ".rulebase-glossary"
+MARKER_HEAD = "# written by 'rulebase glossary build'; files it wrote (deleted on the next build):"
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    id: str
+    title: str
+    edition: str
+    date: str
+    lang: str
+    provenance: str
+    credit: str
+    edition_note: str | None = None
+
+
+@dataclass(slots=True)
+class Definition:
+    record: Record
+    parts: list[Record]  # everything filed under the entry, in document order
+    text: str  # the entry's whole text, parts included: what editions are compared on
+
+
+@dataclass(slots=True)
+class TermPage:
+    key: str
+    title: str
+    names: list[str]
+    definitions: list[Definition]
+    hungarian: list[Record] = field(default_factory=list)  # term records naming it in Hungarian
+    english: list[tuple[str, TermPage | None]] = field(default_factory=list)  # for Hungarian terms
+    referrers: list[Record] = field(default_factory=list)
+    diffs: list[tuple[Definition, Definition, list[DiffOp]]] = field(default_factory=list)
+    path: str = ""  # without extension, relative to OUT: "terms/<slug>"
+
+    @property
+    def editions(self) -> list[str]:
+        return sorted({d.record.edition for d in self.definitions}, key=edition_rank)
+
+
+@dataclass(slots=True)
+class RulePage:
+    root: Record
+    records: list[Record]  # rendered here, document order
+    toc: list[Record]  # children of the root that live on other pages
+    path: str = ""
+
+
+@dataclass(slots=True)
+class Site:
+    terms: list[TermPage]
+    rules: list[RulePage]
+    sources: list[SourceInfo]
+    home: dict[str, TermPage | RulePage]
+
+    def source(self, source_id: str) -> SourceInfo | None:
+        return next((s for s in self.sources if s.id == source_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class GlossarySummary:
+    out: Path
+    format: str
+    pages: int  # term, rule, index and credits pages written
+    terms: int
+    rule_pages: int
+    files: int  # every file written, assets and the search index included
+
+
+def edition_rank(edition: str) -> int:
+    return EDITIONS.index(edition) if edition in EDITIONS else len(EDITIONS)
+
+
+def term_key(name: str) -> str:
+    """Loose merge key: loose_term after accent folding, and a final 'e' dropped from longer words
+    (loose_term leaves 'remove' but makes 'removed' 'remov')."""
+    folded = fold_accents(name)
+    words = [w[:-1] if len(w) > 4 and w.endswith("e") else w for w in loose_term(folded).split()]
+    return " ".join(words) or " ".join(folded.split())
+
+
+def strict_key(name: str) -> str:
+    """The linker's key (case, punctuation, plural 's', '(Obsolete)' folded), accents folded."""
+    return fold_term(fold_accents(name))
+
+
+def source_info(source: object) -> SourceInfo:
+    """A Source, or a dict as in the index's meta["sources"]."""
+    get = source.get if isinstance(source, Mapping) else (lambda k, d=None: getattr(source, k, d))
+    return SourceInfo(*(str(get(k) or "") for k in ("id", "title", "edition", "date", "lang",
+                                                       "provenance", "credit")), get("edition_note"))
+
+
+class _Corpus:
+    def __init__(self, records: Iterable[Record], sources: Sequence[SourceInfo]):
+        self.rank = {s.id: n for n, s in enumerate(sources)}
+        self.records = sorted(records, key=self.order)
+        self.by_id = {r.id: r for r in self.records}
+        self.kids: dict[str, list[Record]] = {}
+        for r in self.records:
+            if r.parent in self.by_id:
+                self.kids.setdefault(r.parent, []).append(r)
+
+    def order(self, r: Record) -> tuple:
+        return (self.rank.get(r.source, len(self.rank)), r.source, r.order, r.id)
+
+    def chain(self, r: Record) -> list[Record]:
+        """Ancestors-or-self, top first (stops at a missing parent or a cycle)."""
+        out, seen = [r], {r.id}
+        while out[-1].parent in self.by_id and out[-1].parent not in seen:
+            out.append(self.by_id[out[-1].parent])
+            seen.add(out[-1].id)
+        return out[::-1]
+
+    def subtree(self, r: Record) -> list[Record]:
+        out, seen, todo = [], {r.id}, list(self.kids.get(r.id, []))
+        while todo:
+            node = todo.pop()
+            if node.id not in seen:
+                seen.add(node.id)
+                out.append(node)
+                todo += self.kids.get(node.id, [])
+        return sorted(out, key=self.order)
+
+    def entry_of(self, r: Record) -> Record | None:
+        """The top-level glossary entry `r` is (or is filed under), if any."""
+        chain = self.chain(r)
+        tops = [n for i, n in enumerate(chain) if n.kind == "glossary" and (i == 0 or chain[i - 1].kind != "glossary")]
+        return tops[-1] if tops else None
+
+    def page_root(self, r: Record) -> Record:
+        chain = self.chain(r)
+        for kinds in (("chapter",), ("section", "heading")):
+            found = [n for n in chain if n.kind in kinds]
+            if found:
+                return found[0]
+        return chain[0]
+
+
+def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
+    """Group entries: same strict name or alias (or a linker 'glossary' link) always; same loose
+    name only across sources, so 'Blocked Creature' and 'Blocking Creature' stay two pages."""
+    entries = [r for r in corpus.records if r.kind == "glossary" and corpus.entry_of(r) is r
+               and r.edition in editions]
+    parent = {r.id: r.id for r in entries}
+    owners = {r.id: {r.source} for r in entries}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(x: str, y: str, strict: bool) -> None:
+        a, b = sorted((find(x), find(y)))
+        if a != b and (strict or not owners[a] & owners[b]):
+            parent[b] = a
+            owners[a] |= owners.pop(b)
+
+    for strict, key_of in ((True, strict_key), (False, term_key)):
+        first: dict[str, str] = {}
+        for r in entries:
+            for key in {key_of(n) for n in [r.title or "", *r.aliases] if n.strip()} - {""}:
+                union(first.setdefault(key, r.id), r.id, strict)
+            for link in r.links:
+                if strict and link.kind == "glossary" and link.target in parent:
+                    union(link.target, r.id, True)
+    groups: dict[str, list[Record]] = {}
+    for r in entries:
+        groups.setdefault(find(r.id), []).append(r)
+    pages = []
+    for members in groups.values():
+        best = sorted(members, key=lambda r: (r.lang != "en", "(" in (r.title or "("), -edition_rank(r.edition),
+                                              corpus.order(r)))
+        title = next((r.title for r in best if r.title and r.title.strip()), best[0].id)
+        names = sorted({n for r in members for n in [r.title, *r.aliases] if n and n.strip()},
+                       key=lambda n: (n.casefold(), n))
+        defs = [_definition(corpus, r) for r in sorted(members, key=lambda r: (edition_rank(r.edition),
+                                                                                corpus.order(r)))]
+        pages.append(TermPage(term_key(title), title, names, defs))
+    pages.sort(key=lambda p: (fold_accents(p.title).casefold(), p.title, p.definitions[0].record.id))
+    return pages
+
+
+def _definition(corpus: _Corpus, entry: Record) -> Definition:
+    parts = corpus.subtree(entry)
+    texts = [p.text for p in parts if p.kind == "glossary"]
+    head = [] if texts and fold_space(entry.text) == fold_space(entry.title or "") else [entry.text]
+    return Definition(entry, parts, "\n\n".join(head + texts))
+
+
+def _annotate(corpus: _Corpus, pages: list[TermPage]) -> None:
+    """Hungarian names, English names, referrers and edition diffs of each term page."""
+    terms = [r for r in corpus.records if r.kind == "term"]
+    by_key: dict[str, TermPage] = {}
+    for page in pages:
+        for name in page.names:
+            by_key.setdefault(term_key(name), page)
+    for page in pages:
+        keys = {term_key(n) for n in page.names}
+        page.hungarian = [t for t in terms if keys & {term_key(a) for a in t.aliases}]
+        english = dict.fromkeys(a for t in terms if term_key(t.title or "") in keys for a in t.aliases)
+        page.english = [(en, by_key.get(term_key(en))) for en in english]
+        here = {d.record.id for d in page.definitions} | {p.id for d in page.definitions for p in d.parts}
+        ids = dict.fromkeys(i for d in page.definitions for r in [d.record, *d.parts] for i in r.refs_in)
+        page.referrers = sorted((corpus.by_id[i] for i in ids if i in corpus.by_id and i not in here),
+                                key=corpus.order)
+        for lang in sorted({d.record.lang for d in page.definitions}):
+            firsts = {}
+            for d in page.definitions:
+                if d.record.lang == lang:
+                    firsts.setdefault(d.record.edition, d)
+            reps = list(firsts.values())
+            for old, new in zip(reps, reps[1:], strict=False):
+                if fold_space(old.text) != fold_space(new.text):
+                    page.diffs.append((old, new, merge_short_equals(word_diff(old.text, new.text))))
+
+
+def _targets(records: Iterable[Record], extra: Iterable[str] = ()) -> list[str]:
+    return [*(ref.target for r in records for ref in r.refs if ref.target), *extra]
+
+
+def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterable[str] | None = None,
+         progress: Progress | None = None) -> Site:
+    """The whole site as data: term pages, the rule pages they need, and each record's home."""
+    infos = [source_info(s) for s in sources]
+    chosen = set(editions or EDITIONS)
+    unknown = sorted(chosen - set(EDITIONS))
+    if unknown:
+        raise UsageError(f"unknown edition {unknown[0]!r}", hint=f"use one of {', '.join(EDITIONS)}")
+    corpus = _Corpus(records, infos)
+    terms = _merge(corpus, chosen)
+    _annotate(corpus, terms)
+    home: dict[str, TermPage | RulePage] = {}
+    pending: list[str] = []
+    for n, page in enumerate(terms, 1):
+        for d in page.definitions:
+            for r in [d.record, *d.parts]:
+                home[r.id] = page
+            pending += _targets([d.record, *d.parts], [i for r in [d.record, *d.parts] for i in r.refs_in])
+        pending += [t.id for t in page.hungarian]
+        if progress:
+            progress("terms", n, len(terms))
+    rules: list[RulePage] = []
+    while pending:
+        found = sorted({t for t in pending if t not in home and t in corpus.by_id})
+        pending = []
+        for target in found:
+            record = corpus.by_id[target]
+            if target in home or corpus.entry_of(record) is not None:
+                continue  # already placed, or a glossary entry this build leaves out
+            root = corpus.page_root(record)
+            members = [n for n in [root, *corpus.subtree(root)]
+                       if corpus.page_root(n) is root and corpus.entry_of(n) is None]
+            placed = {m.id for m in members}
+            page = RulePage(root, members, [k for k in corpus.kids.get(root.id, []) if k.id not in placed])
+            rules.append(page)
+            home.update((m.id, page) for m in members)
+            pending += _targets(members, [k.id for k in page.toc])
+        if progress:
+            progress("rules", len(rules), len(rules))
+    rules.sort(key=lambda p: corpus.order(p.root))
+    _assign_paths(terms, rules)
+    return Site(terms, rules, infos, home)
+
+
+def _assign_paths(terms: list[TermPage], rules: list[RulePage]) -> None:
+    used: set[str] = set()
+
+    def unique(folder: str, text: str) -> str:
+        base = slugify(text)[:80].strip("-") or "x"
+        slug, n = base, 1
+        while slug in used:
+            n += 1
+            slug = f"{base}-{n}"
+        used.add(slug)
+        return f"{folder}/{slug}"
+
+    for page in terms:
+        page.path = unique("terms", page.title)
+    used.clear()
+    for rule in rules:
+        rule.path = unique("rules", f"{rule.root.source} {rule.root.number or rule.root.title or rule.root.id}")
+
+
+def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Path | str, fmt: str = "html",
+                   editions: Iterable[str] | None = None, force: bool = False,
+                   progress: Progress | None = None) -> GlossarySummary:
+    """Write the glossary site for `records` into `out` (see the module docstring)."""
+    from rulebase import site as render
+
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r}", hint="use --format html or --format md")
+    out = Path(out)
+    built = plan(records, sources, editions, progress)  # pure: bad options fail before OUT is touched
+    previous = _prepare(out, force)
+    files = render.render_site(built, fmt)
+    _write(out, files, previous, progress)
+    pages = sum(1 for name in files if name.endswith("." + fmt))
+    return GlossarySummary(out, fmt, pages, len(built.terms), len(built.rules), len(files) + 1)
+
+
+def _prepare(out: Path, force: bool) -> list[str]:
+    """Refuse a foreign OUT; create a missing one; return what our previous build wrote there."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} exists and is not a directory", hint="give a directory for the glossary")
+    if not out.exists():
+        out.mkdir(parents=True)
+        return []
+    marker = out / MARKER
+    if marker.is_file() and not marker.is_symlink():
+        lines = marker.read_text(encoding="utf-8", errors="replace").splitlines()
+        if lines[:1] == [MARKER_HEAD]:
+            return lines[1:]
+    if any(out.iterdir()) and not force:
+        raise UsageError(f"{out} is not empty and was not written by 'rulebase glossary build'",
+                         hint="choose a new or empty directory, or pass --force to write into it anyway")
+    return []
+
+
+def _inside(root: Path, name: str) -> Path:
+    path = root / name
+    if not name or Path(name).is_absolute() or ".." in Path(name).parts or not path.resolve().is_relative_to(root):
+        raise UsageError(f"refusing to write {name!r} outside {root}")
+    return path
+
+
+def _write(out: Path, files: dict[str, bytes], previous: list[str], progress: Progress | None) -> None:
+    """Write `files` under OUT, never through a link out of it; delete our own stale pages."""
+    root = out.resolve()
+    names = sorted(files)
+    (root / MARKER).write_text("\n".join([MARKER_HEAD, *sorted(set(names) | set(previous))]) + "\n",
+                               encoding="utf-8")  # first, so a crash mid-way still leaves OUT ours
+    for stale in sorted(set(previous) - set(files)):
+        try:
+            path = _inside(root, stale)
+        except UsageError:
+            continue
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+    for n, name in enumerate(names, 1):
+        path = _inside(root, name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():
+            path.unlink()
+        _inside(root, name).write_bytes(files[name])
+        if progress:
+            progress("write", n, len(names))
+    (root / MARKER).write_text("\n".join([MARKER_HEAD, *names]) + "\n", encoding="utf-8")
+
+
+def build_from_library(library, out: Path | str, fmt: str = "html", editions: Iterable[str] | None = None,
+                       force: bool = False, progress: Progress | None = None) -> GlossarySummary:
+    """`build_glossary` over a `rulebase.library.Library`'s records and sources."""
+    sources = library.ensure().meta.get("sources", [])
+    return build_glossary(library.store.all(), sources, out, fmt, editions, force, progress)

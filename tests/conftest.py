@@ -1,0 +1,41 @@
+"""Shared fixtures: one real index built once per test session, isolated from the user's files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_user_dirs(tmp_path_factory):
+    """Tests never read or write the developer's own per-user corpus or index."""
+    home = tmp_path_factory.mktemp("user-data")
+    old = {k: os.environ.get(k) for k in ("RULEBASE_USER_CORPUS", "XDG_DATA_HOME", "RULEBASE_INDEX")}
+    os.environ["RULEBASE_USER_CORPUS"] = str(home / "corpus")
+    os.environ["XDG_DATA_HOME"] = str(home)
+    os.environ.pop("RULEBASE_INDEX", None)
+    yield
+    for key, value in old.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def index_dir(tmp_path_factory) -> Path:
+    """The real corpus, built once (the first use builds it, as for a user)."""
+    from rulebase.library import Library
+
+    path = tmp_path_factory.mktemp("index") / "index"
+    Library(path).ensure()
+    return path
+
+
+@pytest.fixture(scope="session")
+def library(index_dir):
+    from rulebase.library import Library
+
+    return Library(index_dir)

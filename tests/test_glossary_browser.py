@@ -1,0 +1,116 @@
+"""The glossary site in a real browser: headless Chromium over a local HTTP server.
+
+Needs Debian's chromium (/usr/bin/chromium) and the playwright Python package (Playwright's own
+browser download is never used). Skipped only when Chromium itself is absent.
+"""
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from rulebase.glossary import build_from_library
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(library, tmp_path_factory):  # `library`: conftest's real index, built once per session
+    out = tmp_path_factory.mktemp("glossary-browser") / "site"
+    build_from_library(library, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the playwright Python package is missing: pip install playwright (test extra)")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), headless=True,
+            args=FLAGS)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page()
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+    yield page
+    page.close()
+    assert errors == []
+    assert requests and all(url.startswith(server) for url in requests), requests
+
+
+def test_search_then_follow_a_result(page, server):
+    page.goto(server + "index.html")
+    assert page.title() == "Index · Rules glossary"
+    assert page.locator("#results li").count() == 0
+    page.locator("#search").press_sequentially("exalt")
+    first = page.locator("#results li a").first
+    first.wait_for()
+    assert first.inner_text() == "Exalted"
+    first.click()
+    page.wait_for_url(server + "terms/exalted.html")
+    assert page.locator("h1").inner_text() == "Exalted"
+    definition = page.locator('[id="cr2008:glossary.exalted"]')
+    assert definition.is_visible()
+    assert "Exalted is a triggered ability." in definition.inner_text()
+    assert page.locator("link[rel=stylesheet]").evaluate("l => l.sheet.cssRules.length") > 10
+
+
+def test_hungarian_search_without_accents_and_enter(page, server):
+    page.goto(server + "index.html")
+    page.locator("#search").fill("varazstargy")
+    results = page.locator("#results li")
+    results.first.wait_for()
+    assert results.all_inner_texts()[:2] == ["Artifact 10e · varázstárgy", "Artifact Creature 10e · eleven varázstárgy"]
+    page.locator("#search").press("Enter")
+    page.wait_for_url(server + "terms/artifact.html")
+    assert page.locator("p.hungarian").inner_text() == "Hungarian: varázstárgy"
+    page.locator("p.hungarian a").click()
+    page.wait_for_url(server + "terms/kartyatipus.html#hu-guide:term.varazstargy")
+    assert page.locator("h1").inner_text() == "Kártyatípus"
+    assert page.locator('[id="hu-guide:term.varazstargy"]').is_visible()
+
+
+def test_no_match_and_a_to_z(page, server):
+    page.goto(server + "index.html")
+    page.locator("#search").fill("zzzz-no-such-term")
+    assert page.locator("#results li").inner_text() == "No matching term."
+    page.locator("#search").fill("")
+    assert page.locator("#results li").count() == 0
+    page.locator("nav.az a", has_text="T").first.click()
+    page.wait_for_url(server + "index.html#letter-T")
+    assert page.locator("#letter-T h2").inner_text() == "T"
+    assert page.locator("#letter-T ul.terms li").count() > 10
