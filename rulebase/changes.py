@@ -1,0 +1,185 @@
+"""Word diffs between records: `rulebase diff A B`, `diff --term`, and `rulebase changes`.
+
+`changes` lists what Crystal Keep's 2008/10/20 changes-only summary marks as changed (+), grouped
+by chapter, each entry beside its official 2008 counterpart (the linker's "same-rule" join) with a
+word diff where the two texts differ. Glossary entries have no same-rule join (Crystal Keep numbers
+its glossary G1.1, G1.1a...); for them the official glossary entry their parent links to is shown,
+and whether the Crystal Keep text appears in it word for word. Pure core: no printing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulebase.diff import DiffOp, changed, similarity, word_diff
+from rulebase.errors import NotFound, UsageError
+from rulebase.records import Record, fold_space
+
+CK_SOURCE = "ck2008"
+
+
+@dataclass(slots=True)
+class RecordDiff:
+    a: Record
+    b: Record
+    ops: list[DiffOp]
+    similarity: float
+
+    @property
+    def changed(self) -> bool:
+        return changed(self.ops)
+
+
+@dataclass(slots=True)
+class TermDiff:
+    term: str
+    definitions: list[Record]
+    diffs: list[RecordDiff]
+    skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (a id, b id, why not diffed)
+
+
+@dataclass(slots=True)
+class Change:
+    record: Record
+    counterpart: Record | None
+    relation: str | None  # "same-rule", "glossary-entry" or None
+    diff: RecordDiff | None = None  # same-rule counterparts whose text differs
+    contained: bool | None = None  # glossary entries: is the Crystal Keep text inside the official one?
+
+    @property
+    def identical(self) -> bool:
+        return self.relation == "same-rule" and self.diff is None
+
+
+@dataclass(slots=True)
+class ChangeGroup:
+    chapter: Record
+    changes: list[Change]
+
+
+def resolve(store, ref: str) -> Record:
+    """A record by id, or a rule number printed by exactly one record."""
+    from rulebase.lookup import suggest
+
+    ref = ref.strip()
+    if not ref:
+        raise UsageError("empty record reference", hint="give a record id such as cr2008:306.5")
+    record = store.get(ref)
+    if record is not None:
+        return record
+    if ":" not in ref:
+        found = store.by_number(ref.removeprefix("rule ").rstrip("."))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            ids = ", ".join(sorted(r.id for r in found))
+            raise UsageError(f"rule {ref} is in {len(found)} records: {ids}", hint="give one record id")
+    raise NotFound(f"no record with id or rule number {ref!r}", suggest(store, ref),
+                   hint="record ids look like cr2008:306.5 (see 'rulebase search')")
+
+
+def diff_records(a: Record, b: Record) -> RecordDiff:
+    ops = word_diff(a.text, b.text)
+    return RecordDiff(a, b, ops, round(similarity(a.text, b.text), 4))
+
+
+def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
+    return diff_records(resolve(store, ref_a), resolve(store, ref_b))
+
+
+def term_diffs(store, term: str) -> TermDiff:
+    """A glossary term's definitions in edition order, each diffed against the one before it.
+    Definitions in different languages are listed but not diffed (a word diff would be noise)."""
+    from rulebase.lookup import define
+
+    found = define(store, term)
+    result = TermDiff(found.term, found.definitions, [])
+    for a, b in zip(found.definitions, found.definitions[1:], strict=False):
+        if a.lang != b.lang:
+            result.skipped.append((a.id, b.id, f"different languages ({a.lang}, {b.lang})"))
+        else:
+            result.diffs.append(diff_records(a, b))
+    return result
+
+
+def _chapter(store, record: Record, cache: dict[str, Record | None]) -> Record:
+    """The nearest chapter (or section) above a record; the record itself if it has none."""
+    current = record
+    while current.parent:
+        if current.parent not in cache:
+            cache[current.parent] = store.get(current.parent)
+        parent = cache[current.parent]
+        if parent is None:
+            break
+        if parent.kind in ("chapter", "section"):
+            return parent
+        current = parent
+    return record
+
+
+def _counterpart(store, record: Record) -> tuple[Record | None, str | None]:
+    same = [link.target for link in record.links if link.kind == "same-rule"]
+    if same:
+        return store.get(same[0]), "same-rule"
+    if record.kind == "glossary" and record.parent:
+        parent = store.get(record.parent)
+        targets = [link.target for link in (parent.links if parent else []) if link.kind == "glossary"]
+        if targets:
+            return store.get(targets[0]), "glossary-entry"
+    return None, None
+
+
+def changes(store, source: str = CK_SOURCE) -> list[ChangeGroup]:
+    """Every record of `source` marked changed, grouped by chapter in document order."""
+    marked = sorted((r for r in store.all() if r.source == source and r.changed), key=lambda r: r.order)
+    groups: dict[str, ChangeGroup] = {}
+    cache: dict[str, Record | None] = {}
+    for record in marked:
+        chapter = _chapter(store, record, cache)
+        official, relation = _counterpart(store, record)
+        entry = Change(record, official, relation if official else None)
+        if official is not None and relation == "same-rule":
+            result = diff_records(record, official)
+            entry.diff = result if result.changed else None
+        elif official is not None:
+            entry.contained = fold_space(record.text) in fold_space(official.text)
+        groups.setdefault(chapter.id, ChangeGroup(chapter, [])).changes.append(entry)
+    return list(groups.values())
+
+
+def ops_json(ops: list[DiffOp]) -> list[dict]:
+    return [{"op": op.op, "a": op.a, "b": op.b} for op in ops]
+
+
+def _side(record: Record) -> dict:
+    from rulebase.views import brief
+
+    return {**brief(record), "text": record.text}
+
+
+def record_diff_json(result: RecordDiff) -> dict:
+    return {"a": _side(result.a), "b": _side(result.b), "changed": result.changed,
+            "similarity": result.similarity, "ops": ops_json(result.ops)}
+
+
+def term_diff_json(result: TermDiff) -> dict:
+    return {"term": result.term, "definitions": [_side(r) for r in result.definitions],
+            "diffs": [{"a": d.a.id, "b": d.b.id, "changed": d.changed, "similarity": d.similarity,
+                       "ops": ops_json(d.ops)} for d in result.diffs],
+            "skipped": [{"a": a, "b": b, "reason": why} for a, b, why in result.skipped]}
+
+
+def changes_json(groups: list[ChangeGroup]) -> dict:
+    chapters = []
+    for group in groups:
+        entries = []
+        for c in group.changes:
+            entries.append({
+                **_side(c.record), "relation": c.relation,
+                "counterpart": _side(c.counterpart) if c.counterpart else None,
+                "identical": c.identical, "contained": c.contained,
+                "ops": ops_json(c.diff.ops) if c.diff else None,
+            })
+        chapters.append({"id": group.chapter.id, "number": group.chapter.number, "title": group.chapter.title,
+                         "entries": entries})
+    return {"total": sum(len(g.changes) for g in groups), "chapters": chapters}

@@ -1,0 +1,222 @@
+"""Curated topics checked against the real corpus, uncurated search per edition, and rendering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from rulebase.compare import (
+    EDITIONS,
+    NOT_COVERED,
+    TOPICS_FILE,
+    compare,
+    comparison_json,
+    find_topic,
+    hungarian_query,
+    load_topics,
+    parse_editions,
+)
+from rulebase.errors import ManifestError, UsageError
+from rulebase.records import fold_space
+from rulebase.render import render_compare
+from rulebase.sources import default_corpus_dir
+
+REQUIRED = {
+    "damage timing", "mana burn", "first player's first draw", "deck size and copies", "turn structure",
+    "summoning sickness", "mulligans", "ante", "legends", "winning and losing", "hand size and discard",
+    "interrupts and the stack", "trample", "banding", "regeneration", "who plays first",
+}
+
+
+@pytest.fixture(scope="module")
+def topics():
+    return load_topics(default_corpus_dir() / TOPICS_FILE)
+
+
+def test_required_topics_are_curated(topics):
+    assert {t.name for t in topics} >= REQUIRED
+
+
+def test_every_citation_exists_in_its_edition_and_quotes_verbatim(topics, library):
+    checked = 0
+    for topic in topics:
+        for edition, (_summary, quotes) in topic.editions.items():
+            for quote in quotes:
+                record = library.store.get(quote.id)
+                assert record is not None, (topic.name, quote.id)
+                assert record.edition == edition, (topic.name, quote.id, record.edition)
+                assert fold_space(quote.quote) in fold_space(record.text), (topic.name, quote.id, quote.quote)
+                checked += 1
+    assert checked >= 100
+
+
+def test_uncovered_editions_say_so_and_why(topics):
+    for topic in topics:
+        for edition, (summary, quotes) in topic.editions.items():
+            if not quotes:
+                assert summary.startswith(NOT_COVERED + ": "), (topic.name, edition)
+                assert "does not mention" in summary or "describes no" in summary, (topic.name, edition)
+    uncovered = {(t.name, ed) for t in topics for ed, (_s, q) in t.editions.items() if not q}
+    assert uncovered == {("ante", "6e"), ("legends", "6e"), ("trample", "6e"), ("banding", "6e"),
+                         ("regeneration", "6e")}
+
+
+def test_damage_timing_covers_all_four_editions(topics):
+    topic = find_topic(topics, "damage timing")
+    ids = {ed: [q.id for q in quotes] for ed, (_s, quotes) in topic.editions.items()}
+    assert list(ids) == list(EDITIONS)
+    assert ids["4e"] == ["rb4e:resolving-fast-effects.4", "rb4e:creature-combat.7", "rb4e:glossary.damage-prevention",
+                         "rb4e:more-on-the-turn-sequence.10"]
+    assert ids["5e"] == ["ck1999:T.10.1", "ck1999:T.10.3", "ck1999:T.10.1", "ck1999:G.11.2"]
+    assert ids["6e"] == ["hu-guide:sebzesek-kiosztasa.3", "hu-guide:sebzesek-kiosztasa.4", "hu-guide:takaritas.1"]
+    assert ids["10e"] == ["cr2008:310.1", "cr2008:310.1", "cr2008:310.4a", "cr2008:419.7a", "cr2008:314.2"]
+    assert "damage is always resolved last" in topic.editions["4e"][1][0].quote
+
+
+@pytest.mark.parametrize("text, name", [
+    ("DAMAGE TIMING", "damage timing"), ("Sebzések Kiosztása", "damage timing"),
+    ("sebzesek kiosztasa", "damage timing"), ("manaégés", "mana burn"), ("Legend-rule", "legends"),
+    ("first player's first draw", "first player's first draw"), ("  who   goes first ", "who plays first"),
+    ("várólista", "interrupts and the stack"), ("a pakli", "deck size and copies"),
+])
+def test_topic_matching_ignores_case_accents_and_punctuation(topics, text, name):
+    assert find_topic(topics, text).name == name
+
+
+def test_unknown_topic_is_not_curated(topics):
+    assert find_topic(topics, "first strike") is None
+
+
+def test_parse_editions():
+    assert parse_editions(None) == ["4e", "5e", "6e", "10e"]
+    assert parse_editions("10e, 4E") == ["4e", "10e"]
+    with pytest.raises(UsageError, match="unknown edition '3e' - choose from 4e, 5e, 6e, 10e"):
+        parse_editions("4e,3e")
+    with pytest.raises(UsageError):
+        parse_editions(",")
+
+
+def test_compare_json_for_mana_burn(library):
+    assert comparison_json(compare(library, "Mana Burn", "4e,10e")) == {
+        "topic": "mana burn",
+        "curated": True,
+        "editions": {
+            "4e": {
+                "summary": "The mana pool empties at the end of each phase and at the beginning and end of an attack; "
+                           "each unused mana deals 1 damage to its owner (mana burn, a colorless source of damage).",
+                "citations": [{
+                    "id": "rb4e:glossary.mana-pool",
+                    "quote": "Your mana pool empties at the end of each phase and at the beginning and end of an "
+                             "attack; if any unused mana remains in your mana pool when it empties, you take 1 "
+                             "damage for each point of mana you didn't use. This kind of damage is called mana "
+                             "burn. Mana burn is a colorless source of damage.",
+                    "pages": ["60", "61"],
+                }],
+            },
+            "10e": {
+                "summary": "When a phase (not a step) ends, unused mana is lost and its player loses 1 life per "
+                           "mana; mana burn is loss of life, not damage, so it can't be prevented.",
+                "citations": [{
+                    "id": "cr2008:300.3",
+                    "quote": "When a phase ends (but not a step), any unused mana left in a player's mana pool is "
+                             "lost. That player loses 1 life for each one mana lost this way. This is called mana "
+                             "burn. Mana burn is loss of life, not damage, so it can't be prevented or altered by "
+                             "effects that affect damage.",
+                    "pages": [],
+                }],
+            },
+        },
+    }
+
+
+def test_uncurated_topic_is_searched_per_edition(library):
+    result = compare(library, "first strike")
+    data = comparison_json(result)
+    assert data["topic"] == "first strike" and data["curated"] is False
+    assert list(data["editions"]) == ["4e", "5e", "6e", "10e"]
+    records = {}
+    for edition, column in data["editions"].items():
+        assert column["summary"] is None
+        for cite in column["citations"]:
+            records[cite["id"]] = library.store.get(cite["id"])
+            assert records[cite["id"]].edition == edition
+            assert cite["quote"] and "\x02" not in cite["quote"]
+    assert "rb4e:creature-special-abilities.6" in [c["id"] for c in data["editions"]["4e"]["citations"]]
+    assert all(c["id"].startswith("ck1999:") for c in data["editions"]["5e"]["citations"])
+    assert "cr2008:502.2a" in [c["id"] for c in data["editions"]["10e"]["citations"]]
+    assert len(data["editions"]["4e"]["citations"]) == 3
+
+
+def test_hungarian_guide_is_searched_with_the_term_map(library):
+    terms = library.store.of_kind("term")
+    assert hungarian_query("graveyard and library", terms) == "graveyard and library Temető Könyvtár"
+    assert hungarian_query("first strike", terms) == "first strike"
+    result = compare(library, "library", "6e")
+    assert result.searched == {"6e": "library Könyvtár"}
+    ids = [q.id for q in result.editions[0].citations]
+    assert "hu-guide:glossary.konyvtar" in ids
+
+
+def test_topics_file_errors(tmp_path: Path):
+    bad = tmp_path / "topics.toml"
+    bad.write_text("[[topic]\n", encoding="utf-8")
+    with pytest.raises(ManifestError, match="not valid TOML"):
+        load_topics(bad)
+    bad.write_text('[[topic]]\nname = "x"\n[topic.editions.4e]\nsummary = "s"\n', encoding="utf-8")
+    with pytest.raises(ManifestError, match="exactly the editions"):
+        load_topics(bad)
+    body = "".join(f'[topic.editions.{ed}]\nsummary = "s"\ncitations = []\n' for ed in EDITIONS)
+    bad.write_text('[[topic]]\nname = "x"\n' + body, encoding="utf-8")
+    with pytest.raises(ManifestError, match="no citations and not marked"):
+        load_topics(bad)
+    with pytest.raises(ManifestError, match="topics file not found"):
+        load_topics(tmp_path / "missing.toml")
+
+
+def _render(library, width: int, editions: str | None = None, terminal: bool = True) -> str:
+    console = Console(width=width, force_terminal=terminal, record=True, color_system=None)
+    if not terminal:
+        console = Console(width=width, file=open("/dev/null", "w"), record=True)  # noqa: SIM115
+    render_compare(console, compare(library, "damage timing", editions))
+    return console.export_text()
+
+
+def test_narrow_terminal_renders_one_panel_per_edition(library):
+    out = _render(library, 60)
+    assert out.splitlines()[0] == "damage timing: how the editions compare"
+    for edition in EDITIONS:
+        assert f"╭─ {edition} ─" in out
+    assert max(len(line) for line in out.splitlines()) <= 60
+    assert "rb4e:resolving-fast-effects.4 p46-47" in out
+    assert "Miután a játékosok bejelentették" in out
+
+
+def test_wide_terminal_renders_one_column_per_edition(library):
+    out = _render(library, 200)
+    lines = out.splitlines()
+    assert "damage timing: how the editions compare" in lines[0]
+    header = next(line for line in lines if "4e" in line)
+    assert header.split() == ["4e", "5e", "6e", "10e"]
+    assert "╭" not in out
+    assert "— rb4e:resolving-fast-effects.4 p46-47" in out and "— cr2008:310.4a" in out
+
+
+def test_two_editions_fit_a_narrow_terminal_as_columns(library):
+    out = _render(library, 60, "4e,10e")
+    assert "╭" not in out
+    assert next(line for line in out.splitlines() if "4e" in line).split() == ["4e", "10e"]
+
+
+def test_plain_output_when_not_a_terminal(library):
+    lines = _render(library, 80, "6e", terminal=False).splitlines()
+    assert lines[:4] == [
+        "damage timing: how the editions compare",
+        "[6e]",
+        "  Combat damage is assigned and goes on the stack; players may still play instants and activated "
+        "abilities before it is dealt, it is dealt even if its creature has left play, and damage wears off in "
+        "the cleanup step.",
+        '  "Miután a játékosok bejelentették, hogyan kívánják a sebzést elosztani, a sebzés a várólistába kerül."',
+    ]
+    assert lines[4] == "    - hu-guide:sebzesek-kiosztasa.3"

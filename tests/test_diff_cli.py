@@ -1,0 +1,121 @@
+"""`rulebase compare`, `diff` and `changes` through the CLI: exit codes, messages, --json."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from rulebase.cli import app
+
+runner = CliRunner()
+
+
+def run(index_dir, *args: str):
+    return runner.invoke(app, ["--index", str(index_dir), *args])
+
+
+def test_compare_json_curated(index_dir):
+    result = run(index_dir, "compare", "legends", "--editions", "6e,4e", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["topic"] == "legends" and data["curated"] is True
+    assert list(data["editions"]) == ["4e", "6e"]
+    assert data["editions"]["6e"] == {
+        "summary": "Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, "
+                   "does not mention legends.",
+        "citations": [],
+    }
+    assert data["editions"]["4e"]["citations"][0]["id"] == "rb4e:creatures.6"
+    assert data["editions"]["4e"]["citations"][0]["pages"] == ["30", "31"]
+
+
+def test_compare_unknown_topic_still_returns_search_results(index_dir):
+    result = run(index_dir, "compare", "first strike", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["curated"] is False and set(data["editions"]) == {"4e", "5e", "6e", "10e"}
+    assert all(column["summary"] is None for column in data["editions"].values())
+    assert data["editions"]["10e"]["citations"]
+
+
+def test_compare_plain_text(index_dir):
+    result = run(index_dir, "compare", "ante", "--editions", "6e")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "ante: how the editions compare",
+        "[6e]",
+        "  Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, does not mention ante.",
+    ]
+    searched = run(index_dir, "compare", "zzqx flibber", "--editions", "4e")
+    assert searched.exit_code == 0
+    assert searched.stdout.splitlines()[0] == "zzqx flibber: search results per edition (not a curated topic)"
+
+
+def test_compare_unknown_edition_is_a_usage_error(index_dir):
+    result = run(index_dir, "compare", "mana burn", "--editions", "4e,7e")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "error: unknown edition '7e' - choose from 4e, 5e, 6e, 10e (comma-separated)\n"
+
+
+def test_diff_json_opcodes(index_dir):
+    result = run(index_dir, "diff", "ck2008:306.5", "cr2008:306.5", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert [op["op"] for op in data["ops"]] == ["replace", "equal", "replace", "equal", "replace", "equal"]
+    assert data["ops"][2] == {"op": "replace", "a": "is attacking ", "b": "attacks "}
+
+
+def test_diff_plain_text(index_dir):
+    result = run(index_dir, "diff", "ck2008:306.5", "310.4a")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("ck2008:306.5 -> cr2008:310.4a: texts differ (similarity ")
+
+
+def test_diff_unknown_record_exits_1(index_dir):
+    result = run(index_dir, "diff", "ck2008:306.5", "cr2008:nope")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == ("error: no record with id or rule number 'cr2008:nope' - record ids "
+                                             "look like cr2008:306.5 (see 'rulebase search')")
+
+
+def test_diff_usage_errors_exit_2(index_dir):
+    ambiguous = run(index_dir, "diff", "306.5", "cr2008:306.5")
+    assert ambiguous.exit_code == 2
+    assert ambiguous.stderr == ("error: rule 306.5 is in 2 records: ck2008:306.5, cr2008:306.5 - give one "
+                                "record id\n")
+    missing = run(index_dir, "diff", "ck2008:306.5")
+    assert missing.exit_code == 2
+    assert missing.stderr.startswith("error: give two records to diff, or --term")
+    both = run(index_dir, "diff", "a:1", "b:2", "--term", "trample")
+    assert both.exit_code == 2
+    assert both.stderr == "error: give either two records or --term, not both\n"
+
+
+def test_diff_term(index_dir):
+    result = run(index_dir, "diff", "--term", "summoning sickness", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.summoning-sickness",
+                                                      "cr2008:glossary.summoning-sickness"]
+    assert len(data["diffs"]) == 1 and data["diffs"][0]["changed"] is True
+    plain = run(index_dir, "diff", "--term", "summoning sickness")
+    assert plain.stdout.splitlines()[0] == "summoning sickness: 2 definition(s), in edition order"
+    unknown = run(index_dir, "diff", "--term", "zzqx flibber")
+    assert unknown.exit_code == 1
+    assert unknown.stderr.startswith("error: no glossary definition of 'zzqx flibber'")
+
+
+def test_changes(index_dir):
+    result = run(index_dir, "changes", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["total"] == 88 and len(data["chapters"]) == 28
+    plain = run(index_dir, "changes")
+    lines = plain.stdout.splitlines()
+    assert lines[:3] == ["88 entries marked changed (+) in Crystal Keep's 2008/10/20 summary, by chapter",
+                         "100 General",
+                         "  + ck2008:100.5: Most Magic tournaments have special rules (not included here) and may "
+                         "limit the use of some cards, including barring all cards from some older sets. See the mo…"]
+    assert lines[3] == "    official cr2008:100.5: differs"
