@@ -118,6 +118,8 @@ def loose_term(text: str) -> str:
             if len(word) > len(suffix) + 3 and word.endswith(suffix):
                 word = word[: -len(suffix)]
                 break
+        if len(word) > 4 and word.endswith("e"):  # 'remove' and 'removed' both -> 'remov'
+            word = word[:-1]
         words.append(word)
     return " ".join(words)
 
