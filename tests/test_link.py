@@ -106,3 +106,10 @@ def test_fold_term():
     assert fold_term("Creatures") == "creature"
     assert fold_term("Loss") == "loss"
     assert fold_term("Ante (Obsolete)") == "ante"
+
+
+def test_same_rule_join_falls_back_to_identical_text_for_misprinted_numbers():
+    recs = records() + [rec("cr:306.b", number="306.b", text="If an effect would put a creature into play."),
+                        rec("ck:306.1b", number="306.1b", text="If an effect would put a creature into play.")]
+    link(recs, SOURCES)
+    assert [(k.kind, k.target) for k in by_id(recs)["ck:306.1b"].links] == [("same-rule", "cr:306.b")]

@@ -199,7 +199,7 @@ class _Linker:
             for other in self._scope(record)[1:]:
                 if self.sources[other].format != "comprules":
                     continue
-                target = self.numbers.get(other, {}).get(record.number)
+                target = self.numbers.get(other, {}).get(record.number) or self._same_text(record, other)
                 if target:
                     official = self.by_id[target]
                     _add_link(record, "same-rule", target)
@@ -208,6 +208,16 @@ class _Linker:
                     if record.kind == "rule" and fold_markup(record.text) != fold_markup(official.text):
                         self.report.differences.append((record.id, target))
                     break
+
+    def _same_text(self, record: Record, source: str) -> str | None:
+        """The official rule with the same text in the same chapter, for numbers printed
+        differently (the 2008 rules misprint 306.1b as '306.b'; Crystal Keep prints 306.1b)."""
+        chapter = record.number.split(".")[0] + "."
+        text = fold_markup(record.text)
+        for number, rid in self.numbers.get(source, {}).items():
+            if number.startswith(chapter) and fold_markup(self.by_id[rid].text) == text:
+                return rid
+        return None
 
     def join_glossaries(self) -> None:
         """Glossary entries of the same term in different sources know each other."""
