@@ -25,15 +25,18 @@ warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh import scoring  # noqa: E402
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
-from whoosh.fields import ID, TEXT, Schema  # noqa: E402
+from whoosh.fields import ID, STORED, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
 from whoosh.query import And, FuzzyTerm, Or, Phrase, Term  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
 
-KIND_BOOST = {"glossary": 1.5, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
+KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
               "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3}
 # `context` holds the record's section path, so a paragraph is found by its heading's words.
 TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
+PAIR_BOOST = 1.5
+LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
+COORD_POWER = 1  # adjacent query words found together
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
 MAX_WORDS = 32
@@ -55,21 +58,39 @@ def make_schema() -> Schema:
     hungarian = _hungarian_analyzer()
     return Schema(
         id=ID(stored=True, unique=True),
-        source=ID, edition=ID, lang=ID, kind=ID,
-        title=TEXT(analyzer=english, field_boost=TEXT_FIELDS["title"]),
+        lead=STORED,
+        source=ID, edition=ID, lang=ID, kind=ID(stored=True),
+        title=TEXT(analyzer=english),
         text=TEXT(analyzer=english),
-        context=TEXT(analyzer=english, field_boost=TEXT_FIELDS["context"]),
-        title_hu=TEXT(analyzer=hungarian, field_boost=TEXT_FIELDS["title_hu"]),
+        context=TEXT(analyzer=english),
+        title_hu=TEXT(analyzer=hungarian),
         text_hu=TEXT(analyzer=hungarian),
-        context_hu=TEXT(analyzer=hungarian, field_boost=TEXT_FIELDS["context_hu"]),
+        context_hu=TEXT(analyzer=hungarian),
         exact=TEXT(analyzer=_exact_analyzer()),
     )
 
 
-def _document(record: Record) -> dict:
+def title_only(record: Record) -> bool:
+    """Headings and titled rule lines ('502.83. Exalted') whose text is just their title."""
+    return bool(record.title) and fold(record.text).strip(" .:") == fold(record.title or "").strip(" .:")
+
+
+def leads(records: list[Record]) -> dict[str, str]:
+    """Where a hit should lead: a title-only record to its first child with content (searching
+    'Takarítás' shows the cleanup step's text), a term-map entry to the passage it stands in."""
+    first: dict[str, str] = {}
+    for record in records:
+        if record.parent and record.parent not in first and not title_only(record) and record.kind != "term":
+            first[record.parent] = record.id
+    lead = {r.id: first[r.id] for r in records if title_only(r) and r.id in first}
+    lead.update({r.id: r.parent for r in records if r.kind == "term" and r.parent})
+    return lead
+
+
+def _document(record: Record, lead: str | None) -> dict:
     title = " ".join([record.title or "", *record.aliases]).strip()
     doc = {"id": record.id, "source": record.source, "edition": record.edition, "lang": record.lang,
-           "kind": record.kind, "exact": f"{title} {record.text}", "_boost": KIND_BOOST.get(record.kind, 1.0)}
+           "kind": record.kind, "exact": f"{title} {record.text}", "lead": lead}
     context = " ".join(record.section)
     if record.lang == "hu":
         doc.update(title_hu=title, text_hu=record.text, context_hu=context)
@@ -84,8 +105,9 @@ def write_index(path: Path, records: list[Record],
     ix = whoosh_index.create_in(str(path), make_schema())
     writer = ix.writer(limitmb=256)
     total = len(records)
+    lead = leads(records)
     for n, record in enumerate(records, 1):
-        writer.add_document(**_document(record))
+        writer.add_document(**_document(record, lead.get(record.id)))
         if progress and (n % 500 == 0 or n == total):
             progress("index", n, total)
     writer.commit()
@@ -153,18 +175,24 @@ class Searcher:
                 clauses.append(Or([Term(name, v) for v in values]))
         return And(clauses) if clauses else None
 
-    def build_query(self, words: list[str], phrases: list[str], extra_boost: float = 0.6):
+    def build_query(self, words: list[str], phrases: list[str], extra_boost: float = 0.3):
         """One clause per word (any field), phrases as Phrase queries, bilingual expansions."""
         clauses = []
         for word in words:
-            alts = [Term(field, tok) for field in TEXT_FIELDS for tok in self._tokens(field, word)]
+            alts = [Term(field, tok, boost=boost) for field, boost in TEXT_FIELDS.items()
+                    for tok in self._tokens(field, word)]
             if alts:
                 clauses.append(Or(alts))
         for phrase in phrases:
             for field in ("title", "text", "title_hu", "text_hu"):
                 toks = self._tokens(field, phrase)
                 if len(toks) > 1:
-                    clauses.append(Phrase(field, toks, boost=2.0))
+                    clauses.append(Phrase(field, toks, boost=2.0 * TEXT_FIELDS[field]))
+        for first, second in zip(words, words[1:], strict=False):
+            for field in ("title", "text", "title_hu", "text_hu"):
+                toks = self._tokens(field, f"{first} {second}")
+                if len(toks) == 2:
+                    clauses.append(Phrase(field, toks, slop=2, boost=PAIR_BOOST * TEXT_FIELDS[field]))
         clauses += self._expand(words, extra_boost)
         return Or(clauses, scale=0.9) if clauses else None
 
@@ -199,8 +227,11 @@ class Searcher:
                 results.suggestion = corrected
             hits = self.searcher.search(self._fuzzy(words), limit=pool, filter=filt, terms=True)
         seen = {h.id for h in results.hits}
-        found = diversify([(hit["id"], hit.score, hit.matched_terms()) for hit in hits or []
-                           if hit["id"] not in seen])
+        word_terms = [{(f, t) for f in TEXT_FIELDS for t in self._tokens(f, w)} for w in words]
+        found = rerank([(hit.get("lead") or hit["id"],
+                         hit.score * KIND_BOOST.get(hit["kind"], 1.0) * (LEAD_FACTOR if hit.get("lead") else 1.0),
+                         hit.matched_terms()) for hit in hits or []], word_terms)
+        found = [f for f in found if f[0] not in seen and not seen.add(f[0])]
         found = found[: limit]
         records = texts([f[0] for f in found]) if texts else {}
         for rid, score, matched in found:
@@ -231,9 +262,24 @@ class Searcher:
         return " ".join(out) if changed else None
 
 
-def diversify(found: list[tuple]) -> list[tuple]:
-    """Re-rank so one source cannot fill the page: the n-th hit of a source is scaled by decay**n.
-    The same question usually has an answer in several editions; users want to see them all."""
+def coordination(matched, word_terms: list[set]) -> float:
+    """Share of the query's words a hit matched (in any field): BM25 alone lets one frequent
+    word outweigh a record that has every word of the question."""
+    if len(word_terms) < 2:
+        return 1.0
+    got = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
+    return (sum(1 for terms in word_terms if terms & got) / len(word_terms)) ** COORD_POWER
+
+
+def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
+    """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
+    one source cannot fill the page (the same question usually has answers in several editions)."""
+    best: dict[str, tuple] = {}
+    for rid, score, matched in found:  # a heading and its lead child collapse into one hit
+        score *= coordination(matched, word_terms)
+        if rid not in best or score > best[rid][1]:
+            best[rid] = (rid, score, matched)
+    found = sorted(best.values(), key=lambda f: -f[1])
     per_source: dict[str, int] = {}
     rescored = []
     for rid, score, matched in found:
