@@ -26,7 +26,7 @@ from rulebase.library import Library  # noqa: E402
 from rulebase.query import run_search  # noqa: E402
 from rulebase.records import Record  # noqa: E402
 
-DEFAULT_SETS = [ROOT.parent / "shared" / "eval" / "dev-queries.tsv", ROOT / "tests" / "eval" / "queries.tsv"]
+DEFAULT_SETS = [ROOT / "tests" / "eval" / "dev-queries.tsv", ROOT / "tests" / "eval" / "queries.tsv"]
 
 
 def fold(text: str) -> str:

@@ -1,0 +1,181 @@
+"""The command line end to end on the real corpus: exit codes, messages, JSON shapes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebase.cli import app
+
+runner = CliRunner()
+
+RECORD_FIELDS = ["id", "source", "edition", "lang", "kind", "number", "title", "text", "pages", "section",
+                 "parent", "refs", "citations", "flags"]
+HIT_FIELDS = {"id", "source", "edition", "lang", "kind", "number", "title", "text", "pages", "score"}
+
+
+def run(index_dir, *args):
+    return runner.invoke(app, ["--index", str(index_dir), *args])
+
+
+def test_lookup_rule_shows_subrules_rulings_and_the_other_document(index_dir):
+    result = run(index_dir, "lookup", "502.83")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert out.startswith("cr2008 502.83 Exalted\n")
+    for child in ("cr2008 502.83a", "cr2008 502.83b", "ck2008 502.83.Ruling.1", "ck2008 502.83.Ruling.6"):
+        assert child in out
+    assert "= same rule in ck2008: ck2008:502.83" in out
+    assert "cites [CompRules 2008/10/01] -> cr2008:502.83a" in out
+
+
+def test_lookup_json_shape(index_dir):
+    result = run(index_dir, "lookup", "502.83a", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert list(data)[: len(RECORD_FIELDS)] == RECORD_FIELDS
+    assert {"children", "refs_out", "refs_in", "same_rule", "also", "ref", "match"} <= set(data)
+    assert data["id"] == "cr2008:502.83a"
+    assert data["text"] == ('Exalted is a triggered ability. "Exalted" means "Whenever a creature you control '
+                            'attacks alone, that creature gets +1/+1 until end of turn."')
+    assert [s["id"] for s in data["same_rule"]] == ["ck2008:502.83a"]
+    assert [a["id"] for a in data["also"]] == ["ck2008:502.83a"]
+    assert data["also"][0]["citations"][0]["target"] == "cr2008:502.83a"
+
+
+def test_lookup_reverse_references(index_dir):
+    data = json.loads(run(index_dir, "lookup", "212.4k", "--json").stdout)
+    assert "cr2008:212.4j" in [r["id"] for r in data["refs_in"]]
+    refs = json.loads(run(index_dir, "lookup", "cr2008:212.4j", "--json").stdout)["refs_out"]
+    assert [(r["key"], r["target"]) for r in refs] == [("212.4k", "cr2008:212.4k")]
+
+
+def test_lookup_page(index_dir):
+    result = run(index_dir, "lookup", "4e p11")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].startswith("4e p11: ")
+    assert "rb4e:basic-spellcasting " in result.stdout
+
+
+def test_lookup_unknown_exits_1_with_candidates(index_dir):
+    result = run(index_dir, "lookup", "502.83z")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: no rule, record or page matches '502.83z' - try 'rulebase search' for free text",
+        "did you mean: 502.83, 502.83a, 502.83b, 502.83.Ruling.1, 502.83.Ruling.2",
+    ]
+    assert result.stdout == ""
+
+
+def test_lookup_page_outside_the_transcription(index_dir):
+    result = run(index_dir, "lookup", "5e p20")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: no 5e record is printed on page 20")
+
+
+def test_search_json_shape_and_filters(index_dir):
+    result = run(index_dir, "search", "damage prevention", "--edition", "4e", "--limit", "3", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert set(data) == {"query", "total", "hits", "suggestion"}
+    assert data["query"] == "damage prevention" and data["suggestion"] is None
+    assert len(data["hits"]) == 3 and data["total"] >= 3
+    for hit in data["hits"]:
+        assert set(hit) >= HIT_FIELDS
+        assert hit["edition"] == "4e"
+
+
+def test_search_number_in_query_goes_first(index_dir):
+    data = json.loads(run(index_dir, "search", "what does 306.5 say", "--json").stdout)
+    assert [h["id"] for h in data["hits"][:2]] == ["cr2008:306.5", "ck2008:306.5"]
+    assert data["hits"][0]["exact_number"] is True
+
+
+def test_search_no_hits_exit_1(index_dir):
+    result = run(index_dir, "search", "zzzxqy", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {"query": "zzzxqy", "total": 0, "hits": [], "suggestion": None}
+
+
+def test_search_typo_suggests_and_still_finds(index_dir):
+    data = json.loads(run(index_dir, "search", "trampel", "--json").stdout)
+    assert data["suggestion"] == "trample"
+    assert any("rampl" in h["text"].lower() for h in data["hits"][:3])
+
+
+def test_search_bad_limit_is_a_usage_error(index_dir):
+    result = run(index_dir, "search", "trample", "--limit", "0")
+    assert result.exit_code == 2
+
+
+def test_search_unknown_filter_value_just_finds_nothing(index_dir):
+    result = run(index_dir, "search", "trample", "--edition", "7e")
+    assert result.exit_code == 1
+
+
+def test_define_across_editions_with_hungarian(index_dir):
+    data = json.loads(run(index_dir, "define", "remove from game", "--json").stdout)
+    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.remove-from-game",
+                                                      "cr2008:glossary.removed-from-the-game"]
+    assert [h["id"] for h in data["hungarian"]] == ["hu-guide:term.tavolitsd-el-a-jatekbol"]
+    assert "rb4e:glossary.graveyard" in [r["id"] for r in data["referenced_by"]]
+
+
+def test_define_unknown(index_dir):
+    result = run(index_dir, "define", "flibbertigibbet")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: no glossary definition of 'flibbertigibbet'")
+
+
+def test_show_json_and_unknown(index_dir):
+    data = json.loads(run(index_dir, "show", "rb4e:basic-spellcasting", "--json").stdout)
+    assert data["pages"] == ["11"] and data["kind"] == "heading"
+    result = run(index_dir, "show", "rb4e:nope")
+    assert result.exit_code == 1 and result.stderr.startswith("error: no record with id 'rb4e:nope'")
+
+
+def test_sources_lists_every_document_with_credit(index_dir):
+    data = json.loads(run(index_dir, "sources", "--json").stdout)
+    assert [s["id"] for s in data] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008"]
+    assert all(s["credit"] for s in data)
+    plain = run(index_dir, "sources").stdout
+    assert "credit: Rules summary by Stephen D'Angelo, Crystal Keep" in plain
+
+
+def test_export_is_deterministic_jsonl(index_dir):
+    first = run(index_dir, "export").stdout
+    assert first == run(index_dir, "export").stdout
+    lines = first.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert list(records[0])[: len(RECORD_FIELDS)] == RECORD_FIELDS
+    assert records[0]["source"] == "rb4e" and records[-1]["source"] == "ck2008"
+    assert len({r["id"] for r in records}) == len(records)
+
+
+def test_index_status(index_dir):
+    data = json.loads(run(index_dir, "index", "status", "--json").stdout)
+    assert data["current"] is True and data["index"] == str(index_dir)
+    assert data["sources"] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008"]
+
+
+def test_empty_query_is_a_usage_error(index_dir):
+    result = run(index_dir, "search", "   ")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: empty query")
+
+
+@pytest.mark.parametrize("args", [["lookup", "502.83a"], ["lookup", "502.83a", "--json"],
+                                  ["search", "damage prevention", "-n", "3"],
+                                  ["search", "sebzes kiosztasa", "--json", "--lang", "hu"],
+                                  ["lookup", "no-such-thing"]])
+def test_fast_path_prints_the_same_bytes_as_the_typer_path(index_dir, args):
+    """Piped lookups/searches skip typer and rich; the output must not differ."""
+    env = dict(os.environ, RULEBASE_INDEX=str(index_dir))
+    fast = subprocess.run([sys.executable, "-m", "rulebase", *args], capture_output=True, text=True, env=env)
+    slow = runner.invoke(app, ["--index", str(index_dir), *args])
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.exit_code, slow.stdout, slow.stderr)
