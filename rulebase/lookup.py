@@ -124,6 +124,24 @@ def loose_term(text: str) -> str:
     return " ".join(words)
 
 
+def _defining_entries(store: RecordStore, names: set[str], covered: set[str]) -> list[Record]:
+    """Where a source has no glossary entry for the term, the paragraph or rule heading that defines
+    it: the 4th Edition's '-Trample-:' paragraph, Crystal Keep 1999's 'A.27 - Trample' (shown by
+    its first rule, since the heading itself is only a title)."""
+    found: list[Record] = []
+    for kind in ("passage", "chapter"):
+        for record in store.of_kind(kind):
+            if record.source in covered or not record.title:
+                continue
+            if names & {loose_term(n) for n in [record.title, *record.aliases]}:
+                if kind == "chapter":
+                    record = next(iter(store.children(record.id)), None)
+                if record is not None and record.source not in covered:
+                    found.append(record)
+                    covered.add(record.source)
+    return found
+
+
 @dataclass(slots=True)
 class Definitions:
     term: str
@@ -144,6 +162,9 @@ def define(store: RecordStore, term: str) -> Definitions:
     names = {key} | {loose_term(a) for t in hungarian for a in t.aliases}
     definitions = [r for r in store.of_kind("glossary")
                    if names & {loose_term(n) for n in [r.title or "", *r.aliases]}]
+    definitions += _defining_entries(store, names, {r.source for r in definitions})
+    parents = store.get_many([t.parent for t in hungarian if t.parent])
+    definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
     definitions.sort(key=lambda r: (EDITION_ORDER.get(r.edition, 9), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary") if r.title]

@@ -55,10 +55,11 @@ def test_resolve_ids_and_rule_numbers(library):
 
 def test_term_definitions_are_diffed_in_edition_order(library):
     result = term_diffs(library.store, "summoning sickness")
-    assert [r.id for r in result.definitions] == ["rb4e:glossary.summoning-sickness",
+    assert [r.id for r in result.definitions] == ["rb4e:glossary.summoning-sickness", "ck1999:G.39.1",
                                                   "cr2008:glossary.summoning-sickness"]
-    assert [(d.a.id, d.b.id) for d in result.diffs] == [("rb4e:glossary.summoning-sickness",
-                                                          "cr2008:glossary.summoning-sickness")]
+    assert [(d.a.id, d.b.id) for d in result.diffs] == [
+        ("rb4e:glossary.summoning-sickness", "ck1999:G.39.1"),
+        ("ck1999:G.39.1", "cr2008:glossary.summoning-sickness")]
     assert result.diffs[0].changed and result.skipped == []
     with pytest.raises(NotFound):
         term_diffs(library.store, "zzqx flibber")

@@ -120,7 +120,8 @@ def test_search_unknown_filter_value_just_finds_nothing(index_dir):
 
 def test_define_across_editions_with_hungarian(index_dir):
     data = json.loads(run(index_dir, "define", "remove from game", "--json").stdout)
-    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.remove-from-game",
+    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.remove-from-game", "ck1999:G.33.1",
+                                                      "hu-guide:glossary.jatekbol-eltavolitott",
                                                       "cr2008:glossary.removed-from-the-game"]
     assert [h["id"] for h in data["hungarian"]] == ["hu-guide:term.tavolitsd-el-a-jatekbol"]
     assert "rb4e:glossary.graveyard" in [r["id"] for r in data["referenced_by"]]
@@ -179,3 +180,12 @@ def test_fast_path_prints_the_same_bytes_as_the_typer_path(index_dir, args):
     fast = subprocess.run([sys.executable, "-m", "rulebase", *args], capture_output=True, text=True, env=env)
     slow = runner.invoke(app, ["--index", str(index_dir), *args])
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.exit_code, slow.stdout, slow.stderr)
+
+
+def test_define_falls_back_to_defining_paragraphs_and_rules(index_dir):
+    data = json.loads(run(index_dir, "define", "trample", "--json").stdout)
+    assert [d["id"] for d in data["definitions"]] == ["rb4e:creature-special-abilities.8", "ck1999:A.27.1",
+                                                      "cr2008:glossary.trample"]
+    data = json.loads(run(index_dir, "define", "library", "--json").stdout)
+    assert [d["id"] for d in data["definitions"]] == ["ck1999:Z.5.1", "hu-guide:glossary.konyvtar",
+                                                      "cr2008:glossary.library"]
