@@ -25,7 +25,7 @@ warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh import scoring  # noqa: E402
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
-from whoosh.fields import ID, STORED, TEXT, Schema  # noqa: E402
+from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
 from whoosh.query import And, FuzzyTerm, Or, Phrase, Term  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
@@ -40,6 +40,7 @@ COORD_POWER = 1  # adjacent query words found together
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
 MAX_WORDS = 32
+MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
 _QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
 _WORD = re.compile(r"\w+(?:[.'’]\w+)*")
 
@@ -57,9 +58,9 @@ def make_schema() -> Schema:
     english = StemmingAnalyzer(stoplist=None)
     hungarian = _hungarian_analyzer()
     return Schema(
-        id=ID(stored=True, unique=True),
-        lead=STORED,
-        source=ID, edition=ID, lang=ID, kind=ID(stored=True),
+        id=ID(stored=True, unique=True, sortable=True),
+        lead=ID(stored=True, sortable=True),
+        source=ID, edition=ID, lang=ID, kind=ID(stored=True, sortable=True),
         title=TEXT(analyzer=english),
         text=TEXT(analyzer=english),
         context=TEXT(analyzer=english),
@@ -90,7 +91,7 @@ def leads(records: list[Record]) -> dict[str, str]:
 def _document(record: Record, lead: str | None) -> dict:
     title = " ".join([record.title or "", *record.aliases]).strip()
     doc = {"id": record.id, "source": record.source, "edition": record.edition, "lang": record.lang,
-           "kind": record.kind, "exact": f"{title} {record.text}", "lead": lead}
+           "kind": record.kind, "exact": f"{title} {record.text}", "lead": lead or ""}
     context = " ".join(record.section)
     if record.lang == "hu":
         doc.update(title_hu=title, text_hu=record.text, context_hu=context)
@@ -166,6 +167,10 @@ class Searcher:
     def _tokens(self, field: str, text: str) -> list[str]:
         return [t.text for t in self.analyzers[field](text)]
 
+    def _spans(self, field: str, text: str) -> list[tuple[str, int, int]]:
+        """Every token of `text` as `field` analyses it, with its character span (one pass)."""
+        return [(t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True)]
+
     def _filter(self, filters: dict[str, list[str]]):
         clauses = []
         for name, values in filters.items():
@@ -188,13 +193,13 @@ class Searcher:
                 toks = self._tokens(field, phrase)
                 if len(toks) > 1:
                     clauses.append(Phrase(field, toks, boost=2.0 * TEXT_FIELDS[field]))
-        for first, second in zip(words, words[1:], strict=False):
-            for field in ("title", "text", "title_hu", "text_hu"):
+        for first, second in zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False):
+            for field in ("title", "text", "text_hu"):
                 toks = self._tokens(field, f"{first} {second}")
                 if len(toks) == 2:
                     clauses.append(Phrase(field, toks, slop=2, boost=PAIR_BOOST * TEXT_FIELDS[field]))
         clauses += self._expand(words, extra_boost)
-        return Or(clauses, scale=0.9) if clauses else None
+        return Or(clauses) if clauses else None
 
     def _expand(self, words: list[str], boost: float):
         """English words pull in the Hungarian terms that name them, and vice versa."""
@@ -220,27 +225,50 @@ class Searcher:
         words, phrases = split_query(text)
         query = self.build_query(words, phrases)
         pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
-        hits = self.searcher.search(query, limit=pool, filter=filt, terms=True) if query is not None else None
+        hits = self.searcher.search(query, limit=pool, filter=filt, optimize=True) if query is not None else None
+        word_terms = [{(f, t) for f in TEXT_FIELDS for t in self._tokens(f, w)} for w in words]
         if hits is not None and hits.scored_length() == 0 and words:
             corrected = self.correct(words)
             if corrected:
                 results.suggestion = corrected
             hits = self.searcher.search(self._fuzzy(words), limit=pool, filter=filt, terms=True)
+            matched = {hit.docnum: set(hit.matched_terms()) for hit in hits}
+        else:
+            matched = self._matched([d for d, _ in hits.items()] if hits is not None else [],
+                                    set().union(*word_terms) if word_terms else set())
         seen = {h.id for h in results.hits}
-        word_terms = [{(f, t) for f in TEXT_FIELDS for t in self._tokens(f, w)} for w in words]
-        found = rerank([(hit.get("lead") or hit["id"],
-                         hit.score * KIND_BOOST.get(hit["kind"], 1.0) * (LEAD_FACTOR if hit.get("lead") else 1.0),
-                         hit.matched_terms()) for hit in hits or []], word_terms)
-        found = [f for f in found if f[0] not in seen and not seen.add(f[0])]
-        found = found[: limit]
+        reader = self.searcher.reader()
+        ids, kinds, leads_ = (reader.column_reader(name) for name in ("id", "kind", "lead"))
+        pooled = []
+        for docnum, score in (hits.items() if hits is not None else []):
+            lead = leads_[docnum]
+            rid = lead or ids[docnum]
+            boost = KIND_BOOST.get(kinds[docnum], 1.0) * (LEAD_FACTOR if lead else 1.0)
+            pooled.append((rid, score * boost, matched.get(docnum, set())))
+        found = rerank(pooled, word_terms)
+        found = [f for f in found if f[0] not in seen and not seen.add(f[0])][:limit]
         records = texts([f[0] for f in found]) if texts else {}
-        for rid, score, matched in found:
+        for rid, score, terms in found:
             record = records.get(rid)
-            snippet = highlight(record.text, matched, self._tokens) if record else ""
+            snippet = highlight(record.text, terms, self._spans) if record else ""
             results.hits.append(Hit(rid, round(score, 4), snippet))
-        results.total = len(results.hits) if hits is None else max(len(results.hits), len(hits) + len(seen))
+        estimate = hits.estimated_length() if hits is not None else 0
         results.hits = results.hits[:limit]
+        results.total = max(len(results.hits), estimate)
         return results
+
+    def _matched(self, docnums, pairs: set) -> dict[int, set]:
+        """Which query terms each pooled hit contains, from the postings of those few terms only
+        (asking Whoosh to record terms for every matching document costs more than the search)."""
+        reader = self.searcher.reader()
+        matched: dict[int, set] = {docnum: set() for docnum in docnums}
+        for field, token in pairs:
+            if (field, token) not in reader:
+                continue
+            for docnum in reader.postings(field, token).all_ids():
+                if docnum in matched:
+                    matched[docnum].add((field, token))
+        return matched
 
     def _fuzzy(self, words: list[str]):
         return Or([FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
@@ -291,21 +319,13 @@ def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
     return [(rid, score, matched) for score, rid, matched in rescored]
 
 
-def highlight(text: str, matched, tokens: Callable[[str, str], list[str]], width: int = 220) -> str:
+def highlight(text: str, matched, spans: Callable[[str, str], list[tuple[str, int, int]]],
+              width: int = 220) -> str:
     """A snippet around the first matched word, with matched words wrapped in markers."""
-    stems = {(field, term.decode() if isinstance(term, bytes) else term) for field, term in matched}
-    wanted = {t for _, t in stems}
-    out, first = [], None
-    fields = ("text", "text_hu", "exact")
-    cache: dict[str, bool] = {}
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower()
-        if word not in cache:
-            cache[word] = any(tok in wanted for f in fields for tok in tokens(f, word))
-        if cache[word]:
-            out.append((match.start(), match.end()))
-            if first is None:
-                first = match.start()
+    wanted = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
+    fields = {f for f, _ in wanted} & {"text", "text_hu", "exact"} or {"text"}
+    out = sorted({(s, e) for field in fields for tok, s, e in spans(field, text) if (field, tok) in wanted})
+    first = out[0][0] if out else None
     start = max(0, (first or 0) - width // 3)
     if start:
         start = text.find(" ", start) + 1 or start
