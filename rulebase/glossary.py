@@ -210,6 +210,26 @@ def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
     return pages
 
 
+def _supplement(corpus: _Corpus, pages: list[TermPage], editions: set[str]) -> None:
+    """Where a source has no glossary entry for a term, the paragraph or rule heading that defines
+    it (4th Edition's '-Trample-:' paragraph; Crystal Keep 1999's 'A.27 - Trample', shown by its
+    first rule): the same definitions `rulebase define` lists."""
+    defining: dict[str, list[Record]] = {}
+    for r in corpus.records:
+        if r.kind in ("passage", "chapter") and r.title and r.edition in editions:
+            for name in {term_key(n) for n in [r.title, *r.aliases] if n.strip()}:
+                defining.setdefault(name, []).append(r)
+    for page in pages:
+        have = {d.record.source for d in page.definitions}
+        for key in sorted({term_key(n) for n in page.names}):
+            for r in defining.get(key, []):
+                entry = r if r.kind == "passage" else next(iter(corpus.kids.get(r.id, [])), None)
+                if entry is not None and r.source not in have:
+                    page.definitions.append(_definition(corpus, entry))
+                    have.add(r.source)
+        page.definitions.sort(key=lambda d: (edition_rank(d.record.edition), corpus.order(d.record)))
+
+
 def _definition(corpus: _Corpus, entry: Record) -> Definition:
     parts = corpus.subtree(entry)
     texts = [p.text for p in parts if p.kind == "glossary"]
@@ -258,6 +278,7 @@ def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterabl
         raise UsageError(f"unknown edition {unknown[0]!r}", hint=f"use one of {', '.join(EDITIONS)}")
     corpus = _Corpus(records, infos)
     terms = _merge(corpus, chosen)
+    _supplement(corpus, terms, chosen)
     _annotate(corpus, terms)
     home: dict[str, TermPage | RulePage] = {}
     pending: list[str] = []
