@@ -18,6 +18,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
+from rulebase import store
 from rulebase.errors import IndexError_
 from rulebase.sources import Source, fingerprint
 from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, write_db
@@ -95,7 +96,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     ingested = ingest(sources)
     if progress:
         progress("ingest", len(sources), len(sources))
-    write_db(tmp / "records.db", ingested.records)
+    write_db(tmp / "records.db", ingested.records, sources)
     index.write_index(tmp / "whoosh", ingested.records, progress)
     meta = {
         "fingerprint": want,
@@ -111,6 +112,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
             "differences": [list(d) for d in ingested.links.differences],
         },
     }
+    meta["files"] = store.file_sizes(tmp)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     _fsync_tree(tmp)
     return meta
@@ -161,21 +163,57 @@ def _publish(index_dir: Path, name: str) -> None:
 def _healthy(generation: Generation) -> bool:
     from rulebase import index
 
-    return generation.db_path.is_file() and index.check(generation.whoosh_path)
+    return store.damage(generation) is None and index.check(generation.whoosh_path)
+
+
+def leftovers(index_dir: Path) -> list[Path]:
+    """What a killed build leaves behind: a half-written generation, a pointer temp file."""
+    try:
+        return [p for p in index_dir.iterdir() if p.name.startswith((".building-", f".{POINTER}."))]
+    except OSError:
+        return []
+
+
+def clean_leftovers(index_dir: Path) -> int:
+    """Remove a killed build's leftovers unless a builder is running; returns how many went."""
+    found = leftovers(index_dir)
+    if not found:
+        return 0
+    try:
+        handle = open(index_dir / ".lock", "a+")  # noqa: SIM115 - closed below
+    except OSError:
+        return 0
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return 0  # a builder holds the lock: its .building- directory is live
+    try:
+        _clean_partial(index_dir)
+        current = current_generation(index_dir)
+        _prune(index_dir, keep={current.path.name} if current else set(), orphans_only=True)
+    finally:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+    return len(found)
 
 
 def _clean_partial(index_dir: Path) -> None:
     """Leftovers of a killed build: safe to delete, we hold the lock."""
-    for path in index_dir.glob(".building-*"):
-        shutil.rmtree(path, ignore_errors=True)
-    for path in index_dir.glob(f".{POINTER}.*"):
-        path.unlink(missing_ok=True)
+    for path in leftovers(index_dir):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
 
 
-def _prune(index_dir: Path, keep: set[str]) -> None:
-    """Drop old generations, keeping the new one and the one readers may still have open."""
+def _prune(index_dir: Path, keep: set[str], orphans_only: bool = False) -> None:
+    """Drop old generations, keeping the new one and the one readers may still have open.
+    `orphans_only`: drop only generations newer than the current one (renamed into place by a
+    build killed before it switched CURRENT); older ones may still have readers."""
+    newest_kept = max(keep, default="")
     for path in index_dir.glob("gen-*"):
-        if path.name not in keep:
+        if path.name not in keep and (not orphans_only or path.name > newest_kept):
             shutil.rmtree(path, ignore_errors=True)
 
 

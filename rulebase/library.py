@@ -13,7 +13,8 @@ from pathlib import Path
 
 from rulebase.errors import IndexError_
 from rulebase.sources import Source, default_corpus_dir, load_manifest
-from rulebase.store import Generation, RecordStore, current_generation, default_index_dir
+from rulebase.store import POINTER, Generation, RecordStore, current_generation, default_index_dir
+from rulebase.store import damage as store_damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,14 @@ class Library:
     def sources(self) -> list[Source]:
         from rulebase import usercorpus
 
-        return load_manifest(self.corpus_dir) + usercorpus.load_user_sources()
+        bundled = load_manifest(self.corpus_dir)
+        return bundled + usercorpus.load_user_sources({s.id for s in bundled})
+
+    def reload(self) -> None:
+        """Forget the sources and the open index: after `rulebase add` or `remove`."""
+        for name in ("sources", "store", "searcher"):
+            self.__dict__.pop(name, None)
+        self._generation = None
 
     def status(self) -> Status:
         from rulebase.builder import expected_fingerprint
@@ -56,16 +64,29 @@ class Library:
         return self._generation
 
     def ensure(self, progress=None) -> Generation:
-        """The generation to read, building it first if it is missing, stale or damaged."""
+        """The generation to read, building it first if it is missing, stale or damaged.
+
+        Damage (a file missing or truncated, records.db not SQLite) is found by comparing the
+        generation with the file sizes its meta.json recorded; it is reported in `stale_reason`
+        (the CLI prints it as one warning line) and repaired by rebuilding from the corpus."""
         if self._generation is not None:
             return self._generation
         status = self.status()
         generation = status.generation
-        if generation is not None and status.current and generation.db_path.is_file():
+        if status.writable:
+            from rulebase.builder import clean_leftovers
+
+            clean_leftovers(self.index_dir)
+        problem = store_damage(generation) if generation is not None else None
+        if generation is None and (self.index_dir / POINTER).is_file():
+            problem = "its CURRENT pointer names a generation that is missing or unreadable"
+        if problem:
+            return self._rebuild_damaged(problem, progress)
+        if generation is not None and status.current:
             self._generation = generation
             return generation
         if not status.writable:
-            if generation is not None and generation.db_path.is_file():
+            if generation is not None:
                 self.stale_reason = (f"the index at {self.index_dir} is out of date and the directory is "
                                      "read-only; showing the old index (point --index at a writable "
                                      "directory to rebuild)")
@@ -75,6 +96,14 @@ class Library:
                               "point --index or RULEBASE_INDEX at a writable directory")
         return self.build(progress, force=False)
 
+    def _rebuild_damaged(self, problem: str, progress=None) -> Generation:
+        if not _writable(self.index_dir):
+            raise IndexError_(f"the index is damaged ({problem}) and the directory is not writable, so it "
+                              "cannot be rebuilt here", str(self.index_dir),
+                              "point --index or RULEBASE_INDEX at a writable directory")
+        self.stale_reason = f"the index at {self.index_dir} is damaged ({problem}); rebuilding from the corpus"
+        return self.repair(progress)
+
     def repair(self, progress=None) -> Generation:
         """Rebuild after a reader found the published generation damaged."""
         self._generation = None
@@ -82,14 +111,26 @@ class Library:
 
     @cached_property
     def store(self) -> RecordStore:
-        return RecordStore(self.ensure().db_path)
+        try:
+            return RecordStore(self.ensure().db_path)
+        except IndexError_ as exc:
+            if self.stale_reason and "damaged" in self.stale_reason:
+                raise  # already rebuilt once: do not loop
+            self._rebuild_damaged(exc.what)
+            return RecordStore(self.ensure().db_path)
 
     @cached_property
     def searcher(self):
         from rulebase.index import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        return Searcher(self.ensure().whoosh_path, pairs)
+        try:
+            return Searcher(self.ensure().whoosh_path, pairs)
+        except IndexError_ as exc:
+            if self.stale_reason and "damaged" in self.stale_reason:
+                raise
+            self._rebuild_damaged(exc.what)
+            return Searcher(self.ensure().whoosh_path, pairs)
 
 
 def _writable(path: Path) -> bool:

@@ -5,7 +5,8 @@ Layout of an index directory:
     CURRENT              name of the generation in use (replaced atomically)
     .lock                held by a builder; readers never take it
     gen-<fingerprint>-<stamp>/
-        meta.json        what it was built from (fingerprint, sources, counts, report)
+        meta.json        what it was built from (fingerprint, sources, counts, report) and the
+                         size of every other file, so a reader notices truncation or deletion
         records.db       SQLite: every record as JSON, keyed by id, number and page
         whoosh/          the full-text index
 
@@ -25,7 +26,7 @@ from pathlib import Path
 from rulebase.errors import IndexError_
 from rulebase.records import Record, from_dict
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 POINTER = "CURRENT"
 ENV_INDEX = "RULEBASE_INDEX"
 
@@ -90,10 +91,14 @@ CREATE INDEX records_parent ON records(parent);
 CREATE INDEX records_title ON records(title_lc);
 CREATE TABLE pages (page TEXT, edition TEXT, source TEXT, id TEXT, rank INTEGER);
 CREATE INDEX pages_key ON pages(edition, page);
+CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT, edition TEXT, date TEXT, format TEXT,
+                        bundled INTEGER, rank INTEGER);
 """
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def write_db(path: Path, records: list[Record]) -> None:
+def write_db(path: Path, records: list[Record], sources: list | None = None) -> None:
+    """Write the record database; `sources` (manifest entries) fill the documents table."""
     from rulebase.records import to_dict
 
     conn = sqlite3.connect(path)
@@ -108,6 +113,11 @@ def write_db(path: Path, records: list[Record]) -> None:
         conn.executemany(
             "INSERT INTO pages VALUES (?,?,?,?,?)",
             [(p, r.edition, r.source, r.id, n) for n, r in enumerate(records) for p in r.pages],
+        )
+        conn.executemany(
+            "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
+            [(s.id, s.title, s.edition, s.date, s.format, int(s.bundled), n)
+             for n, s in enumerate(sources or [])],
         )
         conn.commit()
     finally:
@@ -171,11 +181,51 @@ class RecordStore:
         return self._many("SELECT data FROM records ORDER BY rank")
 
     def numbers_like(self, pattern: str, limit: int = 200) -> list[str]:
+        if len(pattern) > 64:  # no rule number is that long; SQLite refuses very long patterns
+            return []
         return [row[0] for row in self.conn.execute(
             "SELECT DISTINCT number FROM records WHERE number_lc LIKE ? LIMIT ?", (pattern, limit))]
 
     def titles(self) -> list[str]:
         return [row[0] for row in self.conn.execute("SELECT DISTINCT title FROM records WHERE title IS NOT NULL")]
 
+    def documents(self) -> dict[str, dict]:
+        """Each source document's title, edition, date, format and whether it is bundled."""
+        try:
+            rows = self.conn.execute("SELECT id, title, edition, date, format, bundled FROM documents ORDER BY rank")
+        except sqlite3.OperationalError:  # a database written before the table existed
+            return {}
+        return {row[0]: {"id": row[0], "title": row[1], "edition": row[2], "date": row[3], "format": row[4],
+                         "bundled": bool(row[5])} for row in rows}
+
     def close(self) -> None:
         self.conn.close()
+
+
+# -- integrity --------------------------------------------------------------------------------
+
+
+def file_sizes(root: Path) -> dict[str, int]:
+    """Every file of a generation and its size, recorded in meta.json at build time."""
+    return {p.relative_to(root).as_posix(): p.stat().st_size for p in sorted(root.rglob("*")) if p.is_file()
+            and p.name != "meta.json"}
+
+
+def damage(generation: Generation) -> str | None:
+    """Why a published generation cannot be trusted (a file missing, truncated or not SQLite),
+    or None. Costs a few stat calls: every reader runs it."""
+    db = generation.db_path
+    try:
+        with open(db, "rb") as handle:
+            if handle.read(16) != SQLITE_MAGIC:
+                return "records.db is not an SQLite database"
+    except OSError:
+        return "records.db is missing"
+    for name, size in (generation.meta.get("files") or {}).items():
+        try:
+            actual = (generation.path / name).stat().st_size
+        except OSError:
+            return f"{name} is missing"
+        if actual != size:
+            return f"{name} is {actual} bytes, expected {size}"
+    return None

@@ -6,6 +6,7 @@ says what it did, so the ingest report can tell the user.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,27 +48,17 @@ class Decoded:
 
 
 def decode(data: bytes, name: str) -> Decoded:
-    """Bytes to text with LF line endings. Raises SourceError for empty or binary input."""
+    """Bytes to text with LF line endings. Raises SourceError for empty or binary input.
+
+    Fallback order: a byte-order mark decides (UTF-8, UTF-32, UTF-16); else UTF-16 without a BOM
+    when every other byte is NUL; else strict UTF-8; else UTF-8 with the few bad bytes replaced
+    when the file is plainly UTF-8 (valid multi-byte sequences outnumber bad bytes); else cp1252;
+    else latin-1 (which accepts any byte). `encoding` and `repairs` say what happened.
+    """
     if not data.strip():
         raise SourceError("file is empty", name, "restore the file or remove it from sources.toml")
     repairs: list[str] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        repairs.append("removed UTF-8 byte-order mark")
-        candidates: tuple[str, ...] = ("utf-8",)
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        candidates = ("utf-16",)
-    else:
-        candidates = ENCODINGS
-    for encoding in candidates:
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        break
-    else:
-        raise SourceError("bytes are not valid text in " + ", ".join(candidates), name,
-                          "convert the file to UTF-8")
+    text, encoding = _decode_bytes(data, name, repairs)
     if "\x00" in text:
         raise SourceError("file contains NUL bytes (binary data?)", name, "give a plain-text file")
     if "\r" in text:
@@ -80,8 +71,72 @@ def decode(data: bytes, name: str) -> Decoded:
         if bare:
             repairs.append(f"converted {bare} bare CR line endings")
     if "\ufffd" in text:
-        repairs.append(f"{text.count(chr(0xFFFD))} U+FFFD replacement characters kept as found")
+        text = _repair_lost_quotes(text, repairs)
     return Decoded(text, encoding, repairs)
+
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8", "removed UTF-8 byte-order mark"),
+         (b"\xff\xfe\x00\x00", "utf-32-le", "removed UTF-32 byte-order mark"),
+         (b"\x00\x00\xfe\xff", "utf-32-be", "removed UTF-32 byte-order mark"),
+         (b"\xff\xfe", "utf-16-le", "removed UTF-16 byte-order mark"),
+         (b"\xfe\xff", "utf-16-be", "removed UTF-16 byte-order mark"))
+_UTF8_MULTI = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _decode_bytes(data: bytes, name: str, repairs: list[str]) -> tuple[str, str]:
+    for bom, encoding, note in _BOMS:
+        if data.startswith(bom):
+            repairs.append(note)
+            return _strict(data[len(bom):], encoding, name), encoding
+    sample = data[:4096]
+    if len(sample) >= 4 and sample.count(0) * 10 >= len(sample) * 4:
+        odd, even = sample[1::2].count(0), sample[0::2].count(0)
+        if max(odd, even) * 10 >= len(sample) * 4:  # ASCII text in UTF-16: one NUL per character
+            encoding = "utf-16-le" if odd > even else "utf-16-be"
+            repairs.append(f"no byte-order mark: read as {encoding} (every other byte is NUL)")
+            return _strict(data, encoding, name), encoding
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    loose = data.decode("utf-8", errors="replace")
+    bad = loose.count("\ufffd") - data.count("\ufffd".encode())
+    if len(_UTF8_MULTI.findall(data)) >= 2 * bad:
+        repairs.append(f"replaced {bad} undecodable byte(s) with U+FFFD (the rest is UTF-8)")
+        return loose, "utf-8"
+    for encoding in ENCODINGS[1:]:
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    raise SourceError("bytes are not valid text in " + ", ".join(ENCODINGS), name,  # unreachable: latin-1
+                      "convert the file to UTF-8")
+
+
+def _strict(data: bytes, encoding: str, name: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not valid {encoding} at byte {exc.start}", name, "convert the file to UTF-8") from None
+
+
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\ufffd(?=(?:s|t|d|m|ll|re|ve)\b)")
+_OPEN_QUOTE = re.compile(r"(?:(?<=^)|(?<=[\s(\[]))\ufffd(?=\w)", re.MULTILINE)
+_CLOSE_QUOTE = re.compile(r"(?<=[\w.,!?)])\ufffd(?=[\s.,;:!?)\]]|$)", re.MULTILINE)
+
+
+def _repair_lost_quotes(text: str, repairs: list[str]) -> str:
+    """U+FFFD where an old file lost its curly quotes: apostrophes and paired quotes come back."""
+    text, apostrophes = _APOSTROPHE.subn("'", text)
+    text, opened = _OPEN_QUOTE.subn('"', text)
+    text, closed = _CLOSE_QUOTE.subn('"', text)
+    if apostrophes or opened or closed:
+        repairs.append(f"restored {apostrophes} apostrophe(s) and {opened + closed} quotation mark(s) "
+                       "from U+FFFD")
+    left = text.count("\ufffd")
+    if left:
+        repairs.append(f"{left} U+FFFD replacement characters kept as found")
+    return text
 
 
 def read_source(path: Path) -> Decoded:

@@ -1,0 +1,156 @@
+"""What a user's rules file is: its format, date and edition, read from the file itself.
+
+`rulebase add` uses this so users need not know our format names. Everything here is pure
+(text in, answer out) and raises only typed errors.
+
+Edition labels. The bundled corpus uses 4e, 5e, 6e and 10e. A document is labelled by the rules
+era it belongs to: the edition its text names ("under the FIFTH EDITION rules"), else the era
+its effective date falls in. Wizards stopped naming rules eras after Tenth Edition (the Magic
+2010 rules change of 2009-07-11), and 7th-9th Edition have no label in the corpus, so a document
+outside the four labelled eras is labelled by the year its rules took effect: "cr2025". Such a
+label sorts after 10e, by year (`edition_rank`), and works as a --edition filter and a compare
+column like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from rulebase.errors import UsageError
+from rulebase.sources import EDITIONS
+
+YEAR_LABEL = re.compile(r"^cr(?P<year>(?:19|20)\d\d)$")
+# (first day, label): the era a rules date belongs to; None means "label by year".
+_ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"), ("2001-04-11", None),
+         ("2007-07-13", "10e"), ("2009-07-11", None))
+_EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
+                  "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
+_CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})")
+_CR_RULE = re.compile(r"^\d{3}\.\d+[a-z]?\.?\s+\S", re.MULTILINE)
+_CK_MARK = re.compile(r"(?:Rules|Rulings) Summary|crystalkeep|Rulings are collected", re.IGNORECASE)
+_CK99_ENTRY = re.compile(r"^[A-Z]\.\d+(?:\.\d+)? - ", re.MULTILINE)
+_CK08_ENTRY = re.compile(r"(?<!\S)\d{3}\.\d+[a-z]? - ")
+_CK_UPDATED = re.compile(r"Updated\s+(\d{4})/(\d\d)/(\d\d)")
+_CK_VERSION = re.compile(r"version of\s+(\d\d)/(\d\d)/(\d\d)")  # not "last released version on"
+_RULES_OF = re.compile(r"(?:rules used by|under the)\s+((?:CLASSIC\s+)?[A-Z0-9]+)\s+EDITION", re.IGNORECASE)
+_PAGE_MARK = re.compile(r"^--(?:\d{1,3}|[ivxlc]{1,6})\s*$", re.MULTILINE)
+_HUNGARIAN = re.compile(r"\b(?:és|a játékos|lapot|lapja|kör|fázis|varázslat|sebzés)\b", re.IGNORECASE)
+HEAD = 4000  # how far into the file titles and dates are looked for
+
+
+@dataclass(slots=True)
+class Detected:
+    format: str
+    title: str
+    date: str  # "2025-11-14", "1999-04", or "undated"
+    edition: str | None  # None: the file does not say and the date does not tell
+    lang: str = "en"
+    part: str | None = None
+    edition_note: str | None = None
+    evidence: list[str] = field(default_factory=list)  # what in the file told us, for the report
+
+
+def is_edition(label: str) -> bool:
+    """A bundled edition label or a year label such as 'cr2025'."""
+    return label in EDITIONS or bool(YEAR_LABEL.match(label))
+
+
+def edition_rank(label: str) -> tuple[int, int]:
+    """Chronological order of edition labels: 4e < 5e < 6e < 10e < cr2010 < cr2025."""
+    if label in EDITIONS:
+        return (EDITIONS.index(label), 0)
+    year = YEAR_LABEL.match(label)
+    return (len(EDITIONS), int(year["year"])) if year else (len(EDITIONS) + 1, 0)
+
+
+def edition_for_date(date: str) -> tuple[str, str]:
+    """The label of the rules era `date` (YYYY, YYYY-MM or YYYY-MM-DD) falls in, and why."""
+    if not re.match(r"^(?:19|20)\d\d(?:-\d\d){0,2}$", date):
+        raise UsageError(f"cannot tell the edition from the date {date!r}", hint="pass --edition")
+    day = (date + "-01-01")[:10] if len(date) == 4 else (date + "-01")[:10]
+    label: str | None = None
+    for start, era in _ERAS:
+        if day >= start:
+            label = era
+    if label is None:
+        return f"cr{date[:4]}", f"rules in force in {date[:4]} (no edition label for that era)"
+    return label, f"effective {date}, within the {label} rules era"
+
+
+def detect(text: str, name: str) -> Detected:
+    """Format, title, date and edition of `text`; UsageError when the format is not recognised."""
+    head = text[:HEAD]
+    if "Comprehensive Rules" in head and len(_CR_RULE.findall(text, 0, 400_000)) >= 20:
+        return _comprules(text, head)
+    if _CK_MARK.search(head):
+        if len(_CK99_ENTRY.findall(text, 0, 400_000)) >= 3:
+            return _crystalkeep(head, "crystalkeep-1999")
+        if _CK08_ENTRY.search(text, 0, 400_000):
+            return _crystalkeep(head, "crystalkeep-2008")
+    if len(_PAGE_MARK.findall(text, 0, 2_000_000)) >= 3:
+        return _rulebook(text)
+    if len(_HUNGARIAN.findall(text, 0, 200_000)) >= 5:
+        return Detected("hu-guide", _first_line(head) or "Hungarian rules guide", "undated", None, lang="hu",
+                        evidence=["Hungarian prose with headings"])
+    raise UsageError(f"{name}: cannot tell what kind of rules document this is",
+                     hint="pass --format comprules, crystalkeep-2008, crystalkeep-1999, forum-rulebook or hu-guide")
+
+
+def _first_line(head: str) -> str:
+    return next((line.strip() for line in head.split("\n") if line.strip()), "")[:120]
+
+
+def _comprules(text: str, head: str) -> Detected:
+    found = _CR_DATE.search(head)
+    title = _first_line(head)
+    if not found:
+        return Detected("comprules", title, "undated", None, evidence=["numbered rules (100.1 ...)"])
+    when = found.group(1).replace(",", "")
+    date = datetime.strptime(when, "%B %d %Y").date().isoformat()
+    edition, why = edition_for_date(date)
+    return Detected("comprules", f"{title} ({date})", date, edition, edition_note=f"inferred: {why}",
+                    evidence=[f"'{found.group(0)}'", "numbered rules (100.1 ...)"])
+
+
+def _crystalkeep(head: str, fmt: str) -> Detected:
+    evidence = ["a Crystal Keep rulings summary"]
+    updated, version = _CK_UPDATED.search(head), _CK_VERSION.search(head)
+    date = "undated"
+    if updated:
+        date = "-".join(updated.groups())
+        evidence.append(f"'{updated.group(0)}'")
+    elif version:
+        month, day, year = version.groups()
+        date = f"{1900 + int(year) if int(year) > 50 else 2000 + int(year)}-{month}-{day}"
+        evidence.append(f"'{version.group(0)}'")
+    edition, note = None, None
+    named = _RULES_OF.search(head)
+    if named:
+        edition = _EDITION_WORDS.get(" ".join(named.group(1).lower().split()))
+        evidence.append(f"'{named.group(0)}'")
+        note = f"stated: '{named.group(0)}'" if edition else None
+    if edition is None and date != "undated":
+        edition, why = edition_for_date(date)
+        note = f"inferred: {why}"
+    title = "Crystal Keep rulings summary" + (f" ({date})" if date != "undated" else "")
+    header = re.search(r"={10,}\s*(.+?)\s+Updated", head)
+    if header:
+        title = f"Crystal Keep {header.group(1).strip()}"
+    return Detected(fmt, title, date, edition, edition_note=note, evidence=evidence)
+
+
+def _rulebook(text: str) -> Detected:
+    from rulebase.ingest import forum
+
+    parts = [b.part for b in forum.split_thread(text).books if b.part]
+    evidence = ["rulebook page markers (--N)"]
+    if len(set(parts)) == 1:
+        part = parts[0]
+        year = {"4e": "1995", "5e": "1997"}.get(part, "undated")
+        return Detected("forum-rulebook", f"Magic: The Gathering {part} rulebook", year, part, part=part,
+                        edition_note=f"stated: the text names the {part} rulebook", evidence=evidence)
+    note = f"the file holds the {' and '.join(sorted(set(parts)))} rulebooks" if parts else None
+    return Detected("forum-rulebook", "Magic: The Gathering rulebook", "undated", None,
+                    edition_note=note, evidence=evidence)

@@ -1,0 +1,242 @@
+"""Crashes, concurrency, corruption and read-only directories: the index is never lost.
+
+Every test works on its own copy of one real index built at module start, through real
+subprocesses (`python -m rulebase`), because kills and locks only mean something across processes.
+"""
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebase.cli import app
+
+FIXTURES = Path(__file__).parent / "fixtures"
+runner = CliRunner()
+
+
+def _env(user: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
+    env.update(RULEBASE_USER_CORPUS=str(user), NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+def _cmd(index: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "rulebase", "--index", str(index), *args]
+
+
+def _run(index: Path, user: Path, *args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(_cmd(index, *args), env=_env(user), capture_output=True, text=True, timeout=300, **kw)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hard")
+    user = root / "no-user-docs"
+    done = _run(root / "index", user, "index", "build", "--json")
+    assert done.returncode == 0, done.stderr
+    baseline = _run(root / "index", user, "lookup", "502.83a", "--json")
+    search = _run(root / "index", user, "search", "damage prevention", "--json")
+    return root / "index", user, baseline.stdout, search.stdout
+
+
+@pytest.fixture
+def index(built, tmp_path):
+    copy = tmp_path / "index"
+    shutil.copytree(built[0], copy)
+    return copy
+
+
+def _state(index: Path) -> tuple[str, list[str]]:
+    return (index / "CURRENT").read_text().strip(), sorted(p.name for p in index.iterdir())
+
+
+def test_sigkill_at_random_points_leaves_the_previous_index_answering(built, index):
+    _, user, baseline, _ = built
+    before, _ = _state(index)
+    rng = random.Random(7)
+    for delay in sorted(rng.uniform(0.3, 6.0) for _ in range(4)):
+        proc = subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        answer = _run(index, user, "lookup", "502.83a", "--json")
+        assert (answer.returncode, answer.stdout) == (0, baseline), f"after a kill at {delay:.1f} s"
+    current, names = _state(index)
+    assert not [n for n in names if n.startswith((".building-", ".CURRENT."))]  # the reader cleaned up
+    assert (index / current / "meta.json").is_file()
+    assert len([n for n in names if n.startswith("gen-")]) <= 2
+    assert before in names or current != before
+
+
+def test_killed_rebuild_of_a_stale_index_is_redone_on_next_use(built, index, tmp_path):
+    _, _, baseline, _ = built
+    user = tmp_path / "user"
+    user.mkdir()
+    shutil.copy(FIXTURES / "ck-2008-mini.txt", user / "mine.txt")
+    (user / "sources.toml").write_text(
+        '[[source]]\nid = "mine"\ntitle = "Mine"\nedition = "10e"\ndate = "2008-10-20"\nlang = "en"\n'
+        'file = "mine.txt"\nformat = "crystalkeep-2008"\nprovenance = "test"\ncredit = "test"\n')
+    proc = subprocess.Popen(_cmd(index, "index", "build"), env=_env(user),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    status = json.loads(_run(index, user, "index", "status", "--json").stdout)
+    assert status["current"] is False and "mine" not in status["sources"]
+    answer = _run(index, user, "lookup", "502.83a", "--json")
+    assert answer.returncode == 0
+    assert json.loads(answer.stdout)["id"] == json.loads(baseline)["id"]
+    status = json.loads(_run(index, user, "index", "status", "--json").stdout)
+    assert status["current"] is True and "mine" in status["sources"]
+    assert not [n for n in _state(index)[1] if n.startswith(".building-")]
+
+
+def test_concurrent_searches_during_a_rebuild_all_succeed_alike(built, index):
+    _, user, _, search = built
+    builder = subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    outputs = []
+    while builder.poll() is None or len(outputs) < 8:
+        readers = [subprocess.Popen(_cmd(index, "search", "damage prevention", "--json"), env=_env(user),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        outputs += [(r.wait(), *r.communicate()) for r in readers]
+    assert builder.wait() == 0
+    assert {rc for rc, _, _ in outputs} == {0}
+    assert {out for _, out, _ in outputs} == {search}
+    assert {err for _, _, err in outputs} == {""}
+
+
+def test_two_concurrent_builds_do_not_corrupt_anything(built, index):
+    _, user, baseline, _ = built
+    procs = [subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [(p.wait(), *p.communicate()) for p in procs]
+    assert [rc for rc, _, _ in results] == [0, 0], results
+    current, names = _state(index)
+    assert json.loads(_run(index, user, "index", "status", "--json").stdout)["current"] is True
+    assert not [n for n in names if n.startswith(".building-")]
+    assert len([n for n in names if n.startswith("gen-")]) <= 2
+    assert _run(index, user, "lookup", "502.83a", "--json").stdout == baseline
+
+
+def _whoosh_file(index: Path, suffix: str) -> Path:
+    current = (index / "CURRENT").read_text().strip()
+    return next((index / current / "whoosh").glob(f"*{suffix}"))
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+@pytest.mark.parametrize(("damage", "expect"), [
+    (lambda ix: _truncate(_whoosh_file(ix, ".seg")), "is {n} bytes, expected"),
+    (lambda ix: _whoosh_file(ix, ".toc").unlink(), "whoosh/_MAIN_1.toc is missing"),
+    (lambda ix: (ix / (ix / "CURRENT").read_text().strip() / "records.db").write_bytes(b"garbage" * 100),
+     "records.db is not an SQLite database"),
+])
+def test_a_damaged_index_is_reported_in_one_line_and_rebuilt(built, index, damage, expect, monkeypatch):
+    _, user, baseline, _ = built
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(user))
+    damage(index)
+    result = runner.invoke(app, ["--index", str(index), "lookup", "502.83a"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("cr2008 502.83a\n")
+    [warning] = result.stderr.splitlines()
+    assert warning.startswith(f"warning: the index at {index} is damaged (")
+    assert warning.endswith("); rebuilding from the corpus")
+    assert expect.split("{n}")[-1] in warning
+    again = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
+    assert (again.exit_code, again.stdout, again.stderr) == (0, baseline, "")
+
+
+def test_a_deleted_generation_is_rebuilt(built, index):
+    _, user, baseline, _ = built
+    shutil.rmtree(index / (index / "CURRENT").read_text().strip())
+    answer = _run(index, user, "lookup", "502.83a")
+    assert (answer.returncode, answer.stdout.splitlines()[0]) == (0, "cr2008 502.83a")
+    assert answer.stderr.startswith(f"warning: the index at {index} is damaged (its CURRENT pointer names")
+    assert _run(index, user, "lookup", "502.83a", "--json").stdout == baseline
+
+
+# -- read-only directories: run as an unprivileged user when we are root (root ignores modes) ----
+
+
+def _readonly_copy(source: Path) -> Path:
+    root = Path(tempfile.mkdtemp(prefix="rulebase-ro-"))
+    shutil.copytree(source, root / "index")
+    for path in [root, *root.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    return root
+
+
+def _as_reader(index: Path, user: Path, *args: str) -> subprocess.CompletedProcess:
+    if os.geteuid() != 0:
+        return _run(index, user, *args, cwd="/")
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *_cmd(index, *args)],
+                          env=_env(user), capture_output=True, text=True, timeout=120, cwd="/")
+
+
+@pytest.fixture
+def readonly(built):
+    root = _readonly_copy(built[0])
+    yield root
+    for path in [root, *root.rglob("*")]:
+        path.chmod(0o755)
+    shutil.rmtree(root)
+
+
+def test_read_only_index_reads(built, readonly):
+    _, _, baseline, search = built
+    user = readonly / "no-user-docs"
+    answer = _as_reader(readonly / "index", user, "lookup", "502.83a", "--json")
+    assert (answer.returncode, answer.stdout, answer.stderr) == (0, baseline, "")
+    answer = _as_reader(readonly / "index", user, "search", "damage prevention", "--json")
+    assert (answer.returncode, answer.stdout) == (0, search)
+
+
+def test_read_only_stale_index_says_where_and_how(readonly):
+    stale = _as_reader(readonly / "index", FIXTURES / "user-corpus", "lookup", "502.83a")  # one more document
+    assert stale.returncode == 0
+    assert stale.stderr == (f"warning: the index at {readonly / 'index'} is out of date and the directory is "
+                            "read-only; showing the old index (point --index at a writable directory to rebuild)\n")
+
+
+def test_read_only_without_index_or_damaged(readonly):
+    user = readonly / "no-user-docs"
+    empty = readonly / "empty"
+    readonly.chmod(0o755)
+    empty.mkdir(mode=0o555)
+    readonly.chmod(0o555)
+    answer = _as_reader(empty, user, "lookup", "502.83a")
+    assert answer.returncode == 2
+    assert answer.stderr == (f"error: {empty}: no index, and the directory is not writable - point --index or "
+                             "RULEBASE_INDEX at a writable directory\n")
+    db = readonly / "index" / (readonly / "index" / "CURRENT").read_text().strip() / "records.db"
+    db.chmod(0o644)
+    _truncate(db)
+    db.chmod(0o444)
+    answer = _as_reader(readonly / "index", user, "lookup", "502.83a")
+    assert answer.returncode == 2
+    assert answer.stderr.startswith(f"error: {readonly / 'index'}: the index is damaged (records.db is ")
+    assert answer.stderr.endswith("cannot be rebuilt here - point --index or RULEBASE_INDEX at a writable "
+                                  "directory\n")
+
+
+def test_an_unreadable_user_corpus_is_a_one_line_error(built, readonly):
+    answer = _as_reader(readonly / "index", built[1], "lookup", "502.83a")  # root's 0700 tmp dir
+    if os.geteuid() != 0:
+        pytest.skip("needs root to make a directory another user cannot read")
+    assert answer.returncode == 2
+    assert answer.stderr == (f"error: {built[1] / 'sources.toml'}: cannot read the user corpus (Permission denied) "
+                             "- fix its permissions or set RULEBASE_USER_CORPUS to another folder\n")

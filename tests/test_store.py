@@ -1,0 +1,38 @@
+from pathlib import Path
+
+from rulebase.records import Record
+from rulebase.sources import Source
+from rulebase.store import Generation, RecordStore, damage, file_sizes, write_db
+
+
+def _db(tmp_path: Path) -> Path:
+    rec = Record(id="d:1.1", source="d", edition="cr2025", lang="en", kind="rule", text="t", raw="t", number="1.1")
+    src = Source(id="d", title="Doc", edition="cr2025", date="2025-11-14", lang="en", file="d.txt",
+                 format="comprules", provenance="p", credit="c", path=tmp_path / "d.txt", bundled=False)
+    write_db(tmp_path / "records.db", [rec], [src])
+    return tmp_path / "records.db"
+
+
+def test_documents_table(tmp_path):
+    store = RecordStore(_db(tmp_path))
+    assert store.documents() == {"d": {"id": "d", "title": "Doc", "edition": "cr2025", "date": "2025-11-14",
+                                       "format": "comprules", "bundled": False}}
+    assert store.numbers_like("x" * 100_000) == []
+    assert store.numbers_like("1.%") == ["1.1"]
+
+
+def test_damage_finds_truncated_missing_and_foreign_files(tmp_path):
+    db = _db(tmp_path)
+    (tmp_path / "whoosh").mkdir()
+    (tmp_path / "whoosh" / "_MAIN_1.toc").write_bytes(b"x" * 10)
+    generation = Generation(tmp_path, {"files": file_sizes(tmp_path)})
+    assert sorted(generation.meta["files"]) == ["records.db", "whoosh/_MAIN_1.toc"]
+    assert damage(generation) is None
+    (tmp_path / "whoosh" / "_MAIN_1.toc").write_bytes(b"x" * 4)
+    assert damage(generation) == "whoosh/_MAIN_1.toc is 4 bytes, expected 10"
+    (tmp_path / "whoosh" / "_MAIN_1.toc").unlink()
+    assert damage(generation) == "whoosh/_MAIN_1.toc is missing"
+    db.write_bytes(b"not sqlite at all")
+    assert damage(generation) == "records.db is not an SQLite database"
+    db.unlink()
+    assert damage(generation) == "records.db is missing"

@@ -1,0 +1,206 @@
+"""`rulebase add` / `remove`: the user's own documents beside the bundled corpus."""
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebase import usercorpus
+from rulebase.cli import app
+from rulebase.errors import ManifestError, NotFound, UsageError
+from rulebase.library import Library
+from rulebase.sources import load_manifest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CR2025 = FIXTURES / "comprules-2025-11-14.txt"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def added(tmp_path_factory):
+    """A real index with the 2025 Comprehensive Rules added through the CLI."""
+    root = tmp_path_factory.mktemp("user")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULEBASE_USER_CORPUS", str(root / "corpus"))
+        mp.delenv("RULEBASE_INDEX", raising=False)
+        result = runner.invoke(app, ["--index", str(root / "index"), "add", str(CR2025)])
+        yield root, result
+
+
+def _run(root: Path, *args: str):
+    return runner.invoke(app, ["--index", str(root / "index"), *args])
+
+
+def test_add_reports_what_it_read(added):
+    root, result = added
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == ("added cr2025: Magic: The Gathering Comprehensive Rules (2025-11-14) "
+                        "[cr2025, 2025-11-14, comprules]")
+    assert lines[1] == "  read as utf-8; removed UTF-8 byte-order mark; converted 9250 CRLF line endings"
+    assert lines[2] == "  detected from: 'effective as of November 14, 2025', numbered rules (100.1 ...)"
+    assert lines[4].startswith("  4270 records (146 chapter, 1 document, 276 example, 725 glossary")
+    assert lines[5] == f"  stored as {root / 'corpus' / 'cr2025.txt'}"
+
+
+def test_copy_and_manifest_live_in_the_user_corpus(added):
+    root, _ = added
+    assert (root / "corpus" / "cr2025.txt").read_bytes() == CR2025.read_bytes()
+    entry = tomllib.loads((root / "corpus" / "sources.toml").read_text())["source"][0]
+    assert {k: entry[k] for k in ("id", "edition", "date", "format", "file", "lang")} == {
+        "id": "cr2025", "edition": "cr2025", "date": "2025-11-14", "format": "comprules",
+        "file": "cr2025.txt", "lang": "en"}
+    bundled = load_manifest()
+    assert "cr2025" not in {s.id for s in bundled}  # corpus/ untouched
+
+
+def test_lookup_and_search_find_the_added_document(added):
+    root, _ = added
+    result = _run(root, "lookup", "702.83a", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output)["id"] == "cr2025:702.83a"
+    result = _run(root, "search", "exalted", "--edition", "cr2025", "--json", "-n", "3")
+    ids = [h["id"] for h in json.loads(result.output)["hits"]]
+    assert "cr2025:702.83a" in ids
+    assert all(i.startswith("cr2025:") for i in ids)
+
+
+def test_versions_newest_first_with_a_diff_hint(added):
+    root, _ = added
+    library = Library(root / "index")
+    store = library.store
+    docs = store.documents()
+    assert docs["cr2025"] == {"id": "cr2025", "title": "Magic: The Gathering Comprehensive Rules (2025-11-14)",
+                              "edition": "cr2025", "date": "2025-11-14", "format": "comprules", "bundled": False}
+    versions = usercorpus.newest_first(store.by_number("100.1"), docs)
+    assert [r.id for r in versions] == ["cr2025:100.1", "cr2008:100.1"]
+    assert usercorpus.diff_hint(versions) == "rulebase diff cr2008:100.1 cr2025:100.1"
+    ck = usercorpus.newest_first(store.by_number("502.83a"), docs)
+    assert [r.source for r in ck] == ["cr2008", "ck2008"]  # official text first, then summaries
+    assert usercorpus.diff_hint(versions[:1]) is None
+
+
+def test_sources_lists_it_as_not_bundled(added):
+    root, _ = added
+    data = json.loads(_run(root, "sources", "--json").output)
+    entry = next(s for s in data if s["id"] == "cr2025")
+    assert (entry["bundled"], entry["edition"], entry["encoding"]) == (False, "cr2025", "utf-8")
+
+
+def test_adding_the_same_file_twice_is_refused(added):
+    root, _ = added
+    result = _run(root, "add", str(CR2025))
+    assert result.exit_code == 2
+    assert result.output == f"error: {CR2025} is already in the corpus as 'cr2025'\n"
+
+
+def test_bundled_documents_cannot_be_removed(added):
+    root, _ = added
+    result = _run(root, "remove", "cr2008")
+    assert result.exit_code == 2
+    assert result.output == ("error: 'cr2008' is part of the bundled corpus and cannot be removed - "
+                             "only documents added with 'rulebase add' can be removed\n")
+
+
+@pytest.mark.parametrize("bad", ["../etc", "a/b", "..", "CR2025", "x" * 41, "-x", ""])
+def test_ids_from_user_input_cannot_escape(added, bad):
+    root, _ = added
+    result = _run(root, "remove", "--", bad)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: invalid document id {bad!r}")
+    result = _run(root, "add", str(CR2025), f"--id={bad}")
+    assert result.exit_code == 2
+    assert sorted(p.name for p in (root / "corpus").iterdir()) == [".lock", "cr2025.txt", "sources.toml"]
+
+
+def test_unknown_user_document_is_not_found(added):
+    root, _ = added
+    result = _run(root, "remove", "cr1999")
+    assert result.exit_code == 1
+    assert result.output == ("error: no user-added document 'cr1999' - 'rulebase sources' lists every document\n"
+                             "did you mean: cr2025\n")
+
+
+def test_remove_takes_it_out_again(added):  # last: changes the module's index
+    root, _ = added
+    result = _run(root, "remove", "cr2025")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "removed cr2025: Magic: The Gathering Comprehensive Rules (2025-11-14)"
+    assert not (root / "corpus" / "cr2025.txt").exists()
+    assert _run(root, "lookup", "702.83a").exit_code == 1
+
+
+# -- the library API, without index builds --------------------------------------------------------
+
+
+@pytest.fixture
+def corpus(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
+    return tmp_path / "user"
+
+
+@pytest.mark.parametrize(("name", "encoding", "repairs"), [
+    ("user-ck2008-utf16.txt", "utf-16-le", ["removed UTF-16 byte-order mark"]),
+    ("user-ck1999-cp1252-cr.txt", "cp1252", ["converted 12 bare CR line endings"]),
+    ("user-ck1999-fffd.txt", "utf-8", ["restored 1 apostrophe(s) and 2 quotation mark(s) from U+FFFD"]),
+])
+def test_add_reads_any_encoding_and_says_how(corpus, name, encoding, repairs):
+    done = usercorpus.add_document(FIXTURES / name, load_manifest())
+    assert (done.encoding, done.repairs) == (encoding, repairs)
+    assert done.records > 0
+    assert (corpus / done.source.file).read_bytes() == (FIXTURES / name).read_bytes()
+    [source] = usercorpus.load_user_sources()
+    assert (source.id, source.bundled, source.path) == (done.source.id, False, corpus / done.source.file)
+
+
+def test_add_ids_and_overrides(corpus):
+    bundled = load_manifest()
+    first = usercorpus.add_document(FIXTURES / "ck-2008-mini.txt", bundled)
+    assert (first.source.id, first.source.edition, first.source.date) == ("ck2008-1020", "10e", "2008-10-20")
+    second = usercorpus.add_document(FIXTURES / "user-ck1999-cp1252-cr.txt", bundled + [first.source],
+                                     edition="6e", doc_id="my-ck")
+    assert (second.source.id, second.source.edition, second.source.edition_note) == ("my-ck", "6e", None)
+    assert [s.id for s in usercorpus.load_user_sources()] == ["ck2008-1020", "my-ck"]
+    with pytest.raises(UsageError, match="unknown edition '7e'"):
+        usercorpus.add_document(FIXTURES / "ck-1999-mini.txt", bundled, edition="7e")
+    with pytest.raises(UsageError, match="does not say which edition"):
+        usercorpus.add_document(Path("corpus/003_0262e3a98fc56fa1.txt"), [])
+
+
+def test_add_refuses_what_it_cannot_parse(corpus, tmp_path):
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\nworld\n")
+    with pytest.raises(UsageError, match="cannot tell what kind of rules document"):
+        usercorpus.add_document(junk, [])
+    with pytest.raises(UsageError, match="unknown format 'pdf'"):
+        usercorpus.add_document(junk, [], fmt="pdf")
+    assert not corpus.exists()  # nothing written
+
+
+def test_hand_edited_manifest_errors_are_typed(corpus):
+    corpus.mkdir()
+    (corpus / "sources.toml").write_text('[[source]]\nid = "x"\n')
+    with pytest.raises(ManifestError, match="missing or empty field"):
+        usercorpus.load_user_sources()
+    entry = {k: "x" for k in ("title", "date", "lang", "format", "provenance", "credit")}
+    body = "".join(f'{k} = "{v}"\n' for k, v in entry.items())
+    (corpus / "sources.toml").write_text(f'[[source]]\nid = "cr2008"\nedition = "10e"\nfile = "a.txt"\n{body}')
+    with pytest.raises(ManifestError, match="already used"):
+        usercorpus.load_user_sources({"cr2008"})
+    (corpus / "sources.toml").write_text(f'[[source]]\nid = "a"\nedition = "10e"\nfile = "../a.txt"\n{body}')
+    with pytest.raises(ManifestError, match="must be a plain file name"):
+        usercorpus.load_user_sources()
+
+
+def test_toml_strings_round_trip():
+    for value in ['a "quoted" \\ path', "tab\tnew\nline\x7f\x00", "emoji 🙂 and ű"]:
+        assert tomllib.loads(f"v = {usercorpus.toml_string(value)}")["v"] == value
+
+
+def test_remove_unknown_in_empty_corpus(corpus):
+    with pytest.raises(NotFound):
+        usercorpus.remove_document("nope", load_manifest())
+    shutil.rmtree(corpus, ignore_errors=True)
