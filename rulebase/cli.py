@@ -19,6 +19,8 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=N
                   help="Search and look up Magic: The Gathering rules documents, 1995 to 2008.")
 index_app = typer.Typer(no_args_is_help=True, help="Build or inspect the search index.")
 app.add_typer(index_app, name="index")
+glossary_app = typer.Typer(no_args_is_help=True, help="Publish the glossary as a static site or Markdown.")
+app.add_typer(glossary_app, name="glossary")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (no colour, no progress).")]
 
@@ -286,6 +288,166 @@ def index_status(json_out: JsonOpt = False) -> None:
     from rulebase.render import render_status
 
     render_status(_console(), status)
+
+
+def _rebuild_after(library, json_out: bool, what: str):
+    """Rebuild the index after the user corpus changed; the change stays if the build fails."""
+    from rulebase.errors import IndexError_
+    from rulebase.render import build_progress
+
+    library.reload()
+    try:
+        with build_progress(enabled=not json_out) as progress:
+            return library.build(progress, force=False)
+    except RulebaseError as exc:
+        raise IndexError_(f"{what}, but the index was not rebuilt: {exc.message}",
+                          hint="it rebuilds on next use of a writable --index") from None
+
+
+@app.command()
+@funnel
+def add(
+    file: Annotated[Path, typer.Argument(help="A rules text file: Comprehensive Rules, Crystal Keep summary...")],
+    fmt: Annotated[str | None, typer.Option("--format", help="Force the format (default: detected).")] = None,
+    edition: Annotated[str | None, typer.Option("--edition", help="4e, 5e, 6e, 10e or crYYYY.")] = None,
+    doc_id: Annotated[str | None, typer.Option("--id", help="Document id (default: from format and date).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Add your own rules document to the per-user corpus and rebuild the index."""
+    from rulebase import usercorpus
+
+    library = _state().library()
+    added = usercorpus.add_document(file, library.sources, fmt, edition, doc_id)
+    generation = _rebuild_after(library, json_out, f"added {added.source.id}")
+    if json_out:
+        s = added.source
+        _print_json({"id": s.id, "title": s.title, "edition": s.edition, "date": s.date, "format": s.format,
+                     "file": str(s.path), "encoding": added.encoding, "repairs": added.repairs,
+                     "records": added.records, "kinds": added.kinds, "evidence": added.detected.evidence})
+        return
+    from rulebase.render import render_added
+
+    render_added(_console(), added, generation)
+
+
+@app.command()
+@funnel
+def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a document you added.")],
+           json_out: JsonOpt = False) -> None:
+    """Remove a document added with 'rulebase add' (bundled documents stay) and rebuild the index."""
+    from rulebase import usercorpus
+
+    library = _state().library()
+    gone = usercorpus.remove_document(doc_id, library.sources)
+    generation = _rebuild_after(library, json_out, f"removed {gone.id}")
+    if json_out:
+        _print_json({"removed": gone.id, "records": generation.meta["records"]})
+        return
+    from rulebase.render import render_removed
+
+    render_removed(_console(), gone, generation)
+
+
+@app.command()
+@funnel
+def compare(
+    topic: Annotated[str, typer.Argument(help='A topic: "damage timing", "mana burn", "legends", or any words.')],
+    editions: Annotated[str | None, typer.Option("--editions", help="Columns to show, e.g. 4e,10e.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated)."""
+    from rulebase import compare as comparing
+
+    comparing.parse_editions(editions)  # a bad --editions is a usage error before any index work
+    library = _library(json_out)
+    result = comparing.compare(library, topic, editions)
+    if json_out:
+        _print_json(comparing.comparison_json(result))
+        return
+    from rulebase.render import paged, render_compare
+
+    with paged(_console()) as console:
+        render_compare(console, result)
+
+
+@app.command()
+@funnel
+def diff(
+    a: Annotated[str | None, typer.Argument(metavar="A", help="Record id or rule number (e.g. ck2008:306.5).")] = None,
+    b: Annotated[str | None, typer.Argument(metavar="B", help="Record id or rule number (e.g. cr2008:306.5).")] = None,
+    term: Annotated[str | None, typer.Option("--term", help="Diff a glossary term's definitions across editions.")]
+    = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Word-level diff of two records, or of a glossary term's definitions edition by edition."""
+    from rulebase import changes as changing
+    from rulebase.errors import UsageError
+
+    if term is not None and (a or b):
+        raise UsageError("give either two records or --term, not both")
+    if term is None and not (a and b):
+        raise UsageError("give two records to diff, or --term", hint="e.g. rulebase diff ck2008:306.5 cr2008:306.5")
+    library = _library(json_out)
+    if term is not None:
+        found = changing.term_diffs(library.store, term)
+        if json_out:
+            _print_json(changing.term_diff_json(found))
+            return
+        from rulebase.render import paged, render_term_diff
+
+        with paged(_console()) as console:
+            render_term_diff(console, found)
+        return
+    result = changing.diff_refs(library.store, a, b)
+    if json_out:
+        _print_json(changing.record_diff_json(result))
+        return
+    from rulebase.render import paged, render_diff
+
+    with paged(_console()) as console:
+        render_diff(console, result)
+
+
+@app.command()
+@funnel
+def changes(json_out: JsonOpt = False) -> None:
+    """Crystal Keep 2008's changed (+) entries by chapter, beside the official 2008 text, diffed."""
+    from rulebase import changes as changing
+
+    library = _library(json_out)
+    groups = changing.changes(library.store)
+    if json_out:
+        _print_json(changing.changes_json(groups))
+        return
+    from rulebase.render import paged, render_changes
+
+    with paged(_console()) as console:
+        render_changes(console, groups)
+
+
+@glossary_app.command("build")
+@funnel
+def glossary_build(
+    out: Annotated[Path, typer.Argument(help="Output directory (created if missing).")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="html (a static site) or md (Markdown).")] = "html",
+    editions: Annotated[str | None, typer.Option("--editions", help="Comma-separated, e.g. 4e,10e.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Write into a non-empty directory we did not create.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """One page per glossary term across editions, rule pages, an A-Z index with search, credits."""
+    from rulebase.glossary import build_from_library
+    from rulebase.render import build_progress
+
+    library = _library(json_out)
+    chosen = [e.strip() for e in editions.split(",") if e.strip()] if editions else None
+    with build_progress(enabled=not json_out) as progress:
+        summary = build_from_library(library, out, fmt=fmt, editions=chosen, force=force, progress=progress)
+    if json_out:
+        _print_json({"out": str(summary.out), "format": summary.format, "pages": summary.pages,
+                     "terms": summary.terms, "rule_pages": summary.rule_pages, "files": summary.files})
+        return
+    typer.echo(f"wrote {summary.pages} pages ({summary.terms} terms, {summary.rule_pages} rule pages, "
+               f"{summary.files} files) as {summary.format} to {summary.out}")
 
 
 def main() -> None:

@@ -22,6 +22,8 @@ def label(record: Record) -> str:
         parts.append("p" + "-".join(dict.fromkeys([record.pages[0], record.pages[-1]])))
     if record.title and record.title != record.number:
         parts.append(record.title)
+    elif not record.number and record.section:  # an untitled paragraph: name its heading
+        parts.append(f"({record.section[-1]})")
     return " ".join(parts)
 
 
@@ -98,4 +100,97 @@ def search_lines(results: Results, records: dict[str, Record]) -> list[str]:
         record = records[hit.id]
         lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]")
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
+    return lines
+
+
+# --- edition comparison and diffs (rulebase compare / diff / changes) ---
+
+NOT_FOUND_IN_EDITION = "no passages found in this edition"
+
+
+def pages_note(pages) -> str:
+    """' p11' or ' p36-38' for rulebook records; '' when the source has no pages."""
+    pages = list(pages)
+    if not pages:
+        return ""
+    return " p" + "-".join(dict.fromkeys([pages[0], pages[-1]]))
+
+
+def compare_title(comparison) -> str:
+    if comparison.curated:
+        return f"{comparison.topic}: how the editions compare"
+    return f"{comparison.topic}: search results per edition (not a curated topic)"
+
+
+def compare_lines(comparison) -> list[str]:
+    """One block per edition: the summary (curated only), then each quote with its source."""
+    lines = [compare_title(comparison)]
+    for stance in comparison.editions:
+        lines.append(f"[{stance.edition}]")
+        if stance.summary:
+            lines.append(f"  {stance.summary}")
+        elif not stance.citations:
+            lines.append(f"  {NOT_FOUND_IN_EDITION}")
+        for quote in stance.citations:
+            lines.append(f'  "{quote.quote}"')
+            lines.append(f"    - {quote.id}{pages_note(quote.pages)}")
+    return lines
+
+
+def diff_text(ops) -> str:
+    """wdiff style: [-deleted-] {+inserted+}; equal text as is."""
+    out = []
+    for op in ops:
+        if op.op == "equal":
+            out.append(op.a)
+            continue
+        if op.a.strip():
+            out.append(f"[-{op.a.rstrip()}-]" + op.a[len(op.a.rstrip()):])
+        if op.b.strip():
+            out.append(f"{{+{op.b.rstrip()}+}}" + op.b[len(op.b.rstrip()):])
+    return "".join(out)
+
+
+def diff_header(result) -> str:
+    state = "differ" if result.changed else "are identical word for word"
+    return f"{result.a.id} -> {result.b.id}: texts {state} (similarity {result.similarity:.2f})"
+
+
+def diff_lines(result) -> list[str]:
+    lines = [diff_header(result)]
+    if result.changed:
+        lines.append("  " + " ".join(diff_text(result.ops).split()))
+    return lines
+
+
+def term_diff_lines(result) -> list[str]:
+    lines = [f"{result.term}: {len(result.definitions)} definition(s), in edition order"]
+    lines += [f"  {r.edition:>3}  {label(r)} ({r.id})" for r in result.definitions]
+    for diff in result.diffs:
+        lines += diff_lines(diff)
+    lines += [f"{a} -> {b}: not diffed, {why}" for a, b, why in result.skipped]
+    return lines
+
+
+def change_note(change) -> str:
+    """What the official 2008 text says about one Crystal Keep change."""
+    if change.counterpart is None:
+        return "no official counterpart (a Crystal Keep ruling or note, or a rule the 2008 text lacks)"
+    if change.relation == "same-rule":
+        return f"official {change.counterpart.id}: " + ("identical" if change.identical else "differs")
+    inside = "appears word for word in it" if change.contained else "differs from it"
+    return f"official glossary entry {change.counterpart.id}: the Crystal Keep text {inside}"
+
+
+def changes_lines(groups) -> list[str]:
+    total = sum(len(g.changes) for g in groups)
+    lines = [f"{total} entries marked changed (+) in Crystal Keep's 2008/10/20 summary, by chapter"]
+    for group in groups:
+        chapter = group.chapter
+        lines.append(" ".join(p for p in (chapter.number, chapter.title) if p) or chapter.id)
+        for change in group.changes:
+            lines.append(f"  + {change.record.id}: {snip(change.record.text, 160)}")
+            lines.append(f"    {change_note(change)}")
+            if change.diff is not None:
+                lines.append("    " + " ".join(diff_text(change.diff.ops).split()))
     return lines

@@ -260,3 +260,136 @@ def paged(console: Console, min_lines: int | None = None):
             console.print(Text.from_ansi(text), end="")
     else:
         console.print(Text.from_ansi(text), end="")
+
+
+def render_added(console: Console, added, generation) -> None:
+    """What `rulebase add` did: the document, how it was read, and how to use it."""
+    s = added.source
+    console.print(f"added {s.id}: {s.title} [{s.edition}, {s.date}, {s.format}]", markup=False, soft_wrap=True)
+    console.print(f"  read as {added.encoding}" + (f"; {'; '.join(added.repairs)}" if added.repairs else ""),
+                  markup=False, soft_wrap=True)
+    if added.detected.evidence:
+        console.print("  detected from: " + ", ".join(added.detected.evidence), markup=False, soft_wrap=True)
+    if s.edition_note:
+        console.print(f"  edition {s.edition}: {s.edition_note}", markup=False, soft_wrap=True)
+    kinds = ", ".join(f"{n} {k}" for k, n in added.kinds.items())
+    console.print(f"  {added.records} records ({kinds})", markup=False, soft_wrap=True)
+    console.print(f"  stored as {s.path}", markup=False, soft_wrap=True)
+    console.print(f"index rebuilt: {generation.meta['records']} records -> {generation.path}", markup=False,
+                  soft_wrap=True)
+
+
+def render_removed(console: Console, source, generation) -> None:
+    console.print(f"removed {source.id}: {source.title}", markup=False, soft_wrap=True)
+    console.print(f"index rebuilt: {generation.meta['records']} records -> {generation.path}", markup=False,
+                  soft_wrap=True)
+
+
+# --- edition comparison and diffs (rulebase compare / diff / changes) ---
+
+COLUMN_MIN = 30  # narrower than this per edition column and compare prints one panel per edition
+DELETED = "bold red strike"
+INSERTED = "bold green underline"
+
+
+def _stance_body(stance, curated: bool) -> Group:
+    from rulebase.plain import NOT_FOUND_IN_EDITION, pages_note
+
+    parts: list = []
+    if stance.summary:
+        style = "yellow" if stance.summary.startswith("Not covered") else "bold"
+        parts.append(Text(stance.summary, style=style))
+    elif not curated:
+        parts.append(Text("search results" if stance.citations else NOT_FOUND_IN_EDITION, style="italic dim"))
+    for quote in stance.citations:
+        parts.append(Text(""))
+        parts.append(Text(f"\u201c{quote.quote}\u201d"))
+        parts.append(Text(f"\u2014 {quote.id}{pages_note(quote.pages)}", style="cyan"))
+    return Group(*parts)
+
+
+def render_compare(console: Console, comparison) -> None:
+    """A table with one column per edition; one panel per edition when the terminal is narrow."""
+    from rulebase.plain import compare_lines, compare_title
+
+    if not _rich(console):
+        _print_lines(console, compare_lines(comparison))
+        return
+    title = compare_title(comparison)
+    stances = comparison.editions
+    if console.width < COLUMN_MIN * max(1, len(stances)):
+        console.print(Text(title, style="bold"))
+        for stance in stances:
+            console.print(Panel(_stance_body(stance, comparison.curated), title=Text(stance.edition, style="bold"),
+                                title_align="left"))
+        return
+    table = Table(title=title, box=box.SIMPLE_HEAD, expand=True, show_lines=False)
+    for stance in stances:
+        table.add_column(stance.edition, ratio=1, vertical="top")
+    table.add_row(*[_stance_body(s, comparison.curated) for s in stances])
+    console.print(table)
+
+
+def diff_markup(ops) -> Text:
+    """Deleted words struck through in red, inserted words underlined in green."""
+    out = Text()
+    for op in ops:
+        if op.op == "equal":
+            out.append(op.a)
+            continue
+        if op.a:
+            out.append(op.a.rstrip(), style=DELETED)
+            out.append(" " if op.b else op.a[len(op.a.rstrip()):])
+        if op.b:
+            out.append(op.b.rstrip(), style=INSERTED)
+            out.append(op.b[len(op.b.rstrip()):])
+    return out
+
+
+def render_diff(console: Console, result) -> None:
+    from rulebase.plain import diff_header, diff_lines
+
+    if not _rich(console):
+        _print_lines(console, diff_lines(result))
+        return
+    body = diff_markup(result.ops) if result.changed else Text(result.a.text)
+    legend = Text.assemble(("deleted", DELETED), " / ", ("inserted", INSERTED), style="dim")
+    console.print(Panel(Group(Text(diff_header(result), style="dim"), body, legend),
+                        title=Text(f"{result.a.id} \u2192 {result.b.id}", style="bold"), title_align="left"))
+
+
+def render_term_diff(console: Console, result) -> None:
+    from rulebase.plain import label, term_diff_lines
+
+    if not _rich(console):
+        _print_lines(console, term_diff_lines(result))
+        return
+    console.print(Text(f"{result.term}: {len(result.definitions)} definition(s), in edition order", style="bold"))
+    for record in result.definitions:
+        console.print(f"  {record.edition:>3}  {label(record)} ({record.id})", markup=False, soft_wrap=True)
+    for diff in result.diffs:
+        render_diff(console, diff)
+    for a, b, why in result.skipped:
+        console.print(f"{a} \u2192 {b}: not diffed, {why}", markup=False, style="yellow", soft_wrap=True)
+
+
+def render_changes(console: Console, groups) -> None:
+    from rulebase.plain import change_note, changes_lines
+
+    if not _rich(console):
+        _print_lines(console, changes_lines(groups))
+        return
+    total = sum(len(g.changes) for g in groups)
+    console.print(Text(f"{total} entries marked changed (+) in Crystal Keep's 2008/10/20 summary", style="bold"))
+    for group in groups:
+        chapter = group.chapter
+        parts: list = []
+        for change in group.changes:
+            parts.append(Text(f"+ {change.record.id}", style="bold"))
+            parts.append(Text(change.record.text))
+            parts.append(Text(change_note(change), style="cyan" if change.counterpart else "dim"))
+            if change.diff is not None:
+                parts.append(diff_markup(change.diff.ops))
+            parts.append(Text(""))
+        title = " ".join(p for p in (chapter.number, chapter.title) if p) or chapter.id
+        console.print(Panel(Group(*parts[:-1]), title=Text(title, style="bold"), title_align="left"))

@@ -97,11 +97,11 @@ def test_diff_term(index_dir):
     result = run(index_dir, "diff", "--term", "summoning sickness", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.summoning-sickness",
+    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.summoning-sickness", "ck1999:G.39.1",
                                                       "cr2008:glossary.summoning-sickness"]
-    assert len(data["diffs"]) == 1 and data["diffs"][0]["changed"] is True
+    assert len(data["diffs"]) == 2 and all(d["changed"] for d in data["diffs"])
     plain = run(index_dir, "diff", "--term", "summoning sickness")
-    assert plain.stdout.splitlines()[0] == "summoning sickness: 2 definition(s), in edition order"
+    assert plain.stdout.splitlines()[0] == "summoning sickness: 3 definition(s), in edition order"
     unknown = run(index_dir, "diff", "--term", "zzqx flibber")
     assert unknown.exit_code == 1
     assert unknown.stderr.startswith("error: no glossary definition of 'zzqx flibber'")
