@@ -111,7 +111,7 @@ def _library(json_mode: bool = False):
     library = _state().library()
     with build_progress(enabled=not json_mode) as progress:
         library.ensure(progress)
-    if library.stale_reason and not json_mode:
+    if library.stale_reason:  # stderr, so --json output stays pure JSON
         typer.echo(f"warning: {library.stale_reason}", err=True)
     return library
 

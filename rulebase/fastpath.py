@@ -62,7 +62,7 @@ def serve(opts: dict) -> int:
     try:
         library = Library(Path(opts["index"]) if opts["index"] else None)
         library.ensure()
-        if library.stale_reason and not opts["json"]:
+        if library.stale_reason:
             print(f"warning: {library.stale_reason}", file=sys.stderr)
         if opts["command"] == "lookup":
             return _lookup(library, opts)

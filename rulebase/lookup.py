@@ -14,8 +14,6 @@ from rulebase.records import Record
 from rulebase.store import RecordStore
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
-# Preferred order when several documents print the same number: the official text first.
-SOURCE_PREFERENCE = ("cr2008", "ck2008", "ck1999")
 
 
 @dataclass(slots=True)
@@ -34,11 +32,7 @@ class Lookup:
     ref: str
     kind: str  # "number", "id", "page"
     entries: list[Entry]
-
-
-def _rank(record: Record) -> tuple:
-    pref = SOURCE_PREFERENCE.index(record.source) if record.source in SOURCE_PREFERENCE else 99
-    return (pref, record.source)
+    diff_hint: str | None = None  # 'rulebase diff A B' when several documents print the number
 
 
 def expand(store: RecordStore, record: Record) -> Entry:
@@ -63,20 +57,25 @@ def lookup(store: RecordStore, ref: str) -> Lookup:
         raise UsageError("empty reference", hint="give a rule number (502.83a), a record id or a page (4e p17)")
     page = PAGE_REF.match(ref)
     if page:
-        records = store.by_page(page["edition"].lower(), page["page"].lower())
+        edition = page["edition"].lower()
+        records = store.by_page(edition, page["page"].lower())
         if not records:
-            raise NotFound(f"no {page['edition']} record is printed on page {page['page']}",
-                           hint="the 5th Edition text in the corpus covers pages ii-15 only"
-                           if page["edition"].lower() == "5e" else None)
+            held = store.pages_of(edition)
+            hint = (f"the {edition} text in the corpus covers pages {held[0]}-{held[-1]}" if held
+                    else f"no {edition} rulebook with page numbers is in the corpus")
+            raise NotFound(f"no {page['edition']} record is printed on page {page['page']}", hint=hint)
         return Lookup(ref, "page", [Entry(r) for r in records])
     if ":" in ref:
         record = store.get(ref)
         if record:
             return Lookup(ref, "id", [expand(store, record)])
     number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
-    records = sorted(store.by_number(number), key=_rank)
+    records = store.by_number(number)
     if records:
-        return Lookup(ref, "number", [expand(store, r) for r in records])
+        from rulebase.usercorpus import diff_hint, newest_first
+
+        records = newest_first(records, store.documents())  # official text first, newest first
+        return Lookup(ref, "number", [expand(store, r) for r in records], diff_hint(records))
     raise NotFound(f"no rule, record or page matches {ref!r}", suggest(store, ref),
                    hint="try 'rulebase search' for free text")
 

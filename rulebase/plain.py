@@ -84,7 +84,8 @@ def list_lines(title: str, records: list[Record]) -> list[str]:
 def lookup_lines(result: Lookup) -> list[str]:
     if result.kind == "page":
         return list_lines(f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
-    return [line for entry in result.entries for line in entry_lines(entry)]
+    lines = [line for entry in result.entries for line in entry_lines(entry)]
+    return lines + [f"compare the versions: {result.diff_hint}"] if result.diff_hint else lines
 
 
 def results_header(results: Results) -> str:

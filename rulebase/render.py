@@ -93,6 +93,8 @@ def render_lookup(console: Console, result: Lookup) -> None:
         return
     for entry in result.entries:
         render_entry(console, entry)
+    if result.diff_hint:
+        console.print(f"compare the versions: {result.diff_hint}", markup=False, style="dim")
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:

@@ -36,6 +36,7 @@ def lookup_json(result: Lookup) -> dict:
     data["ref"] = result.ref
     data["match"] = result.kind
     data["also"] = [entry_json(e) for e in rest]
+    data["diff_hint"] = result.diff_hint
     return data
 
 
