@@ -54,17 +54,9 @@ def test_every_parser_survives_hostile_text(fmt, text):
 
 HUGE = {"10 MB line": ("x", 10_000_000), "CK 2008 numbers": ("502.83a - ", 200_000),
         "page markers": ("--1\n", 50_000), "CK 1999 numbers": ("A.1.1 - x\n", 50_000)}
-# Quadratic in parsers owned elsewhere (reported; each takes minutes at this size): 2,000
-# repeats already take 1-20 s. Kept visible as expected failures until the parsers are fixed.
-SLOW = {("crystalkeep-1999", "CK 1999 numbers"): "duplicate-number suffix loop is quadratic",
-        ("crystalkeep-2008", "CK 2008 numbers"): "duplicate-number suffix loop is quadratic",
-        ("forum-rulebook", "page markers"): "page-run detection is quadratic",
-        ("forum-rulebook", "CK 1999 numbers"): "chrome detection is quadratic in lines"}
 
 
-@pytest.mark.parametrize(("fmt", "case"), [
-    pytest.param(f, c, marks=[pytest.mark.xfail(run=False, reason=SLOW[f, c])] if (f, c) in SLOW else [])
-    for f in sorted(PARSERS) for c in HUGE])
+@pytest.mark.parametrize(("fmt", "case"), [(f, c) for f in sorted(PARSERS) for c in HUGE])
 def test_every_parser_survives_huge_inputs(fmt, case):
     unit, times = HUGE[case]
     _parse(fmt, unit * times)

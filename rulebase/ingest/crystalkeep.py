@@ -116,12 +116,14 @@ def parse(text: str, source: Source) -> Parsed:
     begin = first.start() if first else 0
     offsets: dict[str, int] = {}
     by_id: dict[str, Record] = {}
+    next_dup: dict[str, int] = {}
 
     def add(record: Record, offset: int) -> Record:
         if record.id in by_id:
-            n = 2
+            n = next_dup.get(record.id, 2)  # per-id counter: a scan from 2 is quadratic in repeats
             while f"{record.id}~{n}" in by_id:
                 n += 1
+            next_dup[record.id] = n + 1
             parsed.notes.append(f"char {offset}: number {record.number} appears twice; kept as {record.id}~{n}")
             record.flags.append(f"duplicate number {record.number} in the source")
             record.id = f"{record.id}~{n}"

@@ -38,15 +38,17 @@ def parse(text: str, source: Source) -> Parsed:
     lines = text.split("\n")
     parsed = Parsed(records=[])
     by_id: dict[str, Record] = {}
+    next_dup: dict[str, int] = {}
 
     def add(local: str, kind: str, line: int, raw: str, body: str, **fields) -> Record:
         record = Record(id=f"{source.id}:{local}", source=source.id, edition=source.edition,
                         lang=source.lang, kind=kind, text=body, raw=raw, order=len(parsed.records),
                         line=line, **fields)
         if record.id in by_id:
-            n = 2
+            n = next_dup.get(record.id, 2)  # per-id counter: a scan from 2 is quadratic in repeats
             while f"{record.id}~{n}" in by_id:
                 n += 1
+            next_dup[record.id] = n + 1
             parsed.notes.append(f"line {line}: number {record.number} appears twice; kept as {record.id}~{n}")
             record.flags.append(f"duplicate number {record.number} in the source (occurrence {n})")
             record.id = f"{record.id}~{n}"

@@ -160,11 +160,14 @@ class _Chrome:
             if kind == "signature" and not self.inside[i]:
                 where.setdefault(self.lines[i].strip(), []).append(i)
         for places in where.values():
-            for i in places:
-                others = [self._neighbourhood(j) for j in places if j != i]
+            # each neighbourhood once, identical ones counted: per-anchor lists of the others are quadratic
+            hoods = [self._neighbourhood(i) for i in places]
+            distinct = Counter(hoods)
+            for i, own in zip(places, hoods, strict=True):
                 j = i + 1
                 while j < len(self.lines) and j not in self.kind and not self.inside[j]:
                     t = fold_space(self.lines[j])
+                    others = (o for o, n in distinct.items() if n > (o == own))  # own text only if repeated
                     if not t or not any(t in o for o in others) or is_mark(t) or POST_TITLE.match(t):
                         break
                     self.kind[j] = "signature"
@@ -300,13 +303,12 @@ def split_thread(text: str) -> Thread:
     books: list[Book] = []
     owner: list[int | None] = [None] * len(lines)
     for copy in copies:
-        for book in books:
-            if _same_book(book.copies[0], copy):
-                book.copies.append(copy)
-                break
-        else:
+        # the index is kept, not searched for afterwards: `copy in b.copies` compares whole copies (quadratic)
+        index = next((n for n, book in enumerate(books) if _same_book(book.copies[0], copy)), len(books))
+        if index == len(books):
             books.append(Book([copy]))
-        index = next(n for n, b in enumerate(books) if copy in b.copies)
+        else:
+            books[index].copies.append(copy)
         for i in range(copy.start, copy.end + 1):
             owner[i] = index
     # chrome belongs to the book whose copy it follows (leading chrome to the first book)
