@@ -63,11 +63,11 @@ def make_schema() -> Schema:
         source=ID, edition=ID, lang=ID, kind=ID(stored=True, sortable=True),
         title=TEXT(analyzer=english),
         text=TEXT(analyzer=english),
-        context=TEXT(analyzer=english),
+        context=TEXT(analyzer=english, phrase=False),
         title_hu=TEXT(analyzer=hungarian),
         text_hu=TEXT(analyzer=hungarian),
-        context_hu=TEXT(analyzer=hungarian),
-        exact=TEXT(analyzer=_exact_analyzer()),
+        context_hu=TEXT(analyzer=hungarian, phrase=False),
+        exact=TEXT(analyzer=_exact_analyzer(), phrase=False),  # fuzzy terms and suggestions only
     )
 
 
@@ -104,6 +104,8 @@ def write_index(path: Path, records: list[Record],
                 progress: Callable[[str, int, int], None] | None = None) -> None:
     path.mkdir(parents=True)
     ix = whoosh_index.create_in(str(path), make_schema())
+    # One writer process: Whoosh's multiprocess writer halves the build on two cores, but its
+    # workers outlive a killed build and keep writing into the abandoned directory.
     writer = ix.writer(limitmb=256)
     total = len(records)
     lead = leads(records)
@@ -307,7 +309,7 @@ def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
         score *= coordination(matched, word_terms)
         if rid not in best or score > best[rid][1]:
             best[rid] = (rid, score, matched)
-    found = sorted(best.values(), key=lambda f: -f[1])
+    found = sorted(best.values(), key=lambda f: (-f[1], f[0]))
     per_source: dict[str, int] = {}
     rescored = []
     for rid, score, matched in found:
@@ -315,7 +317,7 @@ def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
         n = per_source.get(source, 0)
         per_source[source] = n + 1
         rescored.append((score * SAME_SOURCE_DECAY ** n, rid, matched))
-    rescored.sort(key=lambda r: -r[0])
+    rescored.sort(key=lambda r: (-r[0], r[1]))
     return [(rid, score, matched) for score, rid, matched in rescored]
 
 

@@ -45,7 +45,12 @@ def timed(fn) -> float:
 def cold(args: list[str], index: Path, runs: int) -> float:
     exe = Path(sys.executable).parent / "rulebase"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulebase"]
+    # A new process each time, as a user runs it: bytecode caching on (some shells here export
+    # PYTHONDONTWRITEBYTECODE, which would add a recompile of every module to each run), and one
+    # discarded warm-up run so the .pyc files exist.
     env = dict(os.environ, RULEBASE_INDEX=str(index))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(cmd + args, env=env, capture_output=True, check=False)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
