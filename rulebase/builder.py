@@ -21,20 +21,24 @@ from pathlib import Path
 from rulebase import store
 from rulebase.errors import IndexError_
 from rulebase.sources import Source, fingerprint
-from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, write_db
+from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, leftovers, stamp, write_db
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 _CODE_DIRS = ("ingest",)
 _CODE_FILES = ("records.py", "index.py", "store.py", "builder.py", "terms.py")
 
 
+def code_files() -> list[Path]:
+    """The code that shapes records and the index."""
+    root = Path(__file__).resolve().parent
+    files = sorted(p for d in _CODE_DIRS for p in (root / d).glob("*.py"))
+    return files + [root / name for name in _CODE_FILES]
+
+
 def code_digest() -> str:
     """Digest of the code that shapes records and the index: a parser change means a rebuild."""
-    root = Path(__file__).resolve().parent
     digest = hashlib.sha256(SCHEMA_VERSION.encode())
-    files = sorted(p for d in _CODE_DIRS for p in (root / d).glob("*.py"))
-    files += [root / name for name in _CODE_FILES]
-    for path in files:
+    for path in code_files():
         try:
             digest.update(path.name.encode() + path.read_bytes())
         except OSError:
@@ -63,8 +67,9 @@ def build_lock(index_dir: Path):
 
 
 def build(index_dir: Path, sources: list[Source], progress: Progress | None = None,
-          force: bool = False) -> Generation:
-    """Build and publish a generation for `sources`; returns the one now current."""
+          force: bool = False, watch: list[Path] = ()) -> Generation:
+    """Build and publish a generation for `sources`; returns the one now current. `watch` are
+    further inputs (the manifests) whose change should make the next reader look again."""
     want = expected_fingerprint(sources)
     with build_lock(index_dir):
         current = current_generation(index_dir)
@@ -75,7 +80,7 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
         tmp = index_dir / f".building-{stamp}"
         tmp.mkdir()
         try:
-            meta = _populate(tmp, sources, want, progress)
+            meta = _populate(tmp, sources, want, progress, watch)
             final = index_dir / f"gen-{stamp}"
             os.replace(tmp, final)
             _publish(index_dir, final.name)
@@ -86,7 +91,8 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
         return Generation(final, meta)
 
 
-def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None) -> dict:
+def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None,
+              watch: list[Path] = ()) -> dict:
     from rulebase import index
     from rulebase.ingest import ingest
 
@@ -100,6 +106,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     index.write_index(tmp / "whoosh", ingested.records, progress)
     meta = {
         "fingerprint": want,
+        "stamp": stamp(code_files() + [s.path for s in sources] + list(watch)),
         "schema": SCHEMA_VERSION,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - started, 2),
@@ -164,14 +171,6 @@ def _healthy(generation: Generation) -> bool:
     from rulebase import index
 
     return store.damage(generation) is None and index.check(generation.whoosh_path)
-
-
-def leftovers(index_dir: Path) -> list[Path]:
-    """What a killed build leaves behind: a half-written generation, a pointer temp file."""
-    try:
-        return [p for p in index_dir.iterdir() if p.name.startswith((".building-", f".{POINTER}."))]
-    except OSError:
-        return []
 
 
 def clean_leftovers(index_dir: Path) -> int:

@@ -13,7 +13,15 @@ from pathlib import Path
 
 from rulebase.errors import IndexError_
 from rulebase.sources import Source, default_corpus_dir, load_manifest
-from rulebase.store import POINTER, Generation, RecordStore, current_generation, default_index_dir
+from rulebase.store import (
+    POINTER,
+    Generation,
+    RecordStore,
+    current_generation,
+    default_index_dir,
+    leftovers,
+    stamp_matches,
+)
 from rulebase.store import damage as store_damage
 
 
@@ -43,6 +51,13 @@ class Library:
         bundled = load_manifest(self.corpus_dir)
         return bundled + usercorpus.load_user_sources({s.id for s in bundled})
 
+    def _watched(self) -> list[Path]:
+        """The manifests: adding or removing a document changes one of them."""
+        from rulebase.sources import MANIFEST_NAME
+        from rulebase.usercorpus import user_corpus_dir
+
+        return [self.corpus_dir / MANIFEST_NAME, user_corpus_dir() / MANIFEST_NAME]
+
     def reload(self) -> None:
         """Forget the sources and the open index: after `rulebase add` or `remove`."""
         for name in ("sources", "store", "searcher"):
@@ -58,7 +73,7 @@ class Library:
     def build(self, progress=None, force: bool = True) -> Generation:
         from rulebase.builder import build
 
-        self._generation = build(self.index_dir, self.sources, progress, force=force)
+        self._generation = build(self.index_dir, self.sources, progress, force=force, watch=self._watched())
         self.__dict__.pop("store", None)
         self.__dict__.pop("searcher", None)
         return self._generation
@@ -71,6 +86,11 @@ class Library:
         (the CLI prints it as one warning line) and repaired by rebuilding from the corpus."""
         if self._generation is not None:
             return self._generation
+        quick = current_generation(self.index_dir)
+        if (quick is not None and stamp_matches(quick.meta.get("stamp"), self._watched())
+                and store_damage(quick) is None and not leftovers(self.index_dir)):
+            self._generation = quick  # nothing the build read has changed: no need to re-hash
+            return quick
         status = self.status()
         generation = status.generation
         if status.writable:

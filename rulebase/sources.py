@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +39,8 @@ def default_corpus_dir() -> Path:
 
 
 def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
+    import tomllib  # only when the manifest is read: a current index is used without it
+
     corpus_dir = corpus_dir or default_corpus_dir()
     manifest = corpus_dir / MANIFEST_NAME
     if not manifest.is_file():
@@ -80,6 +80,8 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
 
 def fingerprint(sources: list[Source]) -> str:
     """Digest of the manifest entries and file bytes: the index rebuilds when it changes."""
+    import hashlib
+
     digest = hashlib.sha256()
     for source in sources:
         digest.update(repr((source.id, source.edition, source.format, source.part, source.file)).encode())

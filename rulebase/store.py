@@ -79,6 +79,38 @@ def current_generation(index_dir: Path) -> Generation | None:
     return Generation(path, meta)
 
 
+def leftovers(index_dir: Path) -> list[Path]:
+    """What a killed build leaves behind: a half-written generation, a pointer temp file."""
+    try:
+        return [p for p in index_dir.iterdir() if p.name.startswith((".building-", f".{POINTER}."))]
+    except OSError:
+        return []
+
+
+def stamp(paths: list[Path]) -> list[list]:
+    """Size and modification time of every input of a build (-1 for a file that is absent)."""
+    out = []
+    for path in sorted(set(paths)):
+        try:
+            st = path.stat()
+            out.append([str(path), st.st_size, st.st_mtime_ns])
+        except FileNotFoundError:
+            out.append([str(path), -1, -1])
+        except OSError:  # unreadable: never matches, so the full check reports it
+            out.append([str(path), -2, -2])
+    return out
+
+
+def stamp_matches(recorded: list | None, watched: list[Path] = ()) -> bool:
+    """True when no input changed since the build: a few stat calls, so the common case (nothing
+    changed) neither parses the manifest nor hashes the corpus; any difference falls back to the
+    full fingerprint. `watched` are inputs that must have been recorded (the manifests this run
+    reads, which the environment may point elsewhere)."""
+    if not recorded or not {str(p) for p in watched} <= {p for p, _, _ in recorded}:
+        return False
+    return stamp([Path(p) for p, _, _ in recorded]) == recorded
+
+
 # -- the record database ---------------------------------------------------------------------
 
 _DDL = """

@@ -36,3 +36,20 @@ def test_damage_finds_truncated_missing_and_foreign_files(tmp_path):
     assert damage(generation) == "records.db is not an SQLite database"
     db.unlink()
     assert damage(generation) == "records.db is missing"
+
+
+def test_stamp_notices_changed_absent_and_unwatched_inputs(tmp_path):
+    from rulebase.store import stamp, stamp_matches
+
+    source, manifest = tmp_path / "a.txt", tmp_path / "sources.toml"
+    source.write_text("rules")
+    recorded = stamp([source, manifest])
+    assert recorded[1] == [str(manifest), -1, -1]  # absent when built
+    assert stamp_matches(recorded, [manifest])
+    assert not stamp_matches(recorded, [tmp_path / "elsewhere" / "sources.toml"])  # environment moved
+    manifest.write_text("[[source]]")
+    assert not stamp_matches(recorded, [manifest])  # a manifest appeared
+    manifest.unlink()
+    source.write_text("rules, changed")
+    assert not stamp_matches(recorded)
+    assert not stamp_matches(None) and not stamp_matches([])
