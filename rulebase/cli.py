@@ -358,7 +358,8 @@ def compare(
     """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated)."""
     from rulebase import compare as comparing
 
-    comparing.parse_editions(editions)  # a bad --editions is a usage error before any index work
+    known = {s.edition for s in _state().library().sources}
+    comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     library = _library(json_out)
     result = comparing.compare(library, topic, editions)
     if json_out:

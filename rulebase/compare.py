@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,16 +114,20 @@ def find_topic(topics: list[Topic], text: str) -> Topic | None:
     return None
 
 
-def parse_editions(value: str | None) -> list[str]:
-    """'4e,10e' -> ['4e', '10e'] in edition order; an unknown edition is a usage error."""
+def parse_editions(value: str | None, available: Iterable[str] = EDITIONS) -> list[str]:
+    """'4e,10e' -> ['4e', '10e'] in edition order; an unknown edition is a usage error.
+    `available` adds the editions of documents users added (e.g. 'cr2025') to the bundled four."""
+    from rulebase.detect import edition_rank
+
+    known = sorted(set(EDITIONS) | set(available), key=edition_rank)
     if value is None or not value.strip():
-        return list(EDITIONS)
+        return known
     asked = [v.strip().lower() for v in value.split(",") if v.strip()]
-    unknown = [v for v in asked if v not in EDITIONS]
+    unknown = [v for v in asked if v not in known]
     if unknown or not asked:
         raise UsageError(f"unknown edition {', '.join(map(repr, unknown)) or repr(value)}",
-                         hint="choose from " + ", ".join(EDITIONS) + " (comma-separated)")
-    return [ed for ed in EDITIONS if ed in asked]
+                         hint="choose from " + ", ".join(known) + " (comma-separated)")
+    return [ed for ed in known if ed in asked]
 
 
 def hungarian_query(text: str, terms: list[Record]) -> str:
@@ -139,12 +144,18 @@ def hungarian_query(text: str, terms: list[Record]) -> str:
 
 def curated(library, topic: Topic, editions: list[str]) -> Comparison:
     """A curated topic, with each quote's pages read from its record."""
-    ids = [q.id for ed in editions for q in topic.editions[ed][1]]
+    ids = [q.id for ed in editions if ed in topic.editions for q in topic.editions[ed][1]]
     pages = {r.id: tuple(r.pages) for r in library.store.get_many(list(dict.fromkeys(ids)))}
+    others = [ed for ed in editions if ed not in topic.editions]  # a user-added document's edition
+    found = searched(library, topic.name, others) if others else None
     stances = [Stance(ed, topic.editions[ed][0],
                       [Quote(q.id, fold_space(q.quote), pages.get(q.id, ())) for q in topic.editions[ed][1]])
+               if ed in topic.editions else next(s for s in found.editions if s.edition == ed)
                for ed in editions]
-    return Comparison(topic.name, True, stances, query=topic.name)
+    comparison = Comparison(topic.name, True, stances, query=topic.name)
+    if found is not None:
+        comparison.searched.update(found.searched)
+    return comparison
 
 
 def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT) -> Comparison:
@@ -169,7 +180,7 @@ def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT)
 
 def compare(library, text: str, editions: str | None = None, limit: int = SEARCH_LIMIT) -> Comparison:
     """The curated answer when `text` names a topic, else per-edition search results."""
-    chosen = parse_editions(editions)
+    chosen = parse_editions(editions, {s.edition for s in library.sources})
     topics = load_topics(Path(library.corpus_dir) / TOPICS_FILE)
     topic = find_topic(topics, text)
     if topic is not None:

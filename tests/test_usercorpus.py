@@ -83,6 +83,27 @@ def test_versions_newest_first_with_a_diff_hint(added):
     assert usercorpus.diff_hint(versions[:1]) is None
 
 
+def test_lookup_lists_both_releases_with_the_diff_command(added):
+    root, _ = added
+    result = _run(root, "lookup", "100.1")
+    assert result.stdout.startswith("cr2025 100.1\n")
+    assert result.stdout.rstrip().endswith("compare the versions: rulebase diff cr2008:100.1 cr2025:100.1")
+
+
+def test_compare_takes_the_added_edition_as_a_column(added):
+    root, _ = added
+    result = _run(root, "compare", "mana burn", "--editions", "10e,cr2025", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert list(data["editions"]) == ["10e", "cr2025"]
+    assert data["editions"]["cr2025"]["summary"] is None  # searched, not curated, for the new column
+    assert "cr2025:glossary.mana-burn" in [c["id"] for c in data["editions"]["cr2025"]["citations"]]
+    unknown = _run(root, "compare", "mana burn", "--editions", "7e")
+    assert unknown.exit_code == 2
+    assert unknown.stderr == ("error: unknown edition '7e' - choose from 4e, 5e, 6e, 10e, cr2025 "
+                              "(comma-separated)\n")
+
+
 def test_sources_lists_it_as_not_bundled(added):
     root, _ = added
     data = json.loads(_run(root, "sources", "--json").output)
