@@ -15,11 +15,11 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
 
 from rulebase import store
 from rulebase.errors import IndexError_
+from rulebase.locking import folder_lock
 from rulebase.sources import Source, fingerprint
 from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, leftovers, stamp, write_db
 
@@ -50,20 +50,10 @@ def expected_fingerprint(sources: list[Source]) -> str:
     return f"{fingerprint(sources)}-{code_digest()}"
 
 
-@contextmanager
 def build_lock(index_dir: Path):
-    try:
-        index_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(index_dir / ".lock", "a+")  # noqa: SIM115 - held for the with-block
-    except OSError as exc:
-        raise IndexError_(f"cannot write the index directory ({exc.strerror})", str(index_dir),
-                          "point --index or RULEBASE_INDEX at a writable directory") from None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        handle.close()
+    return folder_lock(index_dir, lambda exc: IndexError_(
+        f"cannot write the index directory ({exc.strerror})", str(index_dir),
+        "point --index or RULEBASE_INDEX at a writable directory"))
 
 
 def build(index_dir: Path, sources: list[Source], progress: Progress | None = None,

@@ -8,18 +8,17 @@ are checked against a strict pattern before they touch a path, so no id can leav
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import hashlib
 import os
 import re
 import tomllib
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date as _date
 from pathlib import Path
 
 from rulebase.detect import Detected, detect, edition_rank, is_edition
 from rulebase.errors import ManifestError, NotFound, SourceError, UsageError
+from rulebase.locking import folder_lock
 from rulebase.records import Record
 from rulebase.sources import MANIFEST_NAME, REQUIRED, Source
 
@@ -228,20 +227,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
                           f"set {ENV_USER_CORPUS} to a writable folder") from None
 
 
-@contextmanager
 def _locked(folder: Path):
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = open(folder / ".lock", "a+")  # noqa: SIM115 - held for the with-block
-    except OSError as exc:
-        raise SourceError(f"cannot write the user corpus ({exc.strerror})", str(folder),
-                          f"set {ENV_USER_CORPUS} to a writable folder") from None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        handle.close()
+    return folder_lock(folder, lambda exc: SourceError(
+        f"cannot write the user corpus ({exc.strerror})", str(folder), f"set {ENV_USER_CORPUS} to a writable folder"))
 
 
 # -- several documents' versions of one rule ----------------------------------------------------

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from rulebase.ingest.citations import late_citation_flags, split_citations
+from rulebase.ingest.ids import duplicate_suffix
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Parsed, Warning_
 from rulebase.records import Record, fold_space, number_key
@@ -119,11 +120,8 @@ def parse(text: str, source: Source) -> Parsed:
     next_dup: dict[str, int] = {}
 
     def add(record: Record, offset: int) -> Record:
-        if record.id in by_id:
-            n = next_dup.get(record.id, 2)  # per-id counter: a scan from 2 is quadratic in repeats
-            while f"{record.id}~{n}" in by_id:
-                n += 1
-            next_dup[record.id] = n + 1
+        n = duplicate_suffix(record.id, by_id, next_dup)
+        if n is not None:
             parsed.notes.append(f"char {offset}: number {record.number} appears twice; kept as {record.id}~{n}")
             record.flags.append(f"duplicate number {record.number} in the source")
             record.id = f"{record.id}~{n}"

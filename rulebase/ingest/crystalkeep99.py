@@ -12,6 +12,7 @@ import re
 
 from rulebase.errors import SourceError
 from rulebase.ingest.citations import late_citation_flags, split_citations
+from rulebase.ingest.ids import duplicate_suffix
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Parsed, Warning_
 from rulebase.records import Record, fold_space
@@ -44,11 +45,8 @@ def parse(text: str, source: Source) -> Parsed:
         record = Record(id=f"{source.id}:{local}", source=source.id, edition=source.edition,
                         lang=source.lang, kind=kind, text=body, raw=raw, order=len(parsed.records),
                         line=line, **fields)
-        if record.id in by_id:
-            n = next_dup.get(record.id, 2)  # per-id counter: a scan from 2 is quadratic in repeats
-            while f"{record.id}~{n}" in by_id:
-                n += 1
-            next_dup[record.id] = n + 1
+        n = duplicate_suffix(record.id, by_id, next_dup)
+        if n is not None:
             parsed.notes.append(f"line {line}: number {record.number} appears twice; kept as {record.id}~{n}")
             record.flags.append(f"duplicate number {record.number} in the source (occurrence {n})")
             record.id = f"{record.id}~{n}"

@@ -1,0 +1,25 @@
+"""One exclusive lock per folder: builders of an index, writers of the user corpus."""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def folder_lock(folder: Path, fail: Callable[[OSError], Exception]) -> Iterator[None]:
+    """Hold an flock on `folder/.lock` (creating the folder) for the with-block; a second holder
+    waits. `fail` turns an OSError (read-only folder, permissions) into the caller's typed error."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / ".lock", "a+")  # noqa: SIM115 - held for the with-block
+    except OSError as exc:
+        raise fail(exc) from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
