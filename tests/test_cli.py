@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -189,3 +190,17 @@ def test_define_falls_back_to_defining_paragraphs_and_rules(index_dir):
     data = json.loads(run(index_dir, "define", "library", "--json").stdout)
     assert [d["id"] for d in data["definitions"]] == ["ck1999:Z.5.1", "hu-guide:glossary.konyvtar",
                                                       "cr2008:glossary.library"]
+
+
+def test_a_broken_corpus_is_one_line_and_leaves_no_index(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    manifest = (Path(__file__).resolve().parent.parent / "corpus" / "sources.toml").read_text()
+    (corpus / "sources.toml").write_text(manifest)  # names files that are not there
+    monkeypatch.setenv("RULEBASE_CORPUS", str(corpus))
+    index = tmp_path / "index"
+    result = runner.invoke(app, ["--index", str(index), "lookup", "502.83a"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {corpus / '000_b532784d28d4293a.txt'}: file not found - "
+                             "restore it or fix 'file' in sources.toml\n")
+    assert not (index / "CURRENT").exists() and not list(index.glob("gen-*")) and not list(index.glob(".building-*"))

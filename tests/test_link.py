@@ -113,3 +113,17 @@ def test_same_rule_join_falls_back_to_identical_text_for_misprinted_numbers():
                         rec("ck:306.1b", number="306.1b", text="If an effect would put a creature into play.")]
     link(recs, SOURCES)
     assert [(k.kind, k.target) for k in by_id(recs)["ck:306.1b"].links] == [("same-rule", "cr:306.b")]
+
+
+def test_unresolved_references_on_the_real_corpus_are_exactly_the_external_ones(library):
+    """Everything resolves except references to pages and documents the corpus does not hold."""
+    unresolved = [tuple(u) for u in library.ensure().meta["links"]["unresolved"]]
+    assert unresolved == [
+        ("rb5e:more-about-permanents.2", '"Regeneration", p. 19',
+         "page 19 is beyond the end of this transcription (page 15)"),
+        ("rb5e:more-about-permanents.3", '"Basic Creature Abilities", p. 20',
+         "page 20 is beyond the end of this transcription (page 15)"),
+        ("hu-guide:term.jatekbol-eltavolitott", "out of play", "no glossary entry for 'out of play' in the corpus"),
+        ("ck2008:803.7", "Rule 800.4",
+         "no rule 800.4 in ck2008, cr2008: they have no chapter 800, so it cites a document the corpus lacks"),
+    ]
