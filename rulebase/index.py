@@ -11,6 +11,8 @@ parser keeps a cold search fast and immune to query-syntax errors.
 from __future__ import annotations
 
 import re
+import sys
+import types
 import unicodedata
 import warnings
 from collections.abc import Callable
@@ -21,6 +23,33 @@ from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 from rulebase.records import Record
 
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
+
+
+def _spare_urllib() -> None:
+    """whoosh.compat imports urllib.request (and with it ssl, http.client and email: 60 ms of a
+    cold search) only to re-export `urlretrieve`, which nothing here calls: the index is local and
+    rulebase uses no network. Stand a placeholder in for the first whoosh import, then withdraw it
+    so any later `import urllib.request` gets the real module."""
+    if "urllib.request" in sys.modules or "whoosh.compat" in sys.modules:
+        return
+    placeholder = types.ModuleType("urllib.request")
+
+    def urlretrieve(*args, **kwargs):  # pragma: no cover - whoosh never downloads at run time
+        import importlib
+
+        sys.modules.pop("urllib.request", None)
+        return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+
+    placeholder.urlretrieve = urlretrieve
+    sys.modules["urllib.request"] = placeholder
+    try:
+        import whoosh.compat  # noqa: F401
+    finally:
+        if sys.modules.get("urllib.request") is placeholder:
+            del sys.modules["urllib.request"]
+
+
+_spare_urllib()
 
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh import scoring  # noqa: E402

@@ -93,3 +93,11 @@ def test_search_quality_floor(library, name, mrr_floor, recall_floor):
     mrr, recall = scores["rulebase"]
     assert mrr >= mrr_floor and recall >= recall_floor
     assert mrr > max(scores["grep"][0], scores["fts5"][0])
+
+
+def test_urllib_is_left_whole_for_anyone_who_imports_it_after_whoosh():
+    """index.py keeps whoosh from importing urllib.request at start-up; the real module must
+    still be what a later `import urllib.request` gets."""
+    import urllib.request
+
+    assert callable(urllib.request.urlopen) and callable(urllib.request.urlretrieve)
