@@ -82,27 +82,19 @@ def lookup(store: RecordStore, ref: str) -> Lookup:
 
 def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
     """'Did you mean' candidates: numbers sharing a prefix, then close spellings."""
-    ref = ref.strip()
-    candidates: list[str] = []
-    prefix = ref
-    while prefix and len(candidates) < limit:
-        candidates += [n for n in store.numbers_like(prefix.lower() + "%", limit * 4) if n not in candidates]
-        prefix = prefix[:-1] if len(candidates) == 0 else ""
-        if len(prefix) < max(2, len(ref) // 2):
-            break
-    if candidates:
-        from rulebase.records import number_key
+    from rulebase.records import number_key
 
-        return sorted(candidates, key=number_key)[:limit]
+    ref = ref.strip()
+    for cut in range(len(ref), max(2, len(ref) // 2) - 1, -1):  # longest shared prefix first
+        found = store.numbers_like(ref[:cut].lower() + "%", limit * 4)
+        if found:
+            return sorted(found, key=number_key)[:limit]
     if ":" in ref:
-        ids = [row[0] for row in store.conn.execute("SELECT id FROM records WHERE id LIKE ? LIMIT 500",
-                                                     (ref.split(":")[0] + ":%",))]
-        return difflib.get_close_matches(ref, ids, n=limit)
+        return difflib.get_close_matches(ref, store.ids_like(ref.split(":")[0] + ":"), n=limit)
     return difflib.get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
 
 
 _STOP = {"the", "a", "an", "of", "to"}
-EDITION_ORDER = {"4e": 0, "5e": 1, "6e": 2, "10e": 3}
 
 
 def loose_term(text: str) -> str:
@@ -164,7 +156,9 @@ def define(store: RecordStore, term: str) -> Definitions:
     definitions += _defining_entries(store, names, {r.source for r in definitions})
     parents = store.get_many([t.parent for t in hungarian if t.parent])
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
-    definitions.sort(key=lambda r: (EDITION_ORDER.get(r.edition, 9), r.source, r.order))
+    from rulebase.detect import edition_rank
+
+    definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary") if r.title]
         close = difflib.get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)

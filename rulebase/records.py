@@ -28,13 +28,12 @@ KINDS: dict[str, str] = {
     "quiz": "a quiz question and its answer in a rulebook",
 }
 
-REF_KINDS = ("rule", "section", "page", "glossary", "term")
-LINK_KINDS = ("same-rule", "glossary", "term", "page")
 
 
 @dataclass(slots=True)
 class Ref:
-    """An outgoing reference as written in the text, and where it leads.
+    """An outgoing reference as written in the text, and where it leads. `kind` is one of
+    rule, section, page, glossary, term.
 
     `key` is the parser's normalised form of the label ("306.5", "p11", "damage prevention");
     `target` is the resolved record id, or None with `reason` saying why.
@@ -61,7 +60,8 @@ class Citation:
 
 @dataclass(slots=True)
 class Link:
-    """A join computed at ingest time (not written in the text): same rule elsewhere, etc."""
+    """A join computed at ingest time (not written in the text): `kind` "same-rule" (the same
+    number in another document) or "glossary" (the same term in another source's glossary)."""
 
     kind: str
     target: str

@@ -195,12 +195,6 @@ class RecordStore:
     def children(self, record_id: str) -> list[Record]:
         return self._many("SELECT data FROM records WHERE parent = ? ORDER BY rank", (record_id,))
 
-    def by_title(self, title: str, kind: str | None = None) -> list[Record]:
-        if kind:
-            return self._many("SELECT data FROM records WHERE title_lc = ? AND kind = ? ORDER BY rank",
-                              (title.lower(), kind))
-        return self._many("SELECT data FROM records WHERE title_lc = ? ORDER BY rank", (title.lower(),))
-
     def by_page(self, edition: str, page: str) -> list[Record]:
         ids = [row[0] for row in self.conn.execute(
             "SELECT id FROM pages WHERE edition = ? AND page = ? ORDER BY rank", (edition, page))]
@@ -222,6 +216,11 @@ class RecordStore:
             return []
         return [row[0] for row in self.conn.execute(
             "SELECT DISTINCT number FROM records WHERE number_lc LIKE ? LIMIT ?", (pattern, limit))]
+
+    def ids_like(self, prefix: str, limit: int = 500) -> list[str]:
+        """Record ids starting with `prefix` (a source's ids, for 'did you mean')."""
+        return [row[0] for row in self.conn.execute(
+            "SELECT id FROM records WHERE id >= ? AND id < ? ORDER BY id LIMIT ?", (prefix, prefix + "\uffff", limit))]
 
     def titles(self) -> list[str]:
         return [row[0] for row in self.conn.execute("SELECT DISTINCT title FROM records WHERE title IS NOT NULL")]
