@@ -211,14 +211,16 @@ class Searcher:
                 clauses.append(Or([Term(name, v) for v in values]))
         return And(clauses) if clauses else None
 
-    def build_query(self, words: list[str], phrases: list[str], extra_boost: float = 0.3):
+    def word_terms(self, words: list[str]) -> list[list[tuple[str, str]]]:
+        """Each query word as (field, token) pairs: the query's clauses and the coordination
+        count of every hit are both built from these."""
+        return [[(field, tok) for field in TEXT_FIELDS for tok in self._tokens(field, word)] for word in words]
+
+    def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
+                    extra_boost: float = 0.3):
         """One clause per word (any field), phrases as Phrase queries, bilingual expansions."""
-        clauses = []
-        for word in words:
-            alts = [Term(field, tok, boost=boost) for field, boost in TEXT_FIELDS.items()
-                    for tok in self._tokens(field, word)]
-            if alts:
-                clauses.append(Or(alts))
+        clauses = [Or([Term(field, tok, boost=TEXT_FIELDS[field]) for field, tok in pairs])
+                   for pairs in per_word if pairs]
         for phrase in phrases:
             for field in ("title", "text", "title_hu", "text_hu"):
                 toks = self._tokens(field, phrase)
@@ -254,10 +256,11 @@ class Searcher:
         filt = self._filter(filters or {})
         results = Results(query=text.strip(), total=0, hits=list(numbers or []))
         words, phrases = split_query(text)
-        query = self.build_query(words, phrases)
+        per_word = self.word_terms(words)
+        query = self.build_query(words, phrases, per_word)
         pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
         hits = self.searcher.search(query, limit=pool, filter=filt, optimize=True) if query is not None else None
-        word_terms = [{(f, t) for f in TEXT_FIELDS for t in self._tokens(f, w)} for w in words]
+        word_terms = [set(pairs) for pairs in per_word]
         if hits is not None and hits.scored_length() == 0 and words:
             corrected = self.correct(words)
             if corrected:
