@@ -129,28 +129,26 @@ class Library:
         self._generation = None
         return self.build(progress, force=True)
 
-    @cached_property
-    def store(self) -> RecordStore:
+    def _open(self, opener):
+        """Open part of the index; if it turns out damaged, rebuild once and open it again."""
         try:
-            return RecordStore(self.ensure().db_path)
+            return opener()
         except IndexError_ as exc:
             if self.stale_reason and "damaged" in self.stale_reason:
                 raise  # already rebuilt once: do not loop
             self._rebuild_damaged(exc.what)
-            return RecordStore(self.ensure().db_path)
+            return opener()
+
+    @cached_property
+    def store(self) -> RecordStore:
+        return self._open(lambda: RecordStore(self.ensure().db_path))
 
     @cached_property
     def searcher(self):
         from rulebase.index import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        try:
-            return Searcher(self.ensure().whoosh_path, pairs)
-        except IndexError_ as exc:
-            if self.stale_reason and "damaged" in self.stale_reason:
-                raise
-            self._rebuild_damaged(exc.what)
-            return Searcher(self.ensure().whoosh_path, pairs)
+        return self._open(lambda: Searcher(self.ensure().whoosh_path, pairs))
 
 
 def _writable(path: Path) -> bool:
