@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import sys
 import types
-import unicodedata
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 from rulebase.errors import IndexError_, UsageError
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 from rulebase.records import Record
+from rulebase.terms import fold_accents as fold
 
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
 
@@ -156,10 +156,6 @@ def check(path: Path) -> bool:
     except Exception:  # noqa: BLE001 - any failure to read means unhealthy
         return False
     return True
-
-
-def fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 
 def split_query(text: str) -> tuple[list[str], list[str]]:
