@@ -100,11 +100,9 @@ def edition_rank(edition: str) -> int:
 
 
 def term_key(name: str) -> str:
-    """Loose merge key: loose_term after accent folding, and a final 'e' dropped from longer words
-    (loose_term leaves 'remove' but makes 'removed' 'remov')."""
+    """Loose merge key: loose_term ('Removed from the game' = 'remove from game') after accent folding."""
     folded = fold_accents(name)
-    words = [w[:-1] if len(w) > 4 and w.endswith("e") else w for w in loose_term(folded).split()]
-    return " ".join(words) or " ".join(folded.split())
+    return loose_term(folded) or " ".join(folded.split())
 
 
 def strict_key(name: str) -> str:
