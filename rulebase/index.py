@@ -3,13 +3,16 @@
 English and Hungarian records go to separate stemmed fields (Snowball English / Hungarian, the
 Hungarian one accent-folded *before* stemming so "sebzes" and "sebzések" meet); `exact` is an
 unstemmed, accent-folded copy of everything for fuzzy matching and spelling suggestions, which
-silently fail on stemmed fields. Queries are built directly from query objects rather than with
+silently fail on stemmed fields. Queries are built as scorer.Clause lists rather than with
 whoosh.qparser: the syntax we accept (words and "quoted phrases") is small, and skipping the
-parser keeps a cold search fast and immune to query-syntax errors.
+parser keeps a cold search fast and immune to query-syntax errors. scorer.py sums their BM25F
+scores over the index's postings; Whoosh's own searcher serves only fuzzy matching and spelling
+suggestions.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 import sys
 import types
@@ -20,6 +23,7 @@ from pathlib import Path
 from rulebase.errors import IndexError_, UsageError
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 from rulebase.records import Record
+from rulebase.scorer import Clause, Scorer
 from rulebase.terms import fold_accents as fold
 
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
@@ -52,11 +56,9 @@ def _spare_urllib() -> None:
 _spare_urllib()
 
 from whoosh import index as whoosh_index  # noqa: E402
-from whoosh import scoring  # noqa: E402
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
 from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
-from whoosh.query import And, FuzzyTerm, Or, Phrase, Term  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
@@ -64,6 +66,7 @@ KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage
 # `context` holds the record's section path, so a paragraph is found by its heading's words.
 TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
 PAIR_BOOST = 1.5
+BM25_B, BM25_K1 = 0.75, 1.2
 LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
 COORD_POWER = 1  # adjacent query words found together
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
@@ -176,10 +179,13 @@ class Searcher:
     def __init__(self, path: Path, term_pairs: list[tuple[str, list[str]]] | None = None):
         try:
             self.ix = whoosh_index.open_dir(str(path), readonly=True)
-            self.searcher = self.ix.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
+            self.reader = self.ix.reader()
         except Exception as exc:  # noqa: BLE001 - whoosh raises many kinds on a damaged index
             raise IndexError_(f"full-text index unreadable ({type(exc).__name__})", str(path),
                               "run 'rulebase index build' to rebuild it") from None
+        self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1)
+        self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
+        self._columns: dict[str, object] = {}
         self.analyzers = {name: self.ix.schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self.hu_by_en: dict[str, list[str]] = {}
         self.en_by_hu: dict[str, list[str]] = {}
@@ -189,7 +195,18 @@ class Searcher:
                 self.en_by_hu.setdefault(fold(hu), []).append(en)
 
     def close(self) -> None:
-        self.searcher.close()
+        if self._whoosh is not None:
+            self._whoosh.close()
+        self.reader.close()
+
+    def _searcher(self):
+        """Whoosh's own searcher, opened on first need: importing it costs a cold search 20 ms."""
+        if self._whoosh is None:
+            from whoosh.scoring import BM25F
+            from whoosh.searching import Searcher as WhooshSearcher
+
+            self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
+        return self._whoosh
 
     def _tokens(self, field: str, text: str) -> list[str]:
         return [t.text for t in self.analyzers[field](text)]
@@ -198,14 +215,16 @@ class Searcher:
         """Every token of `text` as `field` analyses it, with its character span (one pass)."""
         return [(t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True)]
 
-    def _filter(self, filters: dict[str, list[str]]):
-        clauses = []
+    def _allowed(self, filters: dict[str, list[str]]) -> set[int] | None:
+        """Documents passing every filter (values of one filter are alternatives); None: all."""
+        allowed = None
         for name, values in filters.items():
             if name not in FILTER_FIELDS:
                 raise UsageError(f"unknown filter {name!r}", hint="use " + ", ".join(FILTER_FIELDS))
             if values:
-                clauses.append(Or([Term(name, v) for v in values]))
-        return And(clauses) if clauses else None
+                docs = self.scorer.docs(name, values)
+                allowed = docs if allowed is None else allowed & docs
+        return allowed
 
     def word_terms(self, words: list[str]) -> list[list[tuple[str, str]]]:
         """Each query word as (field, token) pairs: the query's clauses and the coordination
@@ -213,33 +232,32 @@ class Searcher:
         return [[(field, tok) for field in TEXT_FIELDS for tok in self._tokens(field, word)] for word in words]
 
     def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
-                    extra_boost: float = 0.3):
-        """One clause per word (any field), phrases as Phrase queries, bilingual expansions."""
-        clauses = [Or([Term(field, tok, boost=TEXT_FIELDS[field]) for field, tok in pairs])
-                   for pairs in per_word if pairs]
+                    extra_boost: float = 0.3) -> list[Clause]:
+        """Each word in any field, phrases in order, adjacent word pairs near each other, and the
+        bilingual expansions; a document's score is the sum over the clauses it matches."""
+        clauses = [Clause(field, (tok,), TEXT_FIELDS[field]) for pairs in per_word for field, tok in pairs]
         for phrase in phrases:
             for field in ("title", "text", "title_hu", "text_hu"):
                 toks = self._tokens(field, phrase)
                 if len(toks) > 1:
-                    clauses.append(Phrase(field, toks, boost=2.0 * TEXT_FIELDS[field]))
+                    clauses.append(Clause(field, tuple(toks), 2.0 * TEXT_FIELDS[field]))
         for first, second in zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False):
             for field in ("title", "text", "text_hu"):
                 toks = self._tokens(field, f"{first} {second}")
                 if len(toks) == 2:
-                    clauses.append(Phrase(field, toks, slop=2, boost=PAIR_BOOST * TEXT_FIELDS[field]))
-        clauses += self._expand(words, extra_boost)
-        return Or(clauses) if clauses else None
+                    clauses.append(Clause(field, tuple(toks), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
+        return clauses + self._expand(words, extra_boost)
 
-    def _expand(self, words: list[str], boost: float):
+    def _expand(self, words: list[str], boost: float) -> list[Clause]:
         """English words pull in the Hungarian terms that name them, and vice versa."""
         lowered = " ".join(w.lower() for w in words)
         extra = []
         for en, hus in self.hu_by_en.items():
             if re.search(rf"\b{re.escape(en)}\b", lowered):
-                extra += [Term("title_hu", t, boost=boost) for hu in hus for t in self._tokens("title_hu", hu)]
+                extra += [Clause("title_hu", (t,), boost) for hu in hus for t in self._tokens("title_hu", hu)]
         for word in words:
             for en in self.en_by_hu.get(fold(word), []):
-                extra += [Term("title", t, boost=boost) for t in self._tokens("title", en)]
+                extra += [Clause("title", (t,), boost) for t in self._tokens("title", en)]
         return extra
 
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
@@ -249,28 +267,26 @@ class Searcher:
         for snippets (the index stores none)."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
-        filt = self._filter(filters or {})
+        allowed = self._allowed(filters or {})
         results = Results(query=text.strip(), total=0, hits=list(numbers or []))
         words, phrases = split_query(text)
         per_word = self.word_terms(words)
-        query = self.build_query(words, phrases, per_word)
-        pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
-        hits = self.searcher.search(query, limit=pool, filter=filt, optimize=True) if query is not None else None
         word_terms = [set(pairs) for pairs in per_word]
-        if hits is not None and hits.scored_length() == 0 and words:
-            corrected = self.correct(words)
-            if corrected:
-                results.suggestion = corrected
-            hits = self.searcher.search(self._fuzzy(words), limit=pool, filter=filt, terms=True)
-            matched = {hit.docnum: set(hit.matched_terms()) for hit in hits}
+        scores = self.scorer.score(self.build_query(words, phrases, per_word), allowed)
+        pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
+        if scores:
+            top = heapq.nlargest(pool, scores.items(), key=lambda item: (item[1], -item[0]))
+            matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
+            total = len(scores)
+        elif words:
+            results.suggestion = self.correct(words)
+            top, matched, total = self._fuzzy(words, allowed, pool)
         else:
-            matched = self._matched([d for d, _ in hits.items()] if hits is not None else [],
-                                    set().union(*word_terms) if word_terms else set())
+            top, matched, total = [], {}, 0
         seen = {h.id for h in results.hits}
-        reader = self.searcher.reader()
-        ids, kinds, leads_ = (reader.column_reader(name) for name in ("id", "kind", "lead"))
+        ids, kinds, leads_ = (self._column(name) for name in ("id", "kind", "lead"))
         pooled = []
-        for docnum, score in (hits.items() if hits is not None else []):
+        for docnum, score in top:
             lead = leads_[docnum]
             rid = lead or ids[docnum]
             boost = KIND_BOOST.get(kinds[docnum], 1.0) * (LEAD_FACTOR if lead else 1.0)
@@ -282,35 +298,46 @@ class Searcher:
             record = records.get(rid)
             snippet = highlight(record.text, terms, self._spans) if record else ""
             results.hits.append(Hit(rid, round(score, 4), snippet))
-        estimate = hits.estimated_length() if hits is not None else 0
         results.hits = results.hits[:limit]
-        results.total = max(len(results.hits), estimate)
+        results.total = max(len(results.hits), total)
         return results
 
-    def _matched(self, docnums, pairs: set) -> dict[int, set]:
-        """Which query terms each pooled hit contains, from the postings of those few terms only
-        (asking Whoosh to record terms for every matching document costs more than the search)."""
-        reader = self.searcher.reader()
+    def _column(self, name: str):
+        """A stored column's reader, opened once per searcher (each opening re-reads its offsets)."""
+        if name not in self._columns:
+            self._columns[name] = self.reader.column_reader(name)
+        return self._columns[name]
+
+    def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:
+        """Which of the query's word terms each pooled hit contains (for coordination and
+        highlighting)."""
         matched: dict[int, set] = {docnum: set() for docnum in docnums}
         for field, token in pairs:
-            if (field, token) not in reader:
-                continue
-            for docnum in reader.postings(field, token).all_ids():
+            postings = self.scorer.postings(field, token)
+            for docnum in postings.ids if postings else ():
                 if docnum in matched:
                     matched[docnum].add((field, token))
         return matched
 
-    def _fuzzy(self, words: list[str]):
-        return Or([FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
-                   for w in words if len(w) > 2] or [Term("exact", fold(words[0]))])
+    def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
+        """Near spellings on the unstemmed field, when nothing matched as typed (rare: Whoosh's
+        own matchers are fast enough here)."""
+        from whoosh.query import FuzzyTerm, Or, Term
+
+        if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
+            return [], {}, 0
+        query = Or([FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
+                    for w in words if len(w) > 2] or [Term("exact", fold(words[0]))])
+        hits = self._searcher().search(query, limit=pool, filter=allowed, terms=True)
+        return list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, hits.estimated_length()
 
     def correct(self, words: list[str]) -> str | None:
         """A spelling suggestion from the unstemmed field's own vocabulary."""
-        corrector = self.searcher.corrector("exact")
+        corrector = self._searcher().corrector("exact")
         out, changed = [], False
         for word in words:
             bare = fold(word)
-            if len(bare) > 2 and not bare.isdigit() and self.searcher.doc_frequency("exact", bare) == 0:
+            if len(bare) > 2 and not bare.isdigit() and self.reader.doc_frequency("exact", bare) == 0:
                 suggestions = corrector.suggest(bare, limit=1, maxdist=2)
                 if suggestions:
                     out.append(suggestions[0])
