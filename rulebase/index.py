@@ -59,7 +59,6 @@ from whoosh import index as whoosh_index  # noqa: E402
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
 from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
-from whoosh.support.charset import accent_map  # noqa: E402
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
               "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3}
@@ -78,11 +77,15 @@ _WORD = re.compile(r"\w+(?:[.'’]\w+)*")
 
 
 def _hungarian_analyzer():
+    from whoosh.support.charset import accent_map  # building only: the schema is stored with the index
+
     return (RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
             | StemFilter(stemfn=stemmer_for_language("hu")))
 
 
 def _exact_analyzer():
+    from whoosh.support.charset import accent_map
+
     return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
 
 

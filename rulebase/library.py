@@ -53,8 +53,7 @@ class Library:
 
     def _watched(self) -> list[Path]:
         """The manifests: adding or removing a document changes one of them."""
-        from rulebase.sources import MANIFEST_NAME
-        from rulebase.usercorpus import user_corpus_dir
+        from rulebase.sources import MANIFEST_NAME, user_corpus_dir
 
         return [self.corpus_dir / MANIFEST_NAME, user_corpus_dir() / MANIFEST_NAME]
 

@@ -5,7 +5,6 @@ Exact lookups are served from the record database alone, so they never import Wh
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -89,9 +88,11 @@ def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
         found = store.numbers_like(ref[:cut].lower() + "%", limit * 4)
         if found:
             return sorted(found, key=number_key)[:limit]
+    from difflib import get_close_matches  # only when a lookup fails
+
     if ":" in ref:
-        return difflib.get_close_matches(ref, store.ids_like(ref.split(":")[0] + ":"), n=limit)
-    return difflib.get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
+        return get_close_matches(ref, store.ids_like(ref.split(":")[0] + ":"), n=limit)
+    return get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
 
 
 _STOP = {"the", "a", "an", "of", "to"}
@@ -161,7 +162,9 @@ def define(store: RecordStore, term: str) -> Definitions:
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary") if r.title]
-        close = difflib.get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)
+        from difflib import get_close_matches
+
+        close = get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)
         raise NotFound(f"no glossary definition of {term!r}", close, hint="try 'rulebase search'")
     ids = {r.id for r in definitions}
     ref_ids = list(dict.fromkeys(i for r in definitions for i in r.refs_in if i not in ids))

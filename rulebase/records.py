@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 # The one place the record kinds are documented.
 KINDS: dict[str, str] = {
@@ -100,13 +99,13 @@ FIELD_ORDER = (
 )
 
 
-def to_dict(record: Record) -> dict[str, Any]:
+def to_dict(record: Record) -> dict[str, object]:
     """Serialise with the documented field order first (export and --json rely on it)."""
     data = asdict(record)
     return {name: data[name] for name in FIELD_ORDER}
 
 
-def from_dict(data: dict[str, Any]) -> Record:
+def from_dict(data: dict) -> Record:
     values = dict(data)
     values["refs"] = [Ref(**r) for r in values.get("refs", [])]
     values["citations"] = [Citation(**c) for c in values.get("citations", [])]

@@ -11,6 +11,7 @@ from rulebase.errors import ManifestError
 EDITIONS = ("4e", "5e", "6e", "10e")
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
+ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,16 @@ def default_corpus_dir() -> Path:
     if env:
         return Path(env)
     return Path(__file__).resolve().parent.parent / "corpus"
+
+
+def user_corpus_dir() -> Path:
+    """Where `rulebase add` keeps documents: RULEBASE_USER_CORPUS, else $XDG_DATA_HOME/rulebase/corpus.
+    (Here, not in usercorpus.py, so checking a current index imports none of the adding code.)"""
+    env = os.environ.get(ENV_USER_CORPUS)
+    if env:
+        return Path(env)
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "rulebase" / "corpus"
 
 
 def load_manifest(corpus_dir: Path | None = None) -> list[Source]:

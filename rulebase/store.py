@@ -121,6 +121,7 @@ CREATE TABLE records (
 CREATE INDEX records_number ON records(number_lc);
 CREATE INDEX records_parent ON records(parent);
 CREATE INDEX records_title ON records(title_lc);
+CREATE INDEX records_kind ON records(kind, rank);  -- term map and glossaries, without a scan
 CREATE TABLE pages (page TEXT, edition TEXT, source TEXT, id TEXT, rank INTEGER);
 CREATE INDEX pages_key ON pages(edition, page);
 CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT, edition TEXT, date TEXT, format TEXT,

@@ -20,9 +20,8 @@ from rulebase.detect import Detected, detect, edition_rank, is_edition
 from rulebase.errors import ManifestError, NotFound, SourceError, UsageError
 from rulebase.locking import folder_lock
 from rulebase.records import Record
-from rulebase.sources import MANIFEST_NAME, REQUIRED, Source
+from rulebase.sources import ENV_USER_CORPUS, MANIFEST_NAME, REQUIRED, Source, user_corpus_dir
 
-ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_BYTES = 64 * 1024 * 1024
 _CREDITS = {"comprules": "Magic: The Gathering Comprehensive Rules (C) Wizards of the Coast",
@@ -32,14 +31,6 @@ _PREFIX = {"comprules": "cr", "crystalkeep-2008": "ck", "crystalkeep-1999": "ck"
            "hu-guide": "hu-guide"}
 _HEADER = ("# Documents added with 'rulebase add' (remove them with 'rulebase remove ID').\n"
            "# Edition labels: 4e, 5e, 6e, 10e, or crYYYY for rules outside those eras.\n")
-
-
-def user_corpus_dir() -> Path:
-    env = os.environ.get(ENV_USER_CORPUS)
-    if env:
-        return Path(env)
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "rulebase" / "corpus"
 
 
 def check_id(doc_id: str) -> str:
