@@ -17,7 +17,8 @@ import re
 import sys
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from rulebase.errors import IndexError_, UsageError
@@ -141,7 +142,7 @@ def write_index(path: Path, records: list[Record],
     ix = whoosh_index.create_in(str(path), make_schema())
     # One writer process: Whoosh's multiprocess writer halves the build on two cores, but its
     # workers outlive a killed build and keep writing into the abandoned directory.
-    writer = ix.writer(limitmb=256)
+    writer = ix.writer(limitmb=256, compound=False)
     total = len(records)
     lead = leads(records)
     for n, record in enumerate(records, 1):
@@ -158,7 +159,9 @@ def check(path: Path) -> bool:
         with ix.reader() as reader:
             reader.doc_count()
             for fieldname in ("id", "exact"):
-                next(iter(reader.lexicon(fieldname)), None)
+                first = next(iter(reader.lexicon(fieldname)), None)
+                if first is not None:
+                    reader.postings(fieldname, first).id()
     except Exception:  # noqa: BLE001 - any failure to read means unhealthy
         return False
     return True
@@ -189,7 +192,8 @@ class Searcher:
         self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1)
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
-        self.analyzers = {name: self.ix.schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
+        schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
+        self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self.hu_by_en: dict[str, list[str]] = {}
         self.en_by_hu: dict[str, list[str]] = {}
         for hu, english in term_pairs or []:
@@ -214,9 +218,9 @@ class Searcher:
     def _tokens(self, field: str, text: str) -> list[str]:
         return [t.text for t in self.analyzers[field](text)]
 
-    def _spans(self, field: str, text: str) -> list[tuple[str, int, int]]:
-        """Every token of `text` as `field` analyses it, with its character span (one pass)."""
-        return [(t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True)]
+    def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
+        """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
+        return ((t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True))
 
     def _allowed(self, filters: dict[str, list[str]]) -> set[int] | None:
         """Documents passing every filter (values of one filter are alternatives); None: all."""
@@ -379,21 +383,36 @@ def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
     return [(rid, score, matched) for score, rid, matched in rescored]
 
 
-def highlight(text: str, matched, spans: Callable[[str, str], list[tuple[str, int, int]]],
+def highlight(text: str, matched, spans: Callable[[str, str], Iterator[tuple[str, int, int]]],
               width: int = 220) -> str:
-    """A snippet around the first matched word, with matched words wrapped in markers."""
+    """A snippet around the first matched word, with matched words wrapped in markers. The text
+    is analysed only as far as the snippet reaches: stemming every word of a long passage would
+    cost more than the search."""
     wanted = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
     fields = {f for f, _ in wanted} & {"text", "text_hu", "exact"} or {"text"}
-    out = sorted({(s, e) for field in fields for tok, s, e in spans(field, text) if (field, tok) in wanted})
-    first = out[0][0] if out else None
+    streams = {field: spans(field, text) for field in sorted(fields)}
+    read: dict[str, list[tuple[str, int, int]]] = {field: [] for field in streams}
+    firsts = []
+    for field, stream in streams.items():
+        for token in stream:
+            read[field].append(token)
+            if (field, token[0]) in wanted:
+                firsts.append(token[1])
+                break
+    first = min(firsts, default=None)
     start = max(0, (first or 0) - width // 3)
     if start:
         start = text.find(" ", start) + 1 or start
     end = min(len(text), start + width)
+    out = set()
+    for field, stream in streams.items():
+        for tok, s, e in chain(read[field], stream):
+            if s > end:
+                break
+            if (field, tok) in wanted and s >= start and e <= end:
+                out.add((s, e))
     piece, cursor = [], start
-    for s, e in out:
-        if s < start or e > end:
-            continue
+    for s, e in sorted(out):
         piece += [text[cursor:s], MARK_OPEN, text[s:e], MARK_CLOSE]
         cursor = e
     piece.append(text[cursor:end])

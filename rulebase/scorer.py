@@ -13,7 +13,7 @@ phrase scores as the sum of its words' scores in the documents where they occur 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import log
 
 
@@ -39,6 +39,7 @@ class Postings:
     ids: list[int]
     scores: list[float]
     values: list[bytes]
+    positions: dict[int, list[int]] = field(default_factory=dict)  # by index into ids, once decoded
 
 
 class Scorer:
@@ -122,10 +123,16 @@ class Scorer:
         decode = self.reader.schema[clause.field].format.decoder("positions")
         for docnum in common:
             at = [index[docnum] for index in by_doc]
-            positions = [decode(p.values[i]) for p, i in zip(parts, at, strict=True)]
+            positions = [_positions(p, i, decode) for p, i in zip(parts, at, strict=True)]
             if near(positions, clause.slop):
                 score = sum(p.scores[i] for p, i in zip(parts, at, strict=True))
                 total[docnum] = total.get(docnum, 0.0) + clause.boost * score
+
+
+def _positions(postings: Postings, i: int, decode) -> list[int]:
+    if i not in postings.positions:
+        postings.positions[i] = decode(postings.values[i])
+    return postings.positions[i]
 
 
 def near(positions: list[list[int]], slop: int) -> bool:

@@ -140,7 +140,7 @@ def _truncate(path: Path) -> None:
 
 
 @pytest.mark.parametrize(("damage", "expect"), [
-    (lambda ix: _truncate(_whoosh_file(ix, ".seg")), "is {n} bytes, expected"),
+    (lambda ix: _truncate(_whoosh_file(ix, ".pst")), "is {n} bytes, expected"),  # the postings
     (lambda ix: _whoosh_file(ix, ".toc").unlink(), "whoosh/_MAIN_1.toc is missing"),
     (lambda ix: (ix / (ix / "CURRENT").read_text().strip() / "records.db").write_bytes(b"garbage" * 100),
      "records.db is not an SQLite database"),

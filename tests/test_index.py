@@ -80,9 +80,13 @@ def test_leads_and_health_check(tmp_path):
     assert leads(records) == {"s:h": "s:h.1"}
     write_index(tmp_path / "w", records)
     assert check(tmp_path / "w")
-    for segment in (tmp_path / "w").glob("*.seg"):
-        segment.unlink()
-    assert not check(tmp_path / "w")
+    for suffix in (".pst", ".trm", ".toc"):  # postings, term table, table of contents
+        kept = {f: f.read_bytes() for f in (tmp_path / "w").iterdir()}
+        next((tmp_path / "w").glob(f"*{suffix}")).unlink()
+        assert not check(tmp_path / "w"), suffix
+        for f, data in kept.items():
+            f.write_bytes(data)
+        assert check(tmp_path / "w")
 
 
 @pytest.mark.parametrize("name, mrr_floor, recall_floor", [("dev-queries.tsv", 0.85, 0.95), ("queries.tsv", 0.80, 0.95)])
