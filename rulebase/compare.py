@@ -117,7 +117,7 @@ def find_topic(topics: list[Topic], text: str) -> Topic | None:
 def parse_editions(value: str | None, available: Iterable[str] = EDITIONS) -> list[str]:
     """'4e,10e' -> ['4e', '10e'] in edition order; an unknown edition is a usage error.
     `available` adds the editions of documents users added (e.g. 'cr2025') to the bundled four."""
-    from rulebase.detect import edition_rank
+    from rulebase.sources import edition_rank
 
     known = sorted(set(EDITIONS) | set(available), key=edition_rank)
     if value is None or not value.strip():

@@ -8,7 +8,7 @@ era it belongs to: the edition its text names ("under the FIFTH EDITION rules"),
 its effective date falls in. Wizards stopped naming rules eras after Tenth Edition (the Magic
 2010 rules change of 2009-07-11), and 7th-9th Edition have no label in the corpus, so a document
 outside the four labelled eras is labelled by the year its rules took effect: "cr2025". Such a
-label sorts after 10e, by year (`edition_rank`), and works as a --edition filter and a compare
+label sorts after 10e, by year (`sources.edition_rank`), and works as a --edition filter and a compare
 column like any other.
 """
 
@@ -19,9 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from rulebase.errors import UsageError
-from rulebase.sources import EDITIONS
 
-YEAR_LABEL = re.compile(r"^cr(?P<year>(?:19|20)\d\d)$")
 # (first day, label): the era a rules date belongs to; None means "label by year".
 _ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"), ("2001-04-11", None),
          ("2007-07-13", "10e"), ("2009-07-11", None))
@@ -50,19 +48,6 @@ class Detected:
     part: str | None = None
     edition_note: str | None = None
     evidence: list[str] = field(default_factory=list)  # what in the file told us, for the report
-
-
-def is_edition(label: str) -> bool:
-    """A bundled edition label or a year label such as 'cr2025'."""
-    return label in EDITIONS or bool(YEAR_LABEL.match(label))
-
-
-def edition_rank(label: str) -> tuple[int, int]:
-    """Chronological order of edition labels: 4e < 5e < 6e < 10e < cr2010 < cr2025."""
-    if label in EDITIONS:
-        return (EDITIONS.index(label), 0)
-    year = YEAR_LABEL.match(label)
-    return (len(EDITIONS), int(year["year"])) if year else (len(EDITIONS) + 1, 0)
 
 
 def edition_for_date(date: str) -> tuple[str, str]:

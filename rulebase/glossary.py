@@ -21,7 +21,7 @@ from rulebase.errors import UsageError
 from rulebase.ingest.link import fold_term
 from rulebase.lookup import loose_term
 from rulebase.records import Record, fold_space, slugify
-from rulebase.sources import EDITIONS
+from rulebase.sources import EDITIONS, edition_rank
 from rulebase.terms import fold_accents
 
 FORMATS = ("html", "md")
@@ -93,10 +93,6 @@ class GlossarySummary:
     terms: int
     rule_pages: int
     files: int  # every file written, assets and the search index included
-
-
-def edition_rank(edition: str) -> int:
-    return EDITIONS.index(edition) if edition in EDITIONS else len(EDITIONS)
 
 
 def term_key(name: str) -> str:
@@ -196,7 +192,7 @@ def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
         groups.setdefault(find(r.id), []).append(r)
     pages = []
     for members in groups.values():
-        best = sorted(members, key=lambda r: (r.lang != "en", "(" in (r.title or "("), -edition_rank(r.edition),
+        best = sorted(members, key=lambda r: (r.lang != "en", "(" in (r.title or "("), tuple(-n for n in edition_rank(r.edition)),
                                               corpus.order(r)))
         title = next((r.title for r in best if r.title and r.title.strip()), best[0].id)
         names = sorted({n for r in members for n in [r.title, *r.aliases] if n and n.strip()},

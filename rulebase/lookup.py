@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from rulebase.errors import NotFound, UsageError
 from rulebase.records import Record
+from rulebase.sources import edition_rank
 from rulebase.store import RecordStore
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
@@ -71,12 +72,32 @@ def lookup(store: RecordStore, ref: str) -> Lookup:
     number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
     records = store.by_number(number)
     if records:
-        from rulebase.usercorpus import diff_hint, newest_first
-
         records = newest_first(records, store.documents())  # official text first, newest first
         return Lookup(ref, "number", [expand(store, r) for r in records], diff_hint(records))
     raise NotFound(f"no rule, record or page matches {ref!r}", suggest(store, ref),
                    hint="try 'rulebase search' for free text")
+
+
+def newest_first(records: list[Record], documents: dict[str, dict]) -> list[Record]:
+    """Versions of one rule number: official Comprehensive Rules first, each group newest first
+    (by document date, then edition), so an added 2025 release leads the bundled 2008 one."""
+    def key(record: Record) -> tuple:
+        doc = documents.get(record.source, {})
+        when = doc.get("date") or ""
+        return (doc.get("format") != "comprules", _negate(when if when[:1].isdigit() else ""),
+                tuple(-n for n in edition_rank(record.edition)), record.source)
+    return sorted(records, key=key)
+
+
+def _negate(text: str) -> tuple[int, ...]:
+    return tuple(-ord(c) for c in text) + (1,)
+
+
+def diff_hint(records: list[Record]) -> str | None:
+    """'rulebase diff A B' for the two newest versions from different documents, if any."""
+    first = records[0] if records else None
+    other = next((r for r in records[1:] if first and r.source != first.source), None)
+    return f"rulebase diff {other.id} {first.id}" if first and other else None
 
 
 def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
@@ -157,8 +178,6 @@ def define(store: RecordStore, term: str) -> Definitions:
     definitions += _defining_entries(store, names, {r.source for r in definitions})
     parents = store.get_many([t.parent for t in hungarian if t.parent])
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
-    from rulebase.detect import edition_rank
-
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary") if r.title]

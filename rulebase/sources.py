@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ EDITIONS = ("4e", "5e", "6e", "10e")
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
 ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
+YEAR_LABEL = re.compile(r"^cr(?P<year>(?:19|20)\d\d)$")  # added documents outside the four editions
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,19 @@ class Source:
     part: str | None = None
     edition_note: str | None = None
     bundled: bool = True
+
+
+def is_edition(label: str) -> bool:
+    """A bundled edition label or a year label such as 'cr2025'."""
+    return label in EDITIONS or bool(YEAR_LABEL.match(label))
+
+
+def edition_rank(label: str) -> tuple[int, int]:
+    """Chronological order of edition labels: 4e < 5e < 6e < 10e < cr2010 < cr2025."""
+    if label in EDITIONS:
+        return (EDITIONS.index(label), 0)
+    year = YEAR_LABEL.match(label)
+    return (len(EDITIONS), int(year["year"])) if year else (len(EDITIONS) + 1, 0)
 
 
 def default_corpus_dir() -> Path:

@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 from pathlib import Path
 
-from rulebase.detect import Detected, detect, edition_rank, is_edition
+from rulebase.detect import Detected, detect
 from rulebase.errors import ManifestError, NotFound, SourceError, UsageError
 from rulebase.locking import folder_lock
-from rulebase.records import Record
-from rulebase.sources import ENV_USER_CORPUS, MANIFEST_NAME, REQUIRED, Source, user_corpus_dir
+from rulebase.sources import ENV_USER_CORPUS, MANIFEST_NAME, REQUIRED, Source, is_edition, user_corpus_dir
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_BYTES = 64 * 1024 * 1024
@@ -221,28 +220,3 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def _locked(folder: Path):
     return folder_lock(folder, lambda exc: SourceError(
         f"cannot write the user corpus ({exc.strerror})", str(folder), f"set {ENV_USER_CORPUS} to a writable folder"))
-
-
-# -- several documents' versions of one rule ----------------------------------------------------
-
-
-def newest_first(records: list[Record], documents: dict[str, dict]) -> list[Record]:
-    """Versions of one rule number: official Comprehensive Rules first, each group newest first
-    (by document date, then edition), so an added 2025 release leads the bundled 2008 one."""
-    def key(record: Record) -> tuple:
-        doc = documents.get(record.source, {})
-        when = doc.get("date") or ""
-        return (doc.get("format") != "comprules", _negate(when if when[:1].isdigit() else ""),
-                tuple(-n for n in edition_rank(record.edition)), record.source)
-    return sorted(records, key=key)
-
-
-def _negate(text: str) -> tuple[int, ...]:
-    return tuple(-ord(c) for c in text) + (1,)
-
-
-def diff_hint(records: list[Record]) -> str | None:
-    """'rulebase diff A B' for the two newest versions from different documents, if any."""
-    first = records[0] if records else None
-    other = next((r for r in records[1:] if first and r.source != first.source), None)
-    return f"rulebase diff {other.id} {first.id}" if first and other else None

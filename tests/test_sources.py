@@ -1,7 +1,7 @@
 import pytest
 
 from rulebase.errors import ManifestError
-from rulebase.sources import EDITIONS, load_manifest
+from rulebase.sources import EDITIONS, edition_rank, is_edition, load_manifest
 
 GOOD = """
 [[source]]
@@ -59,3 +59,10 @@ def test_manifest_bad_toml(tmp_path):
 def test_missing_manifest(tmp_path):
     with pytest.raises(ManifestError, match="manifest not found"):
         load_manifest(tmp_path)
+
+
+def test_edition_labels_and_order():
+    assert all(is_edition(x) for x in ("4e", "5e", "6e", "10e", "cr2025"))
+    assert not any(is_edition(x) for x in ("7e", "cr25", "CR2025", "cr2025x", "../x", ""))
+    labels = ["cr2025", "10e", "4e", "cr2010", "6e", "5e"]
+    assert sorted(labels, key=edition_rank) == ["4e", "5e", "6e", "10e", "cr2010", "cr2025"]

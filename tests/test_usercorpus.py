@@ -12,6 +12,7 @@ from rulebase import usercorpus
 from rulebase.cli import app
 from rulebase.errors import ManifestError, NotFound, UsageError
 from rulebase.library import Library
+from rulebase.lookup import diff_hint, newest_first
 from rulebase.sources import load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -75,12 +76,12 @@ def test_versions_newest_first_with_a_diff_hint(added):
     docs = store.documents()
     assert docs["cr2025"] == {"id": "cr2025", "title": "Magic: The Gathering Comprehensive Rules (2025-11-14)",
                               "edition": "cr2025", "date": "2025-11-14", "format": "comprules", "bundled": False}
-    versions = usercorpus.newest_first(store.by_number("100.1"), docs)
+    versions = newest_first(store.by_number("100.1"), docs)
     assert [r.id for r in versions] == ["cr2025:100.1", "cr2008:100.1"]
-    assert usercorpus.diff_hint(versions) == "rulebase diff cr2008:100.1 cr2025:100.1"
-    ck = usercorpus.newest_first(store.by_number("502.83a"), docs)
+    assert diff_hint(versions) == "rulebase diff cr2008:100.1 cr2025:100.1"
+    ck = newest_first(store.by_number("502.83a"), docs)
     assert [r.source for r in ck] == ["cr2008", "ck2008"]  # official text first, then summaries
-    assert usercorpus.diff_hint(versions[:1]) is None
+    assert diff_hint(versions[:1]) is None
 
 
 def test_lookup_lists_both_releases_with_the_diff_command(added):
