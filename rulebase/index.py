@@ -287,7 +287,7 @@ class Searcher:
             total = len(scores)
         elif words:
             results.suggestion = self.correct(words)
-            top, matched, total = self._fuzzy(words, allowed, pool)
+            top, matched, total, word_terms = self._fuzzy(words, allowed, pool)
         else:
             top, matched, total = [], {}, 0
         seen = {h.id for h in results.hits}
@@ -328,15 +328,18 @@ class Searcher:
 
     def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
         """Near spellings on the unstemmed field, when nothing matched as typed (rare: Whoosh's
-        own matchers are fast enough here)."""
+        own matchers are fast enough here). Also returns each fuzzy word's spellings found in the
+        index, so coordination counts the words a hit matched as it does for exact terms."""
         from whoosh.query import FuzzyTerm, Or, Term
 
         if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
-            return [], {}, 0
-        query = Or([FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
-                    for w in words if len(w) > 2] or [Term("exact", fold(words[0]))])
-        hits = self._searcher().search(query, limit=pool, filter=allowed, terms=True)
-        return list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, hits.estimated_length()
+            return [], {}, 0, []
+        parts = [FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
+                 for w in words if len(w) > 2] or [Term("exact", fold(words[0]))]
+        spellings = [{(f, t.decode()) for f, t in part.existing_terms(self.reader, expand=True)} for part in parts]
+        hits = self._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
+        return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, len(hits),
+                [found for found in spellings if found])
 
     def correct(self, words: list[str]) -> str | None:
         """A spelling suggestion from the unstemmed field's own vocabulary."""

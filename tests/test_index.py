@@ -29,6 +29,21 @@ def test_hungarian_without_accents_finds_accented_text(library):
     assert plain == accented
 
 
+def test_total_counts_every_matching_record_exactly(library):
+    """Eight guide records hold a form of 'sebzés' or 'kiosztás' (title, text or section)."""
+    results = run_search(library, "sebzes kiosztasa", {}, 3)
+    assert (results.total, len(results.hits)) == (8, 3)
+    assert run_search(library, "sebzes kiosztasa", {"lang": ["hu"], "kind": ["passage"]}, 3).total == 6
+
+
+def test_fuzzy_hits_are_ranked_by_the_words_they_match(library):
+    """Both words misspelt: hits holding both near-spellings come first, not all at score 0."""
+    results = run_search(library, "trampel creture", {}, 5)
+    assert results.suggestion == "trample creature"
+    assert all(h.score > 0 for h in results.hits)
+    assert results.hits[0].id == "cr2008:glossary.trample"
+
+
 def test_english_query_reaches_hungarian_records_through_the_term_map(library):
     assert ids(library, "stack", 3, lang=["hu"])[0] == "hu-guide:glossary.varolista"
 
