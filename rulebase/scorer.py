@@ -5,9 +5,12 @@ matchers) makes several pure-Python calls per posting per clause, which put a th
 at 30-100 ms. Here each term's postings are read once through the public Matcher API, scored with
 Whoosh's BM25 formula and statistics (its idf, its average field length, its quantised per-document
 field lengths), and kept for the life of the searcher: a term's postings never change under an
-open, read-only index. The module imports nothing from Whoosh (index.py controls that import). The sums are those Whoosh's `Or`/`Term`/`Phrase` queries compute (a
-phrase scores as the sum of its words' scores in the documents where they occur in order within
-`slop` positions); tests/test_scorer.py holds the two equal on the real index.
+open, read-only index.
+
+The sums are those Whoosh's `Or`/`Term`/`Phrase` queries compute (a phrase scores as the sum of
+its words' scores in the documents where they occur in order within `slop` positions);
+tests/test_scorer.py holds the two equal on the real index. This module imports nothing from
+Whoosh: index.py owns that import (and the shim that keeps it offline).
 """
 
 from __future__ import annotations
@@ -40,6 +43,13 @@ class Postings:
     scores: list[float]
     values: list[bytes]
     positions: dict[int, list[int]] = field(default_factory=dict)  # by index into ids, once decoded
+    _where: dict[int, int] | None = None
+
+    def where(self) -> dict[int, int]:
+        """Index into `ids` of each document (built on the first phrase that needs it)."""
+        if self._where is None:
+            self._where = {docnum: i for i, docnum in enumerate(self.ids)}
+        return self._where
 
 
 class Scorer:
@@ -116,7 +126,7 @@ class Scorer:
         parts = [self.postings(clause.field, token) for token in clause.tokens]
         if any(p is None for p in parts):
             return
-        by_doc = [dict(zip(p.ids, range(len(p.ids)), strict=True)) for p in parts]
+        by_doc = [p.where() for p in parts]
         common = set(by_doc[0]).intersection(*by_doc[1:])
         if allowed is not None:
             common &= allowed
