@@ -20,11 +20,6 @@ from dataclasses import dataclass, field
 from math import log
 
 
-def bm25(idf: float, tf: float, fl: float, avgfl: float, B: float, K1: float) -> float:
-    """whoosh.scoring.bm25, term for term, so the sums match Whoosh's BM25F exactly."""
-    return idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
-
-
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One scored part of a query: a term (one token) or a phrase (several, `slop` apart)."""
@@ -62,6 +57,7 @@ class Scorer:
         self.cache_terms = cache_terms
         self._terms: OrderedDict[tuple[str, str], Postings | None] = OrderedDict()
         self._lengths: dict[str, dict[int, int]] = {}
+        self._has_positions: dict[str, bool] = {}
 
     def postings(self, field: str, token: str) -> Postings | None:
         """The term's postings, or None when the index lacks it (least recently used dropped)."""
@@ -76,24 +72,35 @@ class Scorer:
         return found
 
     def _read(self, field: str, token: str) -> Postings:
-        # Whoosh's WeightingModel.idf and Searcher.avg_field_length, over the same counts.
+        # Whoosh's WeightingModel.idf and Searcher.avg_field_length, over the same counts; the
+        # loop is whoosh.scoring.bm25 inlined, the same operations in the same order.
         idf = log(self.doc_count / (self.reader.doc_frequency(field, token) + 1)) + 1
         avgfl = self.reader.field_length(field) / (self.doc_count or 1) or 1
+        K1, K1_1, B, B_1 = self.K1, self.K1 + 1, self.B, 1 - self.B
         lengths = self._lengths.setdefault(field, {})
         field_length = self.reader.doc_field_length
-        B, K1 = self.B, self.K1
+        positional = self._positional(field)
         ids, scores, values = [], [], []
         matcher = self.reader.postings(field, token)
-        while matcher.is_active():
-            docnum = matcher.id()
+        active, docid, weight, value, step = matcher.is_active, matcher.id, matcher.weight, matcher.value, matcher.next
+        while active():
+            docnum = docid()
             length = lengths.get(docnum)
             if length is None:
                 length = lengths[docnum] = field_length(docnum, field, 1)
+            tf = weight()
             ids.append(docnum)
-            scores.append(bm25(idf, matcher.weight(), length, avgfl, B, K1))
-            values.append(matcher.value())
-            matcher.next()
+            scores.append(idf * ((tf * K1_1) / (tf + K1 * (B_1 + B * length / avgfl))))
+            if positional:
+                values.append(value())
+            step()
         return Postings(ids, scores, values)
+
+    def _positional(self, field: str) -> bool:
+        """Whether the field records positions (phrases need them; the others skip reading them)."""
+        if field not in self._has_positions:
+            self._has_positions[field] = self.reader.schema[field].format.supports("positions")
+        return self._has_positions[field]
 
     def docs(self, field: str, values: list[str]) -> set[int]:
         """Documents whose ID-type `field` holds any of `values` (filters)."""
@@ -123,6 +130,8 @@ class Scorer:
                 total[docnum] = total.get(docnum, 0.0) + boost * score
 
     def _add_phrase(self, total: dict[int, float], clause: Clause, allowed: set[int] | None) -> None:
+        if not self._positional(clause.field):
+            return  # (Whoosh refuses a phrase on a field without positions; none is built here)
         parts = [self.postings(clause.field, token) for token in clause.tokens]
         if any(p is None for p in parts):
             return
