@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebase.errors import ManifestError, UsageError
-from rulebase.records import Record, fold_space
-from rulebase.terms import fold_accents, hungarian_for, term_map
+from rulebase.records import Record, fold_accents, fold_space
+from rulebase.terms import hungarian_for, term_map
 
 EDITIONS = ("4e", "5e", "6e", "10e")
 TOPICS_FILE = "topics.toml"

@@ -20,9 +20,8 @@ from rulebase.diff import DiffOp, merge_short_equals, word_diff
 from rulebase.errors import UsageError
 from rulebase.ingest.link import fold_term
 from rulebase.lookup import loose_term
-from rulebase.records import Record, fold_space, slugify
+from rulebase.records import Record, fold_accents, fold_space, slugify
 from rulebase.sources import EDITIONS, edition_rank
-from rulebase.terms import fold_accents
 
 FORMATS = ("html", "md")
 MARKER = ".rulebase-glossary"

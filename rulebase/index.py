@@ -24,8 +24,8 @@ from pathlib import Path
 from rulebase.errors import IndexError_, UsageError
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 from rulebase.records import Record
+from rulebase.records import fold_accents as fold
 from rulebase.scorer import Clause, Scorer
-from rulebase.terms import fold_accents as fold
 
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
 

@@ -165,7 +165,7 @@ class Definitions:
 
 def define(store: RecordStore, term: str) -> Definitions:
     """Every glossary definition of `term` (or its Hungarian name) across editions and sources."""
-    from rulebase.terms import fold_accents
+    from rulebase.records import fold_accents
 
     key = loose_term(term)
     if not key:

@@ -141,6 +141,14 @@ def slugify(text: str) -> str:
     return slug or "x"
 
 
+def fold_accents(text: str) -> str:
+    """Accent- and case-insensitive form: 'Sebzések kiosztása' -> 'sebzesek kiosztasa' (ő, ű too)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
 def fold_space(text: str) -> str:
     """Collapse runs of whitespace: the form quotes are compared in."""
     return " ".join(text.split())

@@ -16,9 +16,8 @@ from urllib.parse import quote
 
 from rulebase.diff import DiffOp
 from rulebase.glossary import Definition, RulePage, Site, TermPage
-from rulebase.records import Record, fold_space
+from rulebase.records import Record, fold_accents, fold_space
 from rulebase.sources import EDITIONS
-from rulebase.terms import fold_accents
 
 ASSETS = ("search.js", "style.css")
 REWRITTEN_NOTE = "Rewritten: the two texts have little wording in common (both are shown in full above)."

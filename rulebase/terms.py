@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulebase.records import Record
+from rulebase.records import Record, fold_accents
 
 # ASCII words inside parentheses that are Hungarian, not English: abbreviations and suffixes.
 HU_NOT_ENGLISH = frozenset({
@@ -41,12 +41,6 @@ _PAREN = re.compile(r"\(([^()\n]*)\)")
 _ENGLISH = re.compile(r"[a-z]+(?: [a-z]+){0,3}")
 _WORD = re.compile(r"[^\W\d_](?:[\w/-]*\w)?")
 MIN_PREFIX = 4  # shortest folded Hungarian term matched as the stem of an inflected word
-
-
-def fold_accents(text: str) -> str:
-    """Accent- and case-insensitive form: 'Sebzések kiosztása' -> 'sebzesek kiosztasa' (ő, ű too)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,17 @@
 import json
 
-from rulebase.records import Citation, Link, Record, Ref, fold_space, from_dict, number_key, slugify, to_dict
+from rulebase.records import (
+    Citation,
+    Link,
+    Record,
+    Ref,
+    fold_accents,
+    fold_space,
+    from_dict,
+    number_key,
+    slugify,
+    to_dict,
+)
 
 EXPORT_FIELDS = ["id", "source", "edition", "lang", "kind", "number", "title", "text", "pages", "section",
                  "parent", "refs", "citations", "flags"]
@@ -41,3 +52,10 @@ def test_slugify_folds_accents_and_never_returns_empty_or_a_path():
 
 def test_fold_space():
     assert fold_space(" a\n\n b\tc ") == "a b c"
+
+
+def test_fold_accents():
+    assert fold_accents("Sebzések kiosztása") == "sebzesek kiosztasa"
+    assert fold_accents("Győzelem és Vereség") == "gyozelem es vereseg"
+    assert fold_accents("ŐRÜLT ÜTŐ ű") == "orult uto u"
+    assert fold_accents("library") == "library"

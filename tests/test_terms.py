@@ -16,7 +16,6 @@ from rulebase.terms import (
     english_for,
     english_terms,
     find_terms,
-    fold_accents,
     hungarian_for,
     term_map,
 )
@@ -33,13 +32,6 @@ def guide():
 @pytest.fixture(scope="module")
 def entries(guide):
     return term_map(guide[1])
-
-
-def test_fold_accents():
-    assert fold_accents("Sebzések kiosztása") == "sebzesek kiosztasa"
-    assert fold_accents("Győzelem és Vereség") == "gyozelem es vereseg"
-    assert fold_accents("ŐRÜLT ÜTŐ ű") == "orult uto u"
-    assert fold_accents("library") == "library"
 
 
 def test_term_records_on_the_real_guide(guide):
