@@ -59,6 +59,10 @@ class Scorer:
         self._lengths: dict[str, dict[int, int]] = {}
         self._has_positions: dict[str, bool] = {}
 
+    def clear(self) -> None:
+        """Forget the kept postings (scripts/bench.py times a first sight of every term)."""
+        self._terms.clear()
+
     def postings(self, field: str, token: str) -> Postings | None:
         """The term's postings, or None when the index lacks it (least recently used dropped)."""
         key = (field, token)

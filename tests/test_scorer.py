@@ -57,6 +57,8 @@ def test_term_cache_keeps_the_most_recent_terms_only(library):
     scorer.postings("text", "creatur")
     assert list(scorer._terms) == [("text", "damag"), ("text", "creatur")]
     assert scorer.postings("text", "zzzzqx") is None
+    scorer.clear()
+    assert not scorer._terms and scorer.postings("text", "damag").ids == first.ids  # read afresh
 
 
 @pytest.mark.parametrize(("positions", "slop", "expected"), [
