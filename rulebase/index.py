@@ -138,11 +138,19 @@ def _document(record: Record, lead: str | None) -> dict:
 
 def write_index(path: Path, records: list[Record],
                 progress: Callable[[str, int, int], None] | None = None) -> None:
+    from whoosh.codec.whoosh3 import W3Codec
+
     path.mkdir(parents=True)
     ix = whoosh_index.create_in(str(path), make_schema())
-    # One writer process: Whoosh's multiprocess writer halves the build on two cores, but its
-    # workers outlive a killed build and keep writing into the abandoned directory.
-    writer = ix.writer(limitmb=256, compound=False)
+    # Without per-block length statistics: writing them reads back every posting's field length
+    # (a tenth of the build), and they only let Whoosh's own searcher skip blocks; scorer.py
+    # reads each document's length, and the fuzzy path's skipping stays correct (bounds of 0).
+    codec = W3Codec()
+    codec.length_stats = False
+    # One writer process, plain files (opening a compound segment copies every file out of it).
+    # Whoosh's multiprocess writer saves a fifth here, but its workers outlive a killed build and
+    # keep writing into the abandoned directory.
+    writer = ix.writer(limitmb=256, compound=False, codec=codec)
     total = len(records)
     lead = leads(records)
     for n, record in enumerate(records, 1):
