@@ -191,8 +191,8 @@ def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
         groups.setdefault(find(r.id), []).append(r)
     pages = []
     for members in groups.values():
-        best = sorted(members, key=lambda r: (r.lang != "en", "(" in (r.title or "("), tuple(-n for n in edition_rank(r.edition)),
-                                              corpus.order(r)))
+        best = sorted(members, key=lambda r: (r.lang != "en", "(" in (r.title or "("),
+                                              tuple(-n for n in edition_rank(r.edition)), corpus.order(r)))
         title = next((r.title for r in best if r.title and r.title.strip()), best[0].id)
         names = sorted({n for r in members for n in [r.title, *r.aliases] if n and n.strip()},
                        key=lambda n: (n.casefold(), n))
