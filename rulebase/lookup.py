@@ -101,19 +101,44 @@ def diff_hint(records: list[Record]) -> str | None:
 
 
 def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
-    """'Did you mean' candidates: numbers sharing a prefix, then close spellings."""
+    """'Did you mean' candidates. A number that runs past a real one ('502.83z') gets that rule's
+    numbers; a slip inside one ('520.83a', '5028.3a') gets the numbers one or two slips away;
+    anything else gets close ids or titles."""
+    from difflib import get_close_matches  # only when a lookup fails
+
     from rulebase.records import number_key
 
     ref = ref.strip()
+    shared: list[str] = []
     for cut in range(len(ref), max(2, len(ref) // 2) - 1, -1):  # longest shared prefix first
-        found = store.numbers_like(ref[:cut].lower() + "%", limit * 4)
-        if found:
-            return sorted(found, key=number_key)[:limit]
-    from difflib import get_close_matches  # only when a lookup fails
-
+        shared = store.numbers_like(ref[:cut].lower() + "%", limit * 4)
+        if shared:
+            if cut >= len(ref) - 1:
+                return sorted(shared, key=number_key)[:limit]
+            break
     if ":" in ref:
         return get_close_matches(ref, store.ids_like(ref.split(":")[0] + ":"), n=limit)
+    if any(c.isdigit() for c in ref):
+        wanted, most = ref.lower(), 1 if len(ref) <= 4 else 2  # in a short number two slips is anything
+        near = [(slips(wanted, n.lower()), number_key(n), n) for n in store.numbers() if abs(len(n) - len(ref)) <= most]
+        close = [n for d, _, n in sorted(near) if d <= most][:limit]
+        if close or shared:
+            return close or sorted(shared, key=number_key)[:limit]
     return get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
+
+
+def slips(a: str, b: str) -> int:
+    """Typing slips between two strings: a wrong, missing or extra character, or two neighbours
+    swapped, each count one (optimal string alignment distance): '520.83a' is one from '502.83a'."""
+    before, row = [0] * (len(b) + 1), list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, row = row, current
+    return row[-1]
 
 
 _STOP = {"the", "a", "an", "of", "to"}

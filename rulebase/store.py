@@ -218,6 +218,10 @@ class RecordStore:
         return [row[0] for row in self.conn.execute(
             "SELECT DISTINCT number FROM records WHERE number_lc LIKE ? LIMIT ?", (pattern, limit))]
 
+    def numbers(self) -> list[str]:
+        """Every rule number in the corpus, once (for 'did you mean')."""
+        return [row[0] for row in self.conn.execute("SELECT DISTINCT number FROM records WHERE number IS NOT NULL")]
+
     def ids_like(self, prefix: str, limit: int = 500) -> list[str]:
         """Record ids starting with `prefix` (a source's ids, for 'did you mean')."""
         return [row[0] for row in self.conn.execute(

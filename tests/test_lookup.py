@@ -1,0 +1,33 @@
+"""'Did you mean' for rule numbers: slips inside a number, and numbers that run past a real one."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebase.lookup import slips, suggest
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("502.83a", "502.83a", 0),
+    ("520.83a", "502.83a", 1),   # two neighbours swapped
+    ("5028.3a", "502.83a", 1),
+    ("502.8a", "502.83a", 1),    # a character missing
+    ("502.833a", "502.83a", 1),  # one too many
+    ("502.84a", "502.83a", 1),   # a wrong one
+    ("a.42.3", "a.24.3", 1),
+    ("205.38a", "502.83a", 3),   # two wrong, one swap
+    ("", "abc", 3),
+])
+def test_slips_count_typing_mistakes(a, b, expected):
+    assert slips(a, b) == expected == slips(b, a)
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("502.83z", ["502.83", "502.83a", "502.83b", "502.83.Ruling.1", "502.83.Ruling.2"]),
+    ("520.83a", ["502.83a", "500.3a", "502.3a", "502.8a", "502.13a"]),
+    ("5028.3a", ["502.3a", "502.83a", "102.3a", "500.3a", "501.3a"]),
+    ("G5.91a", ["G5.19a", "G5.21a", "G5.19", "G5.21", "G5.21b"]),
+    ("trampel", ["trample", "rampage", "transmute", "team play", "tribal"]),
+])
+def test_suggestions_on_the_real_corpus(library, ref, expected):
+    assert suggest(library.store, ref) == expected
