@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 from rulebase.hits import MARK_CLOSE, MARK_OPEN
-from rulebase.index import check, leads, split_query, write_index
+from rulebase.index import check, highlight, leads, split_query, write_index
 from rulebase.query import run_search
 from rulebase.records import Record
 
@@ -63,6 +64,21 @@ def test_quoted_phrase_requires_the_words_together(library):
 def test_matched_words_are_marked_in_snippets(library):
     hit = run_search(library, "regeneration", {"edition": ["4e"]}, 1).hits[0]
     assert f"{MARK_OPEN}Regeneration{MARK_CLOSE}" in hit.snippet
+
+
+def test_highlight_reads_the_text_only_as_far_as_the_snippet():
+    text = "Before combat. " * 4 + "Damage is dealt; damage is prevented. " + "After. " * 400
+    read = []
+
+    def spans(field, value):
+        for m in re.finditer(r"\w+", value):
+            read.append(m.end())
+            yield m.group().lower(), m.start(), m.end()
+
+    snippet = highlight(text, {("text", "damage")}, spans, width=60)
+    assert snippet == ("…Before combat. \x02Damage\x03 is dealt; \x02damage\x03 is prevented. After. "
+                       "…").replace("\x02", MARK_OPEN).replace("\x03", MARK_CLOSE)
+    assert max(read) < 140 < len(text)
 
 
 def test_a_heading_match_leads_to_the_paragraph_it_heads(library):
