@@ -37,8 +37,8 @@ class Postings:
     ids: list[int]
     scores: list[float]
     values: list[bytes]
-    positions: dict[int, list[int]] = field(default_factory=dict)  # by index into ids, once decoded
-    _where: dict[int, int] | None = None
+    positions: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)  # decoded, by index
+    _where: dict[int, int] | None = field(default=None, init=False, repr=False)
 
     def where(self) -> dict[int, int]:
         """Index into `ids` of each document (built on the first phrase that needs it)."""
