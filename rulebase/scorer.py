@@ -57,7 +57,8 @@ class Scorer:
         self.cache_terms = cache_terms
         self._terms: OrderedDict[tuple[str, str], Postings | None] = OrderedDict()
         self._lengths: dict[str, dict[int, int]] = {}
-        self._has_positions: dict[str, bool] = {}
+        # Fields that record positions: phrases need them, the others skip reading them.
+        self._positional = {name: ftype.format.supports("positions") for name, ftype in reader.schema.items()}
 
     def clear(self) -> None:
         """Forget the kept postings (scripts/bench.py times a first sight of every term)."""
@@ -83,7 +84,7 @@ class Scorer:
         K1, K1_1, B, B_1 = self.K1, self.K1 + 1, self.B, 1 - self.B
         lengths = self._lengths.setdefault(field, {})
         field_length = self.reader.doc_field_length
-        positional = self._positional(field)
+        positional = self._positional[field]
         ids, scores, values = [], [], []
         matcher = self.reader.postings(field, token)
         active, docid, weight, value, step = matcher.is_active, matcher.id, matcher.weight, matcher.value, matcher.next
@@ -99,12 +100,6 @@ class Scorer:
                 values.append(value())
             step()
         return Postings(ids, scores, values)
-
-    def _positional(self, field: str) -> bool:
-        """Whether the field records positions (phrases need them; the others skip reading them)."""
-        if field not in self._has_positions:
-            self._has_positions[field] = self.reader.schema[field].format.supports("positions")
-        return self._has_positions[field]
 
     def docs(self, field: str, values: list[str]) -> set[int]:
         """Documents whose ID-type `field` holds any of `values` (filters)."""
@@ -134,7 +129,7 @@ class Scorer:
                 total[docnum] = total.get(docnum, 0.0) + boost * score
 
     def _add_phrase(self, total: dict[int, float], clause: Clause, allowed: set[int] | None) -> None:
-        if not self._positional(clause.field):
+        if not self._positional[clause.field]:
             return  # (Whoosh refuses a phrase on a field without positions; none is built here)
         parts = [self.postings(clause.field, token) for token in clause.tokens]
         if any(p is None for p in parts):
