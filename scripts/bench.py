@@ -46,20 +46,22 @@ def timed(fn) -> float:
     return time.perf_counter() - start
 
 
-def cold(args: list[str], index: Path, runs: int) -> list[float]:
+def rulebase_command() -> list[str]:
+    exe = Path(sys.executable).parent / "rulebase"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "rulebase"]
+
+
+def cold(cmd: list[str], index: Path, runs: int) -> list[float]:
     """Wall times of `runs` new processes, as a user runs them: bytecode caching on (some shells
     here export PYTHONDONTWRITEBYTECODE, which would add a recompile of every module to each run),
-    after one discarded warm-up run so the .pyc files exist. `args` starting with "-c" time the
-    bare interpreter instead, for scale."""
-    exe = Path(sys.executable).parent / "rulebase"
-    cmd = [sys.executable] if args[0] == "-c" else [str(exe)] if exe.exists() else [sys.executable, "-m", "rulebase"]
+    after one discarded warm-up run so the .pyc files exist."""
     env = dict(os.environ, RULEBASE_INDEX=str(index))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run(cmd + args, env=env, capture_output=True, check=False)
+    subprocess.run(cmd, env=env, capture_output=True, check=False)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(cmd + args, env=env, capture_output=True, check=False)
+        subprocess.run(cmd, env=env, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
     return times
 
@@ -85,9 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         searches = [timed(lambda q=q: run_search(library, q, {}, 10)) for q in queries]
         scorer = library.searcher.scorer
         fresh = [timed(lambda q=q: (scorer.clear(), run_search(library, q, {}, 10))) for q in queries]
-        cold_lookup = cold(["lookup", "502.83a"], index, args.runs)
-        cold_search = cold(["search", "damage prevention"], index, args.runs)
-        bare = cold(["-c", "pass"], index, args.runs)
+        cold_lookup = cold(rulebase_command() + ["lookup", "502.83a"], index, args.runs)
+        cold_search = cold(rulebase_command() + ["search", "damage prevention"], index, args.runs)
+        bare = cold([sys.executable, "-c", "pass"], index, args.runs)
     rows = [
         ("build", build, f"full index build ({len(records)} records)"),
         ("lookup_p50", pct(lookups, 0.5), f"in-process lookup p50 (p95 {pct(lookups, 0.95) * 1000:.2f} ms)"),
