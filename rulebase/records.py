@@ -90,12 +90,16 @@ class Record:
     links: list[Link] = field(default_factory=list)
     refs_in: list[str] = field(default_factory=list)
     changed: bool = False
+    # A Comprehensive Rules archive version: the first and last release it is in force in, and
+    # the lineage it belongs to (the same rule across edits and renumberings). Empty elsewhere.
+    span: list[str] = field(default_factory=list)
+    lineage: str | None = None
 
 
 FIELD_ORDER = (
     "id", "source", "edition", "lang", "kind", "number", "title", "text", "pages", "section",
     "parent", "refs", "citations", "flags", "raw", "order", "line", "aliases", "terms", "links",
-    "refs_in", "changed",
+    "refs_in", "changed", "span", "lineage",
 )
 
 

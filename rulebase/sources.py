@@ -10,6 +10,7 @@ from pathlib import Path
 from rulebase.errors import ManifestError
 
 EDITIONS = ("4e", "5e", "6e", "10e")
+DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
 ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
@@ -91,9 +92,10 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
                                 "every source needs " + ", ".join(REQUIRED))
         if entry["id"] in seen:
             raise ManifestError(f"duplicate source id {entry['id']!r}", where)
-        if entry["edition"] not in EDITIONS:
+        if entry["edition"] not in EDITIONS and not (entry["edition"] == DATED
+                                                      and entry["format"] == "comprules-archive"):
             raise ManifestError(f"unknown edition {entry['edition']!r}", where,
-                                f"use one of {', '.join(EDITIONS)}")
+                                f"use one of {', '.join(EDITIONS)} ('{DATED}' for a comprules-archive)")
         seen.add(entry["id"])
         name = entry["file"]
         if Path(name).name != name:

@@ -23,6 +23,7 @@ PARSERS: dict[str, str] = {
     "comprules": "rulebase.ingest.comprules",
     "crystalkeep-2008": "rulebase.ingest.crystalkeep",
     "crystalkeep-1999": "rulebase.ingest.crystalkeep99",
+    "comprules-archive": "rulebase.ingest.archive",  # every release in one tar.xz: see archive.py
 }
 
 
@@ -49,6 +50,12 @@ def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
 
 
 def ingest_source(source: Source) -> SourceReport:
+    if source.format == "comprules-archive":
+        from rulebase.ingest.archive import parse_archive
+
+        archived = parse_archive(source)
+        encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
+        return SourceReport(source, archived.parsed, f"per release: {encodings}", [])
     parse = parser_for(source.format, str(source.path))
     decoded = read_source(source.path)
     parsed = parse(decoded.text, source)
@@ -63,4 +70,31 @@ def ingest(sources: list[Source]) -> Ingested:
     reports = [ingest_source(s) for s in sources]
     rank = {s.id: n for n, s in enumerate(sources)}
     records = sorted((r for rep in reports for r in rep.parsed.records), key=lambda r: sort_key(r, rank))
-    return Ingested(records, reports, link(records, sources))
+    # Archive versions resolve their references within their own release (archive.py); the
+    # corpus-wide linker sees the other documents, then each is joined to the identical archive text.
+    archived = {s.id for s in sources if s.format == "comprules-archive"}
+    linked = [r for r in records if r.source not in archived]
+    report = link(linked, [s for s in sources if s.id not in archived])
+    join_archive(linked, [r for r in records if r.source in archived])
+    return Ingested(records, reports, report)
+
+
+def join_archive(records: list[Record], versions: list[Record]) -> None:
+    """'same-text' links between a document's numbered rule and the archive version with the same
+    number and text (the bundled 2008 release, Crystal Keep's copies of its rules): history and
+    search reach Crystal Keep through them, and search shows such twins once."""
+    from rulebase.ingest.link import fold_markup
+    from rulebase.records import Link
+
+    by_text: dict[tuple[str, str], list[Record]] = {}
+    for version in versions:
+        if version.number:
+            by_text.setdefault((version.number, fold_markup(version.text)), []).append(version)
+    for record in records:
+        if not record.number:
+            continue
+        for version in by_text.get((record.number, fold_markup(record.text)), []):
+            record.links.append(Link("same-text", version.id))
+            version.links.append(Link("same-text", record.id))
+            if record.lineage is None:
+                record.lineage = version.lineage

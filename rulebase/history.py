@@ -1,0 +1,177 @@
+"""A rule's history across Comprehensive Rules releases, and what changed between two dates.
+
+Built on the archive's versions (ingest/archive.py): each version knows its span of releases and
+its lineage, so a rule's history is its lineage in date order, and the changes between two dates
+are the lineages whose number or text differ between the releases in force on those dates.
+Pure reads of the record store; the renderers decide how it looks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulebase.diff import DiffOp, merge_short_equals, word_diff
+from rulebase.eras import OPEN_END, day, show
+from rulebase.errors import NotFound, UsageError
+from rulebase.records import Record, number_key
+from rulebase.store import RecordStore
+
+
+@dataclass(slots=True)
+class Step:
+    """One version of a rule: what it said, when, and how it differs from the version before."""
+
+    record: Record
+    first: int  # YYYYMMDD
+    last: int
+    change: str  # "added", "changed", "renumbered", "renumbered+changed"
+    diff: list[DiffOp] = field(default_factory=list)
+    previous_number: str | None = None
+
+
+@dataclass(slots=True)
+class Lineage:
+    key: str
+    steps: list[Step]
+    linked: list[Record]  # the same text in other documents (the bundled 2008 release, Crystal Keep)
+
+    @property
+    def current(self) -> bool:
+        return bool(self.steps) and self.steps[-1].last >= OPEN_END
+
+
+@dataclass(slots=True)
+class History:
+    ref: str
+    lineages: list[Lineage]  # the one in force now (or on --as-of) first
+
+
+def as_of_day(text: str | None) -> int | None:
+    """The --as-of option as a day, or None."""
+    return None if text is None else day(text, end=True)
+
+
+def in_force(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
+    """The records in force on `when` (all when None)."""
+    if when is None:
+        return records
+    spans = store.windows([r.id for r in records])
+    return [r for r in records if spans.get(r.id, (0, OPEN_END))[0] <= when <= spans.get(r.id, (0, OPEN_END))[1]]
+
+
+def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
+    ref = ref.strip()
+    if not ref:
+        raise UsageError("empty reference", hint="give a rule number (702.83a) or a record id")
+    if ":" in ref:
+        record = store.get(ref)
+        if record is not None:
+            if record.lineage:
+                return [record.lineage]
+            raise NotFound(f"{ref} has no history in the Comprehensive Rules archive",
+                           hint=f"'rulebase lookup {ref}' shows the record itself")
+        ref = ref.split(":", 1)[1].split("@", 1)[0]
+    number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
+    keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
+    if not keys:
+        from rulebase.lookup import suggest
+
+        raise NotFound(f"no rule {ref!r} in any Comprehensive Rules release", suggest(store, ref),
+                       hint="try 'rulebase search' for free text")
+    return keys
+
+
+def history(store: RecordStore, ref: str, when: int | None = None) -> History:
+    """Every version of the rule(s) `ref` names, oldest first, lineage in force on `when` (else
+    now, else most recently) first. A number reused for another rule gives several lineages."""
+    lineages = []
+    for key in _lineage_keys(store, ref):
+        versions = [r for r in store.lineage(key) if r.span or r.source == key.split(":")[0]]
+        archive = [r for r in versions if r.span]
+        spans = store.windows([r.id for r in archive])
+        steps: list[Step] = []
+        for record in archive:
+            first, last = spans[record.id]
+            prev = steps[-1].record if steps else None
+            if prev is None:
+                steps.append(Step(record, first, last, "added"))
+                continue
+            renumbered = prev.number != record.number
+            text_changed = prev.text != record.text or (prev.title or "") != (record.title or "")
+            kind = ("renumbered+changed" if renumbered and text_changed else
+                    "renumbered" if renumbered else "changed")
+            ops = merge_short_equals(word_diff(prev.text, record.text)) if text_changed else []
+            steps.append(Step(record, first, last, kind, ops, prev.number if renumbered else None))
+        linked_ids = list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
+        lineages.append(Lineage(key, steps, store.get_many(linked_ids)))
+
+    def rank(lineage: Lineage) -> tuple:
+        spans = [(s.first, s.last) for s in lineage.steps]
+        live = when is not None and any(a <= when <= b for a, b in spans)
+        return (not live, -max((b for _, b in spans), default=0))
+    lineages.sort(key=rank)
+    return History(ref, lineages)
+
+
+# -- changes between two dates ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Change:
+    kind: str  # added, removed, changed, renumbered, renumbered+changed
+    old: Record | None
+    new: Record | None
+    diff: list[DiffOp] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Changes:
+    source: str
+    old_release: dict
+    new_release: dict
+    changes: list[Change]
+
+    def count(self, kind: str) -> int:
+        return sum(1 for c in self.changes if c.kind == kind)
+
+
+def release_on(store: RecordStore, when: int, source: str = "cr") -> dict:
+    """The archive release in force on `when`."""
+    releases = store.releases().get(source) or []
+    if not releases:
+        raise NotFound(f"no Comprehensive Rules archive ({source!r}) in the index",
+                       hint="check 'rulebase sources'")
+    for release in releases:
+        if release["first_day"] <= when <= release["last_day"]:
+            return release
+    raise NotFound(f"no release of {source} was in force on {show(when)}",
+                   hint=f"the archive starts on {releases[0]['date']}")
+
+
+def changes_between(store: RecordStore, start: str, end: str, source: str = "cr",
+                    kinds: tuple[str, ...] = ("rule",)) -> Changes:
+    """Rules added, removed, changed and renumbered between the releases in force on two dates."""
+    old_rel, new_rel = release_on(store, day(start, end=True), source), release_on(store, day(end, end=True), source)
+    if old_rel["index"] > new_rel["index"]:
+        raise UsageError(f"--from {start} is after --to {end}", hint="give the earlier date first")
+    old = store.in_force(old_rel["first_day"], source, kinds)
+    new = store.in_force(new_rel["first_day"], source, kinds)
+    old_by = {r.lineage or r.id: r for r in old}
+    new_by = {r.lineage or r.id: r for r in new}
+    out: list[Change] = []
+    for key, record in new_by.items():
+        before = old_by.get(key)
+        if before is None:
+            out.append(Change("added", None, record))
+        elif before.id != record.id:
+            renumbered = before.number != record.number
+            text_changed = before.text != record.text or (before.title or "") != (record.title or "")
+            if not renumbered and not text_changed:
+                continue
+            kind = ("renumbered+changed" if renumbered and text_changed else
+                    "renumbered" if renumbered else "changed")
+            ops = merge_short_equals(word_diff(before.text, record.text)) if text_changed else []
+            out.append(Change(kind, before, record, ops))
+    out += [Change("removed", record, None) for key, record in old_by.items() if key not in new_by]
+    out.sort(key=lambda c: (c.kind == "removed", number_key((c.new or c.old).number)))  # type: ignore[union-attr]
+    return Changes(source, old_rel, new_rel, out)

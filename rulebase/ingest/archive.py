@@ -1,0 +1,298 @@
+"""Every official Comprehensive Rules release in one archive, each distinct text stored once.
+
+The archive (a tar.xz of plain-text releases, 2003-2026) holds ~110 releases that share almost
+all of their text: ~310,000 parsed records but only ~25,000 distinct ones. A *version* is one
+distinct text of one rule (or example, glossary entry, note) in a contiguous run of releases;
+it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release of the
+run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
+across edits and renumberings (rulebase.lineage), keyed by the id of the lineage's first
+version.
+
+Parsing runs in worker processes, each over a contiguous chunk of releases and collapsing it to
+versions before anything crosses the process boundary: pickling 310,000 records would cost more
+than parsing them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tarfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from rulebase.errors import SourceError
+from rulebase.ingest.text import Parsed, Warning_, decode
+from rulebase.pool import workers as default_workers
+from rulebase.records import Record, Ref, fold_space, number_key
+from rulebase.sources import Source
+
+FORMAT = "comprules-archive"
+_MEMBER = re.compile(r"(?:^|/)comprules-(\d{4}-\d\d-\d\d)\.txt$")
+_SUMS = re.compile(r"^([0-9a-f]{64})\s+\*?(\S+)$")
+LINEAGE_KINDS = ("rule", "chapter")
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """One release in the archive: `date` from the file name, `effective` from its text."""
+
+    index: int
+    date: str
+    member: str
+    effective: str | None
+    encoding: str
+    records: int
+    warnings: int
+
+
+@dataclass(slots=True)
+class ArchiveParsed:
+    parsed: Parsed
+    releases: list[Release]
+    encodings: Counter = field(default_factory=Counter)
+
+
+def members(path: Path) -> list[tuple[str, str, bytes]]:
+    """(date, member name, bytes) of every release, oldest first, checked against SHA256SUMS."""
+    try:
+        with tarfile.open(path, "r:xz") as tar:
+            found: list[tuple[str, str, bytes]] = []
+            sums: dict[str, str] = {}
+            for info in tar:
+                if not info.isfile():
+                    continue
+                data = tar.extractfile(info).read()  # type: ignore[union-attr]
+                if info.name.endswith("SHA256SUMS"):
+                    for line in data.decode("ascii", "replace").splitlines():
+                        m = _SUMS.match(line.strip())
+                        if m:
+                            sums[Path(m[2]).name] = m[1]
+                    continue
+                date = _MEMBER.search(info.name)
+                if date:
+                    found.append((date[1], info.name, data))
+    except (OSError, tarfile.TarError, EOFError) as exc:
+        raise SourceError(f"cannot read the archive ({exc})", str(path),
+                          "restore the file from shared/extra or remove it from sources.toml") from None
+    if not found:
+        raise SourceError("no comprules-YYYY-MM-DD.txt releases in the archive", str(path),
+                          "check that 'format' in sources.toml matches the file")
+    for _, name, data in found:
+        want = sums.get(Path(name).name)
+        if want and hashlib.sha256(data).hexdigest() != want:
+            raise SourceError(f"{name} does not match its SHA256SUMS entry", str(path),
+                              "restore the archive from shared/extra")
+    return sorted(found)
+
+
+Key = tuple[str, str, str, str]  # (kind, local id, title, text)
+
+
+def _key(record: Record, source_id: str) -> Key:
+    return (record.kind, record.id.removeprefix(f"{source_id}:"), record.title or "", record.text)
+
+
+def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
+    """Parse releases and collapse them: distinct records, and each release as indexes into them."""
+    from rulebase.ingest import comprules
+
+    distinct: dict[Key, int] = {}
+    records: list[Record] = []
+    releases: list[tuple[str, str, str | None, str, list[int], list[Warning_]]] = []
+    for date, name, data in chunk:
+        where = f"{source.path.name}:{name}"
+        decoded = decode(data, where)
+        one = replace(source, file=f"{source.file}:{name}", path=Path(where))
+        parsed = comprules.parse(decoded.text, one)
+        seq: list[int] = []
+        for record in parsed.records:
+            key = _key(record, source.id)
+            n = distinct.get(key)
+            if n is None:
+                n = distinct[key] = len(records)
+                records.append(record)
+            seq.append(n)
+        effective = parsed.meta.get("effective") if isinstance(parsed.meta, dict) else None
+        releases.append((date, name, effective, decoded.encoding, seq, list(parsed.warnings)))
+    return records, releases
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    size = -(-len(items) // n)
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def parse_archive(source: Source, workers: int | None = None) -> ArchiveParsed:
+    """Every release of the archive as versions (see the module docstring)."""
+    from rulebase.pool import pool
+
+    found = members(source.path)
+    n = min(workers or default_workers(), len(found))
+    if n == 1:
+        parts = [_parse_chunk(source, found)]
+    else:
+        with pool(n) as running:
+            parts = list(running.map(_parse_chunk, [source] * n, _chunks(found, n)))
+    return _assemble(source, parts)
+
+
+def _assemble(source: Source, parts: list[tuple]) -> ArchiveParsed:
+    distinct: dict[Key, int] = {}
+    samples: list[Record] = []
+    sequences: list[list[int]] = []
+    meta_rows: list[tuple] = []
+    warnings: list[Warning_] = []
+    encodings: Counter = Counter()
+    for records, releases in parts:
+        local = []
+        for record in records:
+            key = _key(record, source.id)
+            n = distinct.get(key)
+            if n is None:
+                n = distinct[key] = len(samples)
+                samples.append(record)
+            local.append(n)
+        for date, name, effective, encoding, seq, warns in releases:
+            sequences.append([local[i] for i in seq])
+            meta_rows.append((date, name, effective, encoding, len(seq), len(warns)))
+            warnings.extend(warns)
+            encodings[encoding] += 1
+    releases = [Release(i, *row) for i, row in enumerate(meta_rows)]
+    records = _versions(source, samples, sequences, releases)
+    notes = [f"{len(releases)} releases, {releases[0].date} to {releases[-1].date}: "
+             f"{sum(len(s) for s in sequences)} records in all, {len(records)} distinct versions stored"]
+    meta = {"releases": [_release_meta(r) for r in releases]}
+    return ArchiveParsed(Parsed(records, warnings, notes=notes, meta=meta), releases, encodings)
+
+
+def _release_meta(release: Release) -> dict:
+    return {"index": release.index, "date": release.date, "effective": release.effective,
+            "member": release.member, "encoding": release.encoding, "records": release.records,
+            "warnings": release.warnings}
+
+
+def _runs(indexes: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for i in indexes:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        elif not runs or runs[-1][1] != i:
+            runs.append((i, i))
+    return runs
+
+
+def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
+              releases: list[Release]) -> list[Record]:
+    """One record per (distinct text, contiguous run of releases), with parents, refs and lineage."""
+    from rulebase.detect import edition_for_date
+
+    prefix = f"{source.id}:"
+    seen_in: dict[int, list[int]] = defaultdict(list)
+    for rel, seq in enumerate(sequences):
+        for n in seq:
+            if not seen_in[n] or seen_in[n][-1] != rel:
+                seen_in[n].append(rel)
+    # (sample, release) -> version record
+    at: list[dict[int, Record]] = [{} for _ in releases]
+    versions: list[Record] = []
+    first_of: dict[str, int] = {}
+    for n, sample in enumerate(samples):
+        local = sample.id.removeprefix(prefix)
+        for first, last in _runs(seen_in[n]):
+            version = replace(sample, id=f"{prefix}{local}@{releases[first].date}",
+                              edition=edition_for_date(releases[first].date)[0],
+                              refs=list(sample.refs), links=[], refs_in=[], aliases=list(sample.aliases),
+                              span=[releases[first].date, releases[last].date])
+            versions.append(version)
+            first_of[version.id] = first
+            for rel in range(first, last + 1):
+                at[rel][n] = version
+    # Per release: local id -> version, number -> version, glossary term -> version.
+    for rel, seq in enumerate(sequences):
+        by_local = {samples[n].id: at[rel][n] for n in seq}
+        numbers = {samples[n].number: at[rel][n] for n in seq if samples[n].number}
+        terms = {samples[n].title.lower(): at[rel][n] for n in seq
+                 if samples[n].kind == "glossary" and samples[n].title}
+        ordered: list = []  # (number_key, number) sorted, built on the first range reference
+        for order, n in enumerate(seq):
+            version = at[rel][n]
+            if first_of[version.id] != rel:
+                continue  # placed once, in the first release of its run
+            version.order = rel * 100_000 + order
+            if samples[n].parent:
+                parent = by_local.get(samples[n].parent)
+                version.parent = parent.id if parent else None
+            if any("-" in ref.key for ref in samples[n].refs) and not ordered:
+                ordered = sorted((number_key(k), k) for k in numbers)
+            version.refs = [_resolve(ref, numbers, terms, version, ordered) for ref in samples[n].refs]
+    by_id = {v.id: v for v in versions}
+    for version in versions:
+        for ref in version.refs:
+            if ref.target and ref.target in by_id and version.id not in by_id[ref.target].refs_in:
+                by_id[ref.target].refs_in.append(version.id)
+    _assign_lineage(versions, sequences, at, samples)
+    versions.sort(key=lambda v: v.order)
+    return versions
+
+
+def _resolve(ref: Ref, numbers: dict[str, Record], terms: dict[str, Record], own: Record,
+             ordered: list[tuple[tuple, str]]) -> Ref:
+    """A reference resolved within the version's own (first) release: a range to its first rule."""
+    from bisect import bisect_left
+
+    if ref.target is not None and ref.kind not in ("glossary", "term"):
+        return ref
+    if ref.kind in ("rule", "section"):
+        if "-" in ref.key:
+            start, end = ref.key.split("-", 1)
+            if len(end) == 1:
+                end = start[:-1] + end
+            lo, hi = number_key(start), number_key(end)
+            for key, number in ordered[bisect_left(ordered, (lo, "")):]:
+                if key > hi:
+                    break
+                if len(key) == len(lo):
+                    return Ref(ref.label, ref.kind, ref.key, numbers[number].id)
+        elif ref.key in numbers:
+            return Ref(ref.label, ref.kind, ref.key, numbers[ref.key].id)
+        return Ref(ref.label, ref.kind, ref.key, None, f"no {ref.kind} {ref.key} in the release of {own.span[0]}")
+    if ref.kind in ("glossary", "term"):
+        key = ref.key.lower()
+        target = terms.get(key) or (terms.get(key[:-1]) if key.endswith("s") else None)
+        if target is not None and target.id != own.id:
+            return Ref(ref.label, ref.kind, ref.key, target.id)
+        return Ref(ref.label, ref.kind, ref.key, None, f"no glossary entry for {ref.key!r} in the release of {own.span[0]}")
+    return ref
+
+
+def _assign_lineage(versions: list[Record], sequences: list[list[int]], at: list[dict[int, Record]],
+                    samples: list[Record]) -> None:
+    """Rules and chapters by rulebase.lineage (edits and renumberings); glossary entries by term;
+    examples follow their rule; everything else by its local id."""
+    from rulebase.ingest.link import fold_term
+    from rulebase.lineage import trace
+
+    numbered = [[n for n in seq if samples[n].kind in LINEAGE_KINDS and samples[n].number] for seq in sequences]
+    ids = trace([[(samples[n].number, fold_space(samples[n].text if samples[n].kind == "rule" else
+                                                  samples[n].title or samples[n].text)) for n in seq]
+                 for seq in numbered])
+    first_of: dict[int, str] = {}
+    for rel, seq in enumerate(numbered):
+        for n, lid in zip(seq, ids[rel], strict=True):
+            version = at[rel][n]
+            key = first_of.setdefault(lid, version.id)
+            version.lineage = key
+    by_id = {v.id: v for v in versions}
+    for version in sorted(versions, key=lambda v: v.order):
+        if version.lineage:
+            continue
+        if version.kind == "glossary" and version.title:
+            version.lineage = f"{version.source}:glossary.{fold_term(version.title).replace(' ', '-')}"
+        elif version.kind == "example" and version.parent in by_id:
+            parent = by_id[version.parent]
+            ordinal = version.id.split("@")[0].rsplit(".example", 1)[-1]
+            version.lineage = f"{parent.lineage or parent.id}#example{ordinal}"
+        else:
+            version.lineage = version.id.split("@")[0]
