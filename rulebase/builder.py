@@ -7,25 +7,27 @@ os.replace only after the new generation is complete on disk.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from rulebase import store
-from rulebase.errors import IndexError_
+from rulebase.errors import DiskFull, IndexError_
 from rulebase.locking import folder_lock
 from rulebase.sources import Source, fingerprint
 from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, leftovers, stamp, write_db
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 _CODE_DIRS = ("ingest",)
-_CODE_FILES = ("records.py", "index.py", "store.py", "builder.py", "terms.py")
+_CODE_FILES = ("records.py", "index.py", "store.py", "builder.py", "terms.py", "lineage.py", "eras.py")
 
 
 def code_files() -> list[Path]:
@@ -59,7 +61,34 @@ def build_lock(index_dir: Path):
 def build(index_dir: Path, sources: list[Source], progress: Progress | None = None,
           force: bool = False, watch: list[Path] = ()) -> Generation:
     """Build and publish a generation for `sources`; returns the one now current. `watch` are
-    further inputs (the manifests) whose change should make the next reader look again."""
+    further inputs (the manifests) whose change should make the next reader look again.
+    Only into a directory that is ours (store.claim); a full disk is a DiskFull error, with
+    nothing half-written left and the previous generation still published."""
+    store.claim(index_dir)
+    try:
+        return _build(index_dir, sources, progress, force, watch)
+    except Exception as exc:
+        why = disk_full(exc)
+        if why is None:
+            raise
+        raise DiskFull(f"no space left to build the index ({why})", str(index_dir),
+                       "free some space or point --index or RULEBASE_INDEX at another directory") from None
+
+
+def disk_full(exc: BaseException) -> str | None:
+    """The reason when `exc` (or what caused it) is a full disk or quota, else None."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return exc.strerror or os.strerror(exc.errno)
+        if isinstance(exc, sqlite3.OperationalError) and getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+            return str(exc)
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
+
+
+def _build(index_dir: Path, sources: list[Source], progress: Progress | None, force: bool,
+           watch: list[Path]) -> Generation:
     want = expected_fingerprint(sources)
     with build_lock(index_dir):
         current = current_generation(index_dir)
@@ -68,14 +97,16 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
         _clean_partial(index_dir)
         stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime()) + f"-{os.getpid()}"
         tmp = index_dir / f".building-{stamp}"
+        final = index_dir / f"gen-{stamp}"
         tmp.mkdir()
         try:
             meta = _populate(tmp, sources, want, progress, watch)
-            final = index_dir / f"gen-{stamp}"
             os.replace(tmp, final)
             _publish(index_dir, final.name)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
+            if final.exists() and _pointer(index_dir) != final.name:
+                shutil.rmtree(final, ignore_errors=True)  # renamed but never published
             raise
         _prune(index_dir, keep={final.name, current.path.name if current else ""})
         return Generation(final, meta)
@@ -92,8 +123,15 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     ingested = ingest(sources)
     if progress:
         progress("ingest", len(sources), len(sources))
-    write_db(tmp / "records.db", ingested.records, sources)
-    index.write_index(tmp / "whoosh", ingested.records, progress)
+    from rulebase.eras import windows
+    from rulebase.pool import workers
+
+    releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
+                if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
+    spans = windows(ingested.records, sources, releases)
+    write_db(tmp / "records.db", ingested.records, sources, releases, spans)
+    cached = {rep.source.id: rep.segment for rep in ingested.reports if rep.segment is not None}
+    index.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached)
     meta = {
         "fingerprint": want,
         "stamp": stamp(code_files() + [s.path for s in sources] + list(watch)),
@@ -110,6 +148,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         },
     }
     meta["files"] = store.file_sizes(tmp)
+    meta["integrity"] = store.file_checks(tmp)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     _fsync_tree(tmp)
     return meta
@@ -149,12 +188,23 @@ def _jsonable(value) -> bool:
 
 def _publish(index_dir: Path, name: str) -> None:
     tmp = index_dir / f".{POINTER}.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(name + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, index_dir / POINTER)
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(name + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, index_dir / POINTER)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     _fsync_dir(index_dir)
+
+
+def _pointer(index_dir: Path) -> str:
+    try:
+        return (index_dir / POINTER).read_bytes()[:256].decode("ascii", "replace").strip()
+    except OSError:
+        return ""
 
 
 def _healthy(generation: Generation) -> bool:
@@ -164,9 +214,10 @@ def _healthy(generation: Generation) -> bool:
 
 
 def clean_leftovers(index_dir: Path) -> int:
-    """Remove a killed build's leftovers unless a builder is running; returns how many went."""
+    """Remove a killed build's leftovers unless a builder is running; returns how many went.
+    Only in a directory that is ours (store.owned): elsewhere those names are the user's files."""
     found = leftovers(index_dir)
-    if not found:
+    if not found or not store.owned(index_dir):
         return 0
     try:
         handle = open(index_dir / ".lock", "a+")  # noqa: SIM115 - closed below
@@ -188,7 +239,9 @@ def clean_leftovers(index_dir: Path) -> int:
 
 
 def _clean_partial(index_dir: Path) -> None:
-    """Leftovers of a killed build: safe to delete, we hold the lock."""
+    """Leftovers of a killed build: safe to delete, we hold the lock (and the directory is ours)."""
+    if not (index_dir / store.MARKER).is_file():
+        return
     for path in leftovers(index_dir):
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
@@ -200,6 +253,8 @@ def _prune(index_dir: Path, keep: set[str], orphans_only: bool = False) -> None:
     """Drop old generations, keeping the new one and the one readers may still have open.
     `orphans_only`: drop only generations newer than the current one (renamed into place by a
     build killed before it switched CURRENT); older ones may still have readers."""
+    if not (index_dir / store.MARKER).is_file():
+        return  # not ours: a gen-* here is the user's
     newest_kept = max(keep, default="")
     for path in index_dir.glob("gen-*"):
         if path.name not in keep and (not orphans_only or path.name > newest_kept):

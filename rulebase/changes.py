@@ -131,7 +131,7 @@ def _counterpart(store, record: Record) -> tuple[Record | None, str | None]:
 
 def changes(store, source: str = CK_SOURCE) -> list[ChangeGroup]:
     """Every record of `source` marked changed, grouped by chapter in document order."""
-    marked = sorted((r for r in store.all() if r.source == source and r.changed), key=lambda r: r.order)
+    marked = sorted((r for r in store.of_source(source) if r.changed), key=lambda r: r.order)
     groups: dict[str, ChangeGroup] = {}
     cache: dict[str, Record | None] = {}
     for record in marked:

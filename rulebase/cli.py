@@ -23,6 +23,14 @@ glossary_app = typer.Typer(no_args_is_help=True, help="Publish the glossary as a
 app.add_typer(glossary_app, name="glossary")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (no colour, no progress).")]
+AsOfOpt = Annotated[str | None, typer.Option(
+    "--as-of", metavar="DATE", help="The rules in force that day: YYYY-MM-DD, YYYY-MM or YYYY (its last day).")]
+
+
+def _when(as_of: str | None) -> int | None:
+    from rulebase.history import as_of_day
+
+    return as_of_day(as_of)
 
 
 class State:
@@ -47,7 +55,9 @@ def _state() -> State:
 
 
 def _err(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    from rulebase.plain import printable
+
+    typer.echo(printable(f"error: {message}"), err=True)
 
 
 def funnel(fn):
@@ -65,7 +75,9 @@ def funnel(fn):
                 raise
             _err(exc.message)
             if exc.suggestions:
-                typer.echo("did you mean: " + ", ".join(exc.suggestions), err=True)
+                from rulebase.plain import printable
+
+                typer.echo(printable("did you mean: " + ", ".join(exc.suggestions)), err=True)
             raise typer.Exit(1) from None
         except RulebaseError as exc:
             if state.traceback:
@@ -74,8 +86,10 @@ def funnel(fn):
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
-        except BrokenPipeError:
-            sys.stderr.close()
+        except BrokenPipeError:  # the reader went away (`rulebase changes | head -1`): not an error
+            from rulebase.fastpath import silence_output
+
+            silence_output()
             raise typer.Exit(0) from None
         except Exception as exc:
             if state.traceback:
@@ -112,23 +126,31 @@ def _library(json_mode: bool = False):
     with build_progress(enabled=not json_mode) as progress:
         library.ensure(progress)
     if library.stale_reason:  # stderr, so --json output stays pure JSON
-        typer.echo(f"warning: {library.stale_reason}", err=True)
+        from rulebase.plain import printable
+
+        typer.echo(printable(f"warning: {library.stale_reason}"), err=True)
     return library
 
 
 def _print_json(data) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    from rulebase.views import dumps
+
+    typer.echo(dumps(data))
 
 
 @app.command()
 @funnel
 def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), record id, or page ('4e p17').")],
-           json_out: JsonOpt = False) -> None:
-    """Show a rule, record or page with its children and references."""
+           as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
+    """Show a rule, record or page with its children and references.
+
+    A rule number shows its meaning now (or --as-of a date) first, then what the number meant in
+    other eras and in other documents."""
     from rulebase import lookup as lookups
 
+    when = _when(as_of)
     library = _library(json_out)
-    result = lookups.lookup(library.store, ref)
+    result = lookups.lookup(library.store, ref, when)
     if json_out:
         from rulebase.views import lookup_json
 
@@ -149,14 +171,22 @@ def search(
     lang: Annotated[list[str] | None, typer.Option("--lang", help="en or hu.")] = None,
     source: Annotated[list[str] | None, typer.Option("--source", "-s", help="Source id (see 'sources').")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500)] = 10,
+    as_of: AsOfOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Ranked full-text search with highlights; exit 1 when nothing matches."""
+    """Ranked full-text search with highlights; exit 1 when nothing matches.
+
+    One hit per rule: its versions across Comprehensive Rules releases (and identical copies in
+    other documents) show once, with the newest matching text; 'rulebase history ID' shows them all."""
     from rulebase.query import run_search
 
+    when = _when(as_of)
     library = _library(json_out)
-    filters = {"edition": edition or [], "kind": kind or [], "lang": lang or [], "source": source or []}
-    results = run_search(library, query, filters, limit)
+    from rulebase.fastpath import check_filters
+
+    filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
+                                      "source": source or []})
+    results = run_search(library, query, filters, limit, when)
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     if json_out:
         from rulebase.views import search_json
@@ -174,12 +204,14 @@ def search(
 @app.command()
 @funnel
 def define(term: Annotated[str, typer.Argument(help="A glossary term, English or Hungarian.")],
-           json_out: JsonOpt = False) -> None:
-    """Every glossary definition of a term across editions, with its Hungarian name and referrers."""
+           as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
+    """Every glossary definition of a term across editions, with its Hungarian name and referrers
+    (the newest Comprehensive Rules definition, or with --as-of only those in force that day)."""
     from rulebase import lookup as lookups
 
+    when = _when(as_of)
     library = _library(json_out)
-    found = lookups.define(library.store, term)
+    found = lookups.define(library.store, term, when)
     if json_out:
         from rulebase.views import define_json
 
@@ -307,27 +339,36 @@ def _rebuild_after(library, json_out: bool, what: str):
 @app.command()
 @funnel
 def add(
-    file: Annotated[Path, typer.Argument(help="A rules text file: Comprehensive Rules, Crystal Keep summary...")],
-    fmt: Annotated[str | None, typer.Option("--format", help="Force the format (default: detected).")] = None,
-    edition: Annotated[str | None, typer.Option("--edition", help="4e, 5e, 6e, 10e or crYYYY.")] = None,
-    doc_id: Annotated[str | None, typer.Option("--id", help="Document id (default: from format and date).")] = None,
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="Rules text files: Comprehensive Rules, Crystal Keep summary...")],
+    fmt: Annotated[str | None, typer.Option("--format",
+                                            help="Force the format of every file (default: detected).")] = None,
+    edition: Annotated[str | None, typer.Option("--edition",
+                                                help="4e, 5e, 6e, 10e or crYYYY, for every file.")] = None,
+    doc_id: Annotated[str | None, typer.Option(
+        "--id", help="Document id, one file only (default: from format and date).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Add your own rules document to the per-user corpus and rebuild the index."""
+    """Add your own rules documents to the per-user corpus, then rebuild the index once.
+
+    Every file is checked before any is stored: one bad file and nothing is added."""
     from rulebase import usercorpus
 
     library = _state().library()
-    added = usercorpus.add_document(file, library.sources, fmt, edition, doc_id)
-    generation = _rebuild_after(library, json_out, f"added {added.source.id}")
+    added = usercorpus.add_documents(files, library.sources, fmt, edition, doc_id)
+    generation = _rebuild_after(library, json_out, "added " + ", ".join(a.source.id for a in added))
     if json_out:
-        s = added.source
-        _print_json({"id": s.id, "title": s.title, "edition": s.edition, "date": s.date, "format": s.format,
-                     "file": str(s.path), "encoding": added.encoding, "repairs": added.repairs,
-                     "records": added.records, "kinds": added.kinds, "evidence": added.detected.evidence})
+        items = [{"id": a.source.id, "title": a.source.title, "edition": a.source.edition, "date": a.source.date,
+                  "format": a.source.format, "file": str(a.source.path), "encoding": a.encoding,
+                  "repairs": a.repairs, "records": a.records, "kinds": a.kinds, "evidence": a.detected.evidence}
+                 for a in added]
+        _print_json(items[0] if len(files) == 1 else items)  # one file: one object, as before
         return
     from rulebase.render import render_added
 
-    render_added(_console(), added, generation)
+    console = _console()
+    for one in added:
+        render_added(console, one, generation)
 
 
 @app.command()
@@ -411,10 +452,22 @@ def diff(
 
 @app.command()
 @funnel
-def changes(json_out: JsonOpt = False) -> None:
-    """Crystal Keep 2008's changed (+) entries by chapter, beside the official 2008 text, diffed."""
+def changes(
+    start: Annotated[str | None, typer.Option("--from", metavar="DATE", help="Compare the rules in force this day...")]
+    = None,
+    end: Annotated[str | None, typer.Option("--to", metavar="DATE", help="...with those in force this day.")] = None,
+    kind: Annotated[list[str] | None, typer.Option("--kind", "-k", help="rule (default), chapter, glossary, example.")]
+    = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """What changed in the rules between two dates (--from/--to: added, removed, changed and
+    renumbered rules between the Comprehensive Rules releases in force those days); without
+    dates, Crystal Keep 2008's changed (+) entries beside the official 2008 text."""
     from rulebase import changes as changing
 
+    if start is not None or end is not None:
+        _changes_between(start, end, tuple(kind or ["rule"]), json_out)
+        return
     library = _library(json_out)
     groups = changing.changes(library.store)
     if json_out:
@@ -424,6 +477,55 @@ def changes(json_out: JsonOpt = False) -> None:
 
     with paged(_console()) as console:
         render_changes(console, groups)
+
+
+def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
+    from datetime import date
+
+    from rulebase import history as histories
+    from rulebase.errors import UsageError
+    from rulebase.views import changes_between_json
+
+    bad = [k for k in kinds if k not in ("rule", "chapter", "glossary", "example", "section", "note")]
+    if bad:
+        raise UsageError(f"unknown kind {bad[0]!r} for --from/--to",
+                         hint="choose from rule, chapter, glossary, example, section, note")
+    if start is None:
+        raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
+    library = _library(json_out)
+    found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
+    if json_out:
+        _print_json(changes_between_json(found))
+        return
+    from rulebase.render import paged, render_changes_between
+
+    with paged(_console()) as console:
+        render_changes_between(console, found)
+
+
+@app.command()
+@funnel
+def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502.83a) or a record id.")],
+            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
+    """Every change of a rule across the Comprehensive Rules releases since 2003: dated versions,
+    word diffs, renumberings, and the same text in Crystal Keep and the bundled 2008 release.
+
+    A number that meant different rules in different eras lists each; the one in force now (or
+    --as-of a date) comes first."""
+    from rulebase import history as histories
+
+    when = _when(as_of)
+    library = _library(json_out)
+    found = histories.history(library.store, ref, when)
+    if json_out:
+        from rulebase.views import history_json
+
+        _print_json(history_json(found))
+        return
+    from rulebase.render import paged, render_history
+
+    with paged(_console()) as console:
+        render_history(console, found)
 
 
 @glossary_app.command("build")

@@ -46,3 +46,7 @@ class NotFound(RulebaseError):
 
 class UsageError(RulebaseError):
     """The user asked for something that makes no sense (bad option value, bad ref)."""
+
+
+class DiskFull(IndexError_):
+    """A build ran out of space (ENOSPC, EDQUOT, SQLite's 'disk is full'): nothing was published."""

@@ -10,7 +10,7 @@ including a terminal that deserves rich output, goes to the typer app in cli.py.
 from __future__ import annotations
 
 import gc
-import json
+import os
 import sys
 from pathlib import Path
 
@@ -59,29 +59,96 @@ def parse(argv: list[str]) -> dict | None:
 def serve(opts: dict) -> int:
     from rulebase.errors import NotFound, RulebaseError
     from rulebase.library import Library
+    from rulebase.plain import printable
 
     try:
-        library = Library(Path(opts["index"]) if opts["index"] else None)
-        library.ensure()
-        if library.stale_reason:
-            print(f"warning: {library.stale_reason}", file=sys.stderr)
-        if opts["command"] == "lookup":
-            return _lookup(library, opts)
-        return _search(library, opts)
-    except NotFound as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        if exc.suggestions:
-            print("did you mean: " + ", ".join(exc.suggestions), file=sys.stderr)
-        return 1
-    except RulebaseError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        return exc.exit_code
-    except BrokenPipeError:
+        try:
+            library = Library(Path(opts["index"]) if opts["index"] else None)
+            library.ensure()
+            if library.stale_reason:
+                print(printable(f"warning: {library.stale_reason}"), file=sys.stderr)
+            if opts["command"] == "lookup":
+                return _lookup(library, opts)
+            return _search(library, opts)
+        except NotFound as exc:
+            print(printable(f"error: {exc.message}"), file=sys.stderr)
+            if exc.suggestions:
+                print(printable("did you mean: " + ", ".join(exc.suggestions)), file=sys.stderr)
+            return 1
+        except RulebaseError as exc:
+            print(printable(f"error: {exc.message}"), file=sys.stderr)
+            return exc.exit_code
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - same funnel as cli.py: one line, exit 3
+            print(printable(f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"),
+                  file=sys.stderr)
+            return 3
+    except BrokenPipeError:  # the reader went away (`| head -1`), even while an error was reported
+        silence_output()
         return 0
-    except Exception as exc:  # noqa: BLE001 - same funnel as cli.py: one line, exit 3
-        print(f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)",
-              file=sys.stderr)
-        return 3
+
+
+def silence_output() -> None:
+    """After a broken pipe: point stdout and stderr at /dev/null, so that what is still buffered
+    is flushed there at exit instead of failing again (Python would print 'Exception ignored'
+    and exit 120). Nothing is printed after this: the reader is gone."""
+    from contextlib import suppress
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(OSError, ValueError, AttributeError):  # closed, or not a real file (tests)
+                os.dup2(devnull, stream.fileno())
+    finally:
+        os.close(devnull)
+
+
+def check_filters(library, filters: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Search filters as the index spells them; a value no record carries is a usage error that
+    lists the choices (a misspelt --edition used to find nothing and exit 1, like a real miss).
+
+    Editions, languages and sources are read from the full-text index's own terms (what a filter
+    can match, era labels of archive versions and added documents included; a fraction of a
+    millisecond); kinds are the documented ones."""
+    from rulebase.errors import UsageError
+
+    if not any(filters.values()):
+        return filters
+    checked = {}
+    for name, values in filters.items():
+        if not values:
+            checked[name] = values
+            continue
+        choices = _choices(library, name)
+        known = set(choices)
+        spelt = [v if v in known else v.lower() for v in values]
+        unknown = [v for v, s in zip(values, spelt, strict=True) if s not in known]
+        if unknown:
+            raise UsageError(f"unknown {_NOUNS.get(name, name)} {', '.join(map(repr, unknown))}",
+                             hint="choose from " + ", ".join(choices))
+        checked[name] = list(dict.fromkeys(spelt))
+    return checked
+
+
+_NOUNS = {"lang": "language"}
+
+
+def _choices(library, name: str) -> list[str]:
+    """The values filter `name` can take, in the order users read them."""
+    if name == "kind":
+        from rulebase.records import KINDS
+
+        return list(KINDS)
+    terms = [t.decode("utf-8") for t in library.searcher.reader.lexicon(name)]
+    if name == "edition":
+        from rulebase.sources import edition_rank
+
+        return sorted(terms, key=lambda label: (edition_rank(label), label))
+    if name == "source":
+        ranked = [d for d in library.store.documents() if d in terms]
+        return ranked + sorted(set(terms) - set(ranked))
+    return sorted(terms)
 
 
 def _lookup(library, opts: dict) -> int:
@@ -95,14 +162,14 @@ def _lookup(library, opts: dict) -> int:
     else:
         from rulebase.plain import lookup_lines
 
-        print("\n".join(lookup_lines(result)))
+        _emit(lookup_lines(result))
     return 0
 
 
 def _search(library, opts: dict) -> int:
     from rulebase.query import run_search
 
-    filters = {k: opts[k] for k in ("edition", "kind", "lang", "source")}
+    filters = check_filters(library, {k: opts[k] for k in ("edition", "kind", "lang", "source")})
     results = run_search(library, opts["args"][0], filters, opts["limit"])
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     if opts["json"]:
@@ -112,12 +179,24 @@ def _search(library, opts: dict) -> int:
     else:
         from rulebase.plain import search_lines
 
-        print("\n".join(search_lines(results, records)))
+        _emit(search_lines(results, records))
     return 0 if results.hits else 1
 
 
+def _emit(lines: list[str]) -> None:
+    """Plain lines, made safe for a terminal, flushed here: a reader that goes away surfaces as
+    BrokenPipeError inside serve(), not at interpreter exit."""
+    from rulebase.plain import printable
+
+    sys.stdout.write(printable("\n".join(lines)) + "\n")
+    sys.stdout.flush()
+
+
 def _dump(data) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
+    from rulebase.views import dumps
+
+    sys.stdout.write(dumps(data) + "\n")
+    sys.stdout.flush()
 
 
 def main() -> None:

@@ -395,4 +395,4 @@ def build_from_library(library, out: Path | str, fmt: str = "html", editions: It
                        force: bool = False, progress: Progress | None = None) -> GlossarySummary:
     """`build_glossary` over a `rulebase.library.Library`'s records and sources."""
     sources = library.ensure().meta.get("sources", [])
-    return build_glossary(library.store.all(), sources, out, fmt, editions, force, progress)
+    return build_glossary(library.store.all(latest=True), sources, out, fmt, editions, force, progress)

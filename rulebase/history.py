@@ -24,7 +24,7 @@ class Step:
     record: Record
     first: int  # YYYYMMDD
     last: int
-    change: str  # "added", "changed", "renumbered", "renumbered+changed"
+    change: str  # "added", "changed", "typography" (quotes/dashes only), "renumbered", "renumbered+changed"
     diff: list[DiffOp] = field(default_factory=list)
     previous_number: str | None = None
 
@@ -100,17 +100,34 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
             text_changed = prev.text != record.text or (prev.title or "") != (record.title or "")
             kind = ("renumbered+changed" if renumbered and text_changed else
                     "renumbered" if renumbered else "changed")
+            if kind == "changed" and typography_only(prev.text, record.text):
+                kind = "typography"
             ops = merge_short_equals(word_diff(prev.text, record.text)) if text_changed else []
             steps.append(Step(record, first, last, kind, ops, prev.number if renumbered else None))
         linked_ids = list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
         lineages.append(Lineage(key, steps, store.get_many(linked_ids)))
 
+    number = ref.split(":", 1)[-1].split("@", 1)[0].removeprefix("rule ").rstrip(".")
+    day = OPEN_END if when is None else when
+
     def rank(lineage: Lineage) -> tuple:
-        spans = [(s.first, s.last) for s in lineage.steps]
-        live = when is not None and any(a <= when <= b for a, b in spans)
-        return (not live, -max((b for _, b in spans), default=0))
+        """The rule that held this number on `day` (else most recently) first."""
+        held = [(s.first, s.last) for s in lineage.steps if s.record.number == number] or \
+            [(s.first, s.last) for s in lineage.steps]
+        live = any(a <= day <= b for a, b in held)
+        return (not live, -max((b for _, b in held), default=0))
     lineages.sort(key=rank)
     return History(ref, lineages)
+
+
+def typography_only(a: str, b: str) -> bool:
+    """Texts that differ only in quotation marks, apostrophes, dashes or spacing (the releases
+    switch between straight and curly quotes several times)."""
+    from rulebase.ingest.link import fold_markup
+
+    def fold(text: str) -> str:
+        return fold_markup(text.replace("\u2018", "'").replace("\u2014", "-").replace("\u2013", "-"))
+    return fold(a) == fold(b)
 
 
 # -- changes between two dates ----------------------------------------------------------------
@@ -118,7 +135,7 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
 
 @dataclass(slots=True)
 class Change:
-    kind: str  # added, removed, changed, renumbered, renumbered+changed
+    kind: str  # added, removed, changed, typography, renumbered, renumbered+changed
     old: Record | None
     new: Record | None
     diff: list[DiffOp] = field(default_factory=list)
@@ -170,6 +187,8 @@ def changes_between(store: RecordStore, start: str, end: str, source: str = "cr"
                 continue
             kind = ("renumbered+changed" if renumbered and text_changed else
                     "renumbered" if renumbered else "changed")
+            if kind == "changed" and typography_only(before.text, record.text):
+                kind = "typography"
             ops = merge_short_equals(word_diff(before.text, record.text)) if text_changed else []
             out.append(Change(kind, before, record, ops))
     out += [Change("removed", record, None) for key, record in old_by.items() if key not in new_by]

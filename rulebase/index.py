@@ -13,11 +13,13 @@ suggestions.
 from __future__ import annotations
 
 import heapq
+import os
 import re
 import sys
 import types
 import warnings
 from collections.abc import Callable, Iterator
+from functools import cache, cached_property
 from itertools import chain
 from pathlib import Path
 
@@ -58,7 +60,7 @@ _spare_urllib()
 
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
-from whoosh.fields import ID, TEXT, Schema  # noqa: E402
+from whoosh.fields import ID, KEYWORD, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
@@ -73,6 +75,9 @@ SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: ed
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
 MAX_WORDS = 32
 MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
+MAX_SPELLED = 12  # distinct unknown words given a suggestion and fuzzy spellings: 20 typos stay fast
+MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have scores of them)
+MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
 _QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
 _WORD = re.compile(r"\w+(?:[.'’]\w+)*")
 
@@ -96,7 +101,10 @@ def make_schema() -> Schema:
     return Schema(
         id=ID(stored=True, unique=True, sortable=True),
         lead=ID(stored=True, sortable=True),
-        source=ID, edition=ID, lang=ID, kind=ID(stored=True, sortable=True),
+        # edition: every era label a record is in force in (an archive version spans several)
+        source=ID, edition=KEYWORD, lang=ID, kind=ID(stored=True, sortable=True),
+        group=ID(sortable=True),  # one search hit per group: a rule's lineage, else the record
+        window=ID(sortable=True),  # "first-last" days in force (eras.py), for --as-of
         title=TEXT(analyzer=english),
         text=TEXT(analyzer=english),
         context=TEXT(analyzer=english, phrase=False),
@@ -124,10 +132,15 @@ def leads(records: list[Record]) -> dict[str, str]:
     return lead
 
 
-def _document(record: Record, lead: str | None) -> dict:
+def _document(record: Record, lead: str | None, window: tuple[int, int] | None = None) -> dict:
+    from rulebase.eras import OPEN_END, labels_between
+
     title = " ".join([record.title or "", *record.aliases]).strip()
-    doc = {"id": record.id, "source": record.source, "edition": record.edition, "lang": record.lang,
-           "kind": record.kind, "exact": f"{title} {record.text}", "lead": lead or ""}
+    editions = labels_between(*record.span) if record.span else [record.edition]
+    first, last = window or (0, OPEN_END)
+    doc = {"id": record.id, "source": record.source, "edition": " ".join(editions), "lang": record.lang,
+           "kind": record.kind, "exact": f"{title} {record.text}", "lead": lead or "",
+           "group": record.lineage or record.id, "window": f"{first}-{last}"}
     context = " ".join(record.section)
     if record.lang == "hu":
         doc.update(title_hu=title, text_hu=record.text, context_hu=context)
@@ -136,28 +149,136 @@ def _document(record: Record, lead: str | None) -> dict:
     return doc
 
 
-def write_index(path: Path, records: list[Record],
-                progress: Callable[[str, int, int], None] | None = None) -> None:
+MIN_PART = 5000  # fewer records than this per worker: one process is faster than starting two
+
+
+def _codec():
     from whoosh.codec.whoosh3 import W3Codec
 
-    path.mkdir(parents=True)
-    ix = whoosh_index.create_in(str(path), make_schema())
     # Without per-block length statistics: writing them reads back every posting's field length
     # (a tenth of the build), and they only let Whoosh's own searcher skip blocks; scorer.py
     # reads each document's length, and the fuzzy path's skipping stays correct (bounds of 0).
     codec = W3Codec()
     codec.length_stats = False
-    # One writer process, plain files (opening a compound segment copies every file out of it).
-    # Whoosh's multiprocess writer saves a fifth here, but its workers outlive a killed build and
-    # keep writing into the abandoned directory.
-    writer = ix.writer(limitmb=256, compound=False, codec=codec)
-    total = len(records)
-    lead = leads(records)
-    for n, record in enumerate(records, 1):
-        writer.add_document(**_document(record, lead.get(record.id)))
-        if progress and (n % 500 == 0 or n == total):
-            progress("index", n, total)
-    writer.commit()
+    return codec
+
+
+def _write_segment(path: str, docs: list[dict]):
+    """One segment of `docs`, written but not yet listed in the table of contents (the parent
+    lists every worker's segment at once, as Whoosh's own multiprocess writer does)."""
+    from whoosh.writing import SegmentWriter
+
+    ix = whoosh_index.open_dir(path)
+    storage, own = ix.storage, f"{ix.indexname}.{os.getpid()}.tmp"
+    # Each worker sorts its postings in a temporary folder of its own (Whoosh names it after the
+    # index, so two workers would share one and the first to finish would delete it).
+    base = type(storage).temp_storage
+    storage.temp_storage = lambda name=None: base(storage, own)
+    # Plain files: opening a compound segment copies every file out of it.
+    writer = SegmentWriter(ix, _lk=False, limitmb=96, compound=False, codec=_codec())
+    for doc in docs:
+        writer.add_document(**doc)
+    segment = writer._finalize_segment()
+    writer._tempstorage.destroy()
+    return segment
+
+
+def write_index(path: Path, records: list[Record],
+                progress: Callable[[str, int, int], None] | None = None,
+                windows: dict[str, tuple[int, int]] | None = None, workers: int = 1,
+                cached: dict[str, Path] | None = None) -> None:
+    """Write the full-text index; with several `workers` each writes a segment of consecutive
+    records in its own process. `cached`: per source id, an index written earlier for exactly that
+    source's records with this schema (cache.py); its segments are copied in after ours. Also
+    writes DOCMETA, each document's group and days in force in document-number order."""
+    from whoosh.index import TOC, clean_files
+
+    cached = cached or {}
+    path.mkdir(parents=True)
+    schema = make_schema()
+    ix = whoosh_index.create_in(str(path), schema)
+    own = [r for r in records if r.source not in cached]
+    lead = leads(own)
+    windows = windows or {}
+    docs = [_document(r, lead.get(r.id), windows.get(r.id)) for r in own]
+    total = len(docs)
+    n = max(1, min(workers, total // MIN_PART))  # one segment per worker: fewer segments search faster
+    size = -(-total // n) or 1
+    parts = [docs[i:i + size] for i in range(0, total, size)] or [[]]
+    if progress:
+        progress("index", 0, total)
+    if len(parts) > 1:
+        from rulebase.pool import pool
+
+        with pool(len(parts)) as running:
+            segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
+    else:
+        segments = [_write_segment(str(path), parts[0])]
+    if progress:
+        progress("index", total, total)
+    order = own + [r for source in cached for r in records if r.source == source]
+    segments = [s for s in segments if s.doc_count_all()] + _copy_segments(list(cached.values()), path)
+    if sum(s.doc_count_all() for s in segments) != len(order):
+        raise IndexError_("a cached index segment does not match the records it was built for",
+                          str(path), "delete the cache folder (RULEBASE_CACHE) and build again")
+    generation = ix.latest_generation() + 1
+    TOC(schema, segments, generation).write(ix.storage, ix.indexname)
+    clean_files(ix.storage, ix.indexname, generation, segments)
+    _write_docmeta(path / DOCMETA, order, windows)
+
+
+DOCMETA = "docmeta.bin"  # uint32 arrays: group number, first day, last day (one entry per document)
+
+
+def _write_docmeta(path: Path, order: list[Record], windows: dict[str, tuple[int, int]]) -> None:
+    from array import array
+
+    from rulebase.eras import OPEN_END
+
+    numbers: dict[str, int] = {}
+    groups = array("I", (numbers.setdefault(r.lineage or r.id, len(numbers)) for r in order))
+    first = array("I", (windows.get(r.id, (0, OPEN_END))[0] for r in order))
+    last = array("I", (windows.get(r.id, (0, OPEN_END))[1] for r in order))
+    with open(path, "wb") as handle:
+        for column in (groups, first, last):
+            column.tofile(handle)
+
+
+def read_docmeta(path: Path, count: int):
+    """The three DOCMETA columns, or None when the file is missing or the wrong size."""
+    from array import array
+
+    columns = [array("I"), array("I"), array("I")]
+    try:
+        with open(path, "rb") as handle:
+            for column in columns:
+                column.fromfile(handle, count)
+            if handle.read(1):
+                return None
+    except (OSError, EOFError):
+        return None
+    return columns
+
+
+def _copy_segments(folders: list[Path], into: Path) -> list:
+    """Copy every segment of the indexes in `folders` into `into`; returns the segment objects."""
+    import shutil
+
+    found = []
+    for folder in folders:
+        ix = whoosh_index.open_dir(str(folder), readonly=True)
+        for segment in ix._segments():  # noqa: SLF001 - the segment list is what a TOC holds
+            prefix = f"{segment.segment_id()}."  # "MAIN_<segid>."
+            copied = 0
+            for file in Path(folder).iterdir():
+                if file.name.startswith(prefix):
+                    shutil.copyfile(file, into / file.name)
+                    copied += 1
+            if not copied:
+                raise IndexError_("a cached index segment has no files", str(folder),
+                                  "delete the cache folder (RULEBASE_CACHE) and build again")
+            found.append(segment)
+    return found
 
 
 def check(path: Path) -> bool:
@@ -200,6 +321,8 @@ class Searcher:
         self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1)
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
+        self.path = Path(path)
+        self._docmeta = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self.hu_by_en: dict[str, list[str]] = {}
@@ -275,24 +398,52 @@ class Searcher:
                 extra += [Clause("title", (t,), boost) for t in self._tokens("title", en)]
         return extra
 
+    def docmeta(self):
+        """Each document's group number and days in force (DOCMETA), read once per searcher."""
+        if self._docmeta is None:
+            self._docmeta = read_docmeta(self.path / DOCMETA, self.reader.doc_count_all())
+            if self._docmeta is None:
+                raise IndexError_(f"{DOCMETA} is missing or the wrong size", str(self.path),
+                                  "run 'rulebase index build' to rebuild it")
+        return self._docmeta
+
+    def in_force(self, when: int) -> Callable[[int], bool]:
+        _, first, last = self.docmeta()
+        return lambda docnum: first[docnum] <= when <= last[docnum]
+
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
-               numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None
-               ) -> Results:
-        """Ranked hits; `numbers` (exact rule-number matches) go first; `texts` fetches record text
-        for snippets (the index stores none)."""
+               numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
+               when: int | None = None) -> Results:
+        """Ranked hits, one per group (the versions of one rule across releases, and identical
+        copies of them, are one hit showing the newest matching text); `numbers` (exact
+        rule-number matches) go first; `texts` fetches record text for snippets (the index stores
+        none); `when` keeps only what was in force that day."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
+        if when is not None:
+            alive = self.in_force(when)
+            allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
         results = Results(query=text.strip(), total=0, hits=list(numbers or []))
         words, phrases = split_query(text)
         per_word = self.word_terms(words)
         word_terms = [set(pairs) for pairs in per_word]
         scores = self.scorer.score(self.build_query(words, phrases, per_word), allowed)
+        group, _, last = self.docmeta()
         pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
         if scores:
-            top = heapq.nlargest(pool, scores.items(), key=lambda item: (item[1], -item[0]))
+            best: dict[int, tuple[int, float]] = {}  # group -> (docnum, score): the newest version
+            for docnum, score in scores.items():
+                g = group[docnum]
+                held = best.get(g)
+                if held is None:
+                    best[g] = (docnum, score)
+                else:
+                    newer = last[docnum] > last[held[0]] or (last[docnum] == last[held[0]] and docnum < held[0])
+                    best[g] = (docnum if newer else held[0], max(score, held[1]))
+            top = heapq.nlargest(pool, best.values(), key=lambda item: (item[1], -item[0]))
             matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
-            total = len(scores)
+            total = len(best)
         elif words:
             results.suggestion = self.correct(words)
             top, matched, total, word_terms = self._fuzzy(words, allowed, pool)
@@ -335,34 +486,164 @@ class Searcher:
         return matched
 
     def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
-        """Near spellings on the unstemmed field, when nothing matched as typed (rare: Whoosh's
-        own matchers are fast enough here). Also returns each fuzzy word's spellings found in the
-        index, so coordination counts the words a hit matched as it does for exact terms."""
-        from whoosh.query import FuzzyTerm, Or, Term
+        """Near spellings on the unstemmed field, when nothing matched as typed. Also returns each
+        fuzzy word's spellings found in the index, so coordination counts the words a hit matched
+        as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
+        the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
+        from whoosh.query import Or, Term
 
         if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
             return [], {}, 0, []
-        parts = [FuzzyTerm("exact", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1)
-                 for w in words if len(w) > 2] or [Term("exact", fold(words[0]))]
+        vocabulary, fuzzy = self._vocabulary, _spelled_fuzzy_term()
+        spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
+        parts = []
+        for w in words:
+            bare = fold(w)
+            if len(w) > 2 and bare in spelled:
+                maxdist = 2 if len(w) > 5 else 1
+                parts.append(fuzzy("exact", bare, vocabulary.spellings(bare, maxdist, 1), maxdist))
+        if not parts:
+            parts = [Term("exact", fold(words[0]))]
         spellings = [{(f, t.decode()) for f, t in part.existing_terms(self.reader, expand=True)} for part in parts]
         hits = self._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
         return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, len(hits),
                 [found for found in spellings if found])
 
     def correct(self, words: list[str]) -> str | None:
-        """A spelling suggestion from the unstemmed field's own vocabulary."""
-        corrector = self._searcher().corrector("exact")
-        out, changed = [], False
+        """A spelling suggestion from the unstemmed field's own vocabulary: Whoosh's corrector's
+        choice (the most frequent term within two edits), for the first MAX_SPELLED distinct
+        unknown words; the rest stay as typed."""
+        out, changed, tried = [], False, set()
         for word in words:
             bare = fold(word)
-            if len(bare) > 2 and not bare.isdigit() and self.reader.doc_frequency("exact", bare) == 0:
-                suggestions = corrector.suggest(bare, limit=1, maxdist=2)
-                if suggestions:
-                    out.append(suggestions[0])
+            if (len(bare) > 2 and not bare.isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
+                    and self.reader.doc_frequency("exact", bare) == 0):
+                tried.add(bare)
+                suggestion = self._vocabulary.suggest(bare)
+                if suggestion:
+                    out.append(suggestion)
                     changed = True
                     continue
             out.append(word)
         return " ".join(out) if changed else None
+
+    @cached_property
+    def _vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.reader, "exact")
+
+
+class Vocabulary:
+    """The unstemmed field's terms in memory, for spelling suggestions and fuzzy matching.
+
+    Whoosh finds the terms within n edits of a word by walking a Levenshtein automaton over its
+    on-disk term table, one binary search of struct reads per step: 0.15-0.2 s a word, so twenty
+    typos took seconds. Here the automaton walks only the terms that could be that close: of a
+    length within n of the word's, and with at most 2n characters that one of the two has and
+    the other lacks (an edit adds or drops at most two), a test on integer bit masks. Each
+    word's answer is kept: a word repeated in a query, or asked for by both the suggestion and
+    the fuzzy search, is looked up once."""
+
+    def __init__(self, reader, field: str):
+        self.reader, self.field = reader, field
+        self._bits: dict[str, int] = {}  # a bit per character seen
+        self._by_length: dict[int, tuple[list[str], list[int]]] = {}
+        for term in reader.lexicon(field):  # in sorted order, so each length's list is sorted
+            text = term.decode("utf-8")
+            if len(text) > MAX_SPELLED_LENGTH + 2:
+                continue  # too long to be two edits from a word we spell (a 10 MB one-word line)
+            terms, masks = self._by_length.setdefault(len(text), ([], []))
+            terms.append(text)
+            masks.append(self._mask(text))
+        self._found: dict[tuple, object] = {}
+
+    def _mask(self, text: str) -> int:
+        bits, mask = self._bits, 0
+        for char in text:
+            mask |= bits.setdefault(char, 1 << len(bits))
+        return mask
+
+    def _remember(self, key: tuple, compute: Callable[[], object]):
+        if key not in self._found:
+            if len(self._found) >= 4096:  # a long-lived searcher: forget rather than grow
+                self._found.clear()
+            self._found[key] = compute()
+        return self._found[key]
+
+    def within(self, word: str, maxdist: int, prefix: int = 0) -> list[str]:
+        """Terms within `maxdist` Levenshtein edits of `word` sharing its first `prefix`
+        characters, in term order: what Whoosh's `reader.terms_within` returns. Words longer
+        than MAX_SPELLED_LENGTH have none (the automaton grows with the word)."""
+        def compute() -> list[str]:
+            from bisect import bisect_left
+
+            from whoosh.automata.fsa import find_all_matches
+            from whoosh.automata.lev import levenshtein_automaton
+
+            if len(word) > MAX_SPELLED_LENGTH:
+                return []
+            start = word[:prefix]
+            wider = self._found.get(("within", word, max(maxdist, 2), 0))
+            if wider is not None:  # the suggestion's terms: equal first characters change no distance
+                terms = [term for term in wider if term.startswith(start)]
+                if maxdist >= 2:
+                    return terms
+            else:
+                mask, most = self._mask(word), 2 * maxdist
+                terms = sorted(term for n in range(max(0, len(word) - maxdist), len(word) + maxdist + 1)
+                               for term, other in zip(*self._by_length.get(n, ((), ())), strict=True)
+                               if (mask ^ other).bit_count() <= most and term.startswith(start))
+            if not terms:
+                return []
+
+            def first_from(key: str) -> str | None:
+                at = bisect_left(terms, key)
+                return terms[at] if at < len(terms) else None
+
+            return list(find_all_matches(levenshtein_automaton(word, maxdist, prefix).to_dfa(), first_from))
+
+        return self._remember(("within", word, maxdist, prefix), compute)
+
+    def suggest(self, word: str, maxdist: int = 2) -> str | None:
+        """Whoosh's ReaderCorrector.suggest(word, limit=1, maxdist): of the terms within
+        `maxdist`, the most frequent (its score, its tie-break on the later term)."""
+        def compute() -> str | None:
+            frequency = self.reader.frequency
+            scored = [(0 - (maxdist + (1.0 / (frequency(self.field, term) or 1) * 0.5)), term)
+                      for term in self.within(word, maxdist)]
+            return max(scored)[1] if scored else None
+
+        return self._remember(("suggest", word, maxdist), compute)
+
+    def spellings(self, word: str, maxdist: int, prefix: int) -> list[str]:
+        """The fuzzy spellings of `word`: at most MAX_SPELLINGS, the most widely used ones
+        kept (in term order) when a short word has more."""
+        def compute() -> list[str]:
+            found = self.within(word, maxdist, prefix)
+            if len(found) <= MAX_SPELLINGS:
+                return found
+            frequency = self.reader.doc_frequency
+            keep = set(sorted(found, key=lambda t: (-frequency(self.field, t), t))[:MAX_SPELLINGS])
+            return [t for t in found if t in keep]
+
+        return self._remember(("spellings", word, maxdist, prefix), compute)
+
+
+@cache
+def _spelled_fuzzy_term():
+    """A Whoosh FuzzyTerm whose spellings are given (found by Vocabulary): Whoosh matches and
+    scores it as its own FuzzyTerm, without walking the term table again. Built on first use:
+    importing whoosh.query costs a cold search time."""
+    from whoosh.query import FuzzyTerm
+
+    class SpelledFuzzyTerm(FuzzyTerm):
+        def __init__(self, fieldname: str, text: str, spellings: list[str], maxdist: int):
+            super().__init__(fieldname, text, maxdist=maxdist, prefixlength=1)
+            self.spellings = spellings
+
+        def _btexts(self, ixreader):
+            return self.spellings
+
+    return SpelledFuzzyTerm
 
 
 def coordination(matched, word_terms: list[set]) -> float:

@@ -2,16 +2,22 @@
 
 It knows where the corpus and the index are, builds the index on first use or when the corpus
 or the code changed, and hands out the record store and the searcher. It never prints.
+
+Damage is found twice over: `ensure` compares each file's size and time with meta.json (stat
+calls only), and a read error while a query runs (SQLite, Whoosh's struct/zlib/EOF errors...)
+makes the library check the generation's checksums; when they disagree the index is rebuilt once
+and the call answered from the new one.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.errors import IndexError_
+from rulebase.errors import DiskFull, IndexError_, RulebaseError
 from rulebase.sources import Source, default_corpus_dir, load_manifest
 from rulebase.store import (
     POINTER,
@@ -20,7 +26,9 @@ from rulebase.store import (
     current_generation,
     default_index_dir,
     leftovers,
+    refuse_foreign,
     stamp_matches,
+    verify,
 )
 from rulebase.store import damage as store_damage
 
@@ -31,10 +39,12 @@ class Status:
     generation: Generation | None
     expected: str
     writable: bool
+    problem: str | None = None  # damage found (a damaged index is never current)
 
     @property
     def current(self) -> bool:
-        return self.generation is not None and self.generation.fingerprint == self.expected
+        return (self.generation is not None and self.problem is None
+                and self.generation.fingerprint == self.expected)
 
 
 class Library:
@@ -42,7 +52,10 @@ class Library:
         self.index_dir = Path(index_dir) if index_dir else default_index_dir()
         self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
         self.stale_reason: str | None = None  # set when a stale index is used read-only
+        self.notify: Callable[[str], None] | None = None  # told of damage found after ensure()
         self._generation: Generation | None = None
+        self._opened: dict[str, object] = {}  # the store and searcher behind the guarded views
+        self._rebuilt = False  # a damaged index is rebuilt once per Library, never in a loop
 
     @cached_property
     def sources(self) -> list[Source]:
@@ -61,28 +74,37 @@ class Library:
         """Forget the sources and the open index: after `rulebase add` or `remove`."""
         for name in ("sources", "store", "searcher"):
             self.__dict__.pop(name, None)
+        self._opened.clear()
         self._generation = None
 
-    def status(self) -> Status:
+    def status(self, checksums: bool = True) -> Status:
+        """Where the index is and whether it is current. `checksums`: read every file against
+        meta.json (what `index status` wants); without, damage is judged from stat calls."""
         from rulebase.builder import expected_fingerprint
 
-        return Status(self.index_dir, current_generation(self.index_dir),
-                      expected_fingerprint(self.sources), _writable(self.index_dir))
+        generation = current_generation(self.index_dir)
+        problem = None
+        if generation is not None:
+            problem = verify(generation) if checksums else store_damage(generation)
+        return Status(self.index_dir, generation, expected_fingerprint(self.sources), _writable(self.index_dir),
+                      problem)
 
     def build(self, progress=None, force: bool = True) -> Generation:
         from rulebase.builder import build
 
         self._generation = build(self.index_dir, self.sources, progress, force=force, watch=self._watched())
-        self.__dict__.pop("store", None)
-        self.__dict__.pop("searcher", None)
+        self._opened.clear()
         return self._generation
 
     def ensure(self, progress=None) -> Generation:
         """The generation to read, building it first if it is missing, stale or damaged.
 
-        Damage (a file missing or truncated, records.db not SQLite) is found by comparing the
-        generation with the file sizes its meta.json recorded; it is reported in `stale_reason`
-        (the CLI prints it as one warning line) and repaired by rebuilding from the corpus."""
+        Damage (a file missing, truncated or rewritten, records.db not SQLite, CURRENT or
+        meta.json garbled) is found by comparing the generation with the sizes and times its
+        meta.json recorded (stat calls; a changed time alone is settled by the file's CRC); it is
+        reported in `stale_reason` (the CLI prints it as one warning line) and repaired by
+        rebuilding from the corpus. A folder that is not an index is refused untouched; a full
+        disk while rebuilding a stale index leaves the old one answering, with a warning."""
         if self._generation is not None:
             return self._generation
         quick = current_generation(self.index_dir)
@@ -90,13 +112,14 @@ class Library:
                 and store_damage(quick) is None and not leftovers(self.index_dir)):
             self._generation = quick  # nothing the build read has changed: no need to re-hash
             return quick
-        status = self.status()
+        refuse_foreign(self.index_dir)  # the user's own folder: never read, cleaned or built into
+        status = self.status(checksums=False)
         generation = status.generation
         if status.writable:
             from rulebase.builder import clean_leftovers
 
             clean_leftovers(self.index_dir)
-        problem = store_damage(generation) if generation is not None else None
+        problem = status.problem
         if generation is None and (self.index_dir / POINTER).is_file():
             problem = "its CURRENT pointer names a generation that is missing or unreadable"
         if problem:
@@ -113,14 +136,27 @@ class Library:
                 return generation
             raise IndexError_("no index, and the directory is not writable", str(self.index_dir),
                               "point --index or RULEBASE_INDEX at a writable directory")
-        return self.build(progress, force=False)
+        try:
+            return self.build(progress, force=False)
+        except DiskFull as exc:
+            if generation is None:
+                raise
+            self.stale_reason = (f"the index at {self.index_dir} is out of date and could not be rebuilt "
+                                 f"(no space left: {exc.what.rpartition('(')[2].rstrip(')')}); showing the old index")
+            self._generation = generation
+            return generation
 
-    def _rebuild_damaged(self, problem: str, progress=None) -> Generation:
+    def _rebuild_damaged(self, problem: str, progress=None, late: bool = False) -> Generation:
+        """Rebuild a damaged index once. `late`: found while reading, after ensure() returned
+        (and after the CLI printed its warnings), so `notify` is told."""
         if not _writable(self.index_dir):
             raise IndexError_(f"the index is damaged ({problem}) and the directory is not writable, so it "
                               "cannot be rebuilt here", str(self.index_dir),
                               "point --index or RULEBASE_INDEX at a writable directory")
         self.stale_reason = f"the index at {self.index_dir} is damaged ({problem}); rebuilding from the corpus"
+        self._rebuilt = True
+        if late and self.notify is not None:
+            self.notify(self.stale_reason)
         return self.repair(progress)
 
     def repair(self, progress=None) -> Generation:
@@ -128,26 +164,80 @@ class Library:
         self._generation = None
         return self.build(progress, force=True)
 
-    def _open(self, opener):
-        """Open part of the index; if it turns out damaged, rebuild once and open it again."""
-        try:
-            return opener()
-        except IndexError_ as exc:
-            if self.stale_reason and "damaged" in self.stale_reason:
-                raise  # already rebuilt once: do not loop
-            self._rebuild_damaged(exc.what)
-            return opener()
+    def _open(self, name: str):
+        """The open store or searcher; if opening finds it damaged, rebuild once and open again."""
+        if name not in self._opened:
+            opener = self._open_store if name == "store" else self._open_searcher
+            try:
+                self._opened[name] = opener()
+            except IndexError_ as exc:
+                if self._rebuilt:
+                    raise  # already rebuilt once: do not loop
+                self._rebuild_damaged(exc.what, late=True)
+                self._opened[name] = opener()
+        return self._opened[name]
 
-    @cached_property
-    def store(self) -> RecordStore:
-        return self._open(lambda: RecordStore(self.ensure().db_path))
+    def _open_store(self) -> RecordStore:
+        return RecordStore(self.ensure().db_path)
 
-    @cached_property
-    def searcher(self):
+    def _open_searcher(self):
         from rulebase.index import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        return self._open(lambda: Searcher(self.ensure().whoosh_path, pairs))
+        return Searcher(self.ensure().whoosh_path, pairs)
+
+    def _call(self, name: str, attr: str, args: tuple, kwargs: dict):
+        """One call into the store or searcher. A failure that is not ours to report (not a
+        RulebaseError) while reading is damage when the generation no longer matches its
+        checksums: rebuild once, then make the call again on the new generation."""
+        target = self._open(name)
+        try:
+            return getattr(target, attr)(*args, **kwargs)
+        except RulebaseError:
+            raise
+        except Exception as exc:
+            if not self._recovered(exc, target):
+                raise
+        return getattr(self._open(name), attr)(*args, **kwargs)
+
+    def _recovered(self, exc: Exception, target: object) -> bool:
+        if target not in self._opened.values():
+            return True  # opened before a rebuild that already happened: try the new one
+        if self._rebuilt or self._generation is None:
+            return False
+        problem = verify(self._generation)
+        if problem is None and not (self._generation.meta.get("integrity") or {}):
+            problem = f"reading it failed: {type(exc).__name__}"  # no checksums to ask (an older build)
+        if problem is None:
+            return False  # the files are as built: a bug, not damage, and a rebuild would not help
+        self._rebuild_damaged(problem, late=True)
+        return True
+
+    @cached_property
+    def store(self) -> RecordStore:
+        return _Guarded(self, "store")  # type: ignore[return-value] - forwards every RecordStore method
+
+    @cached_property
+    def searcher(self):
+        return _Guarded(self, "searcher")
+
+
+class _Guarded:
+    """The store or searcher as callers see it: attributes read through, method calls go through
+    Library._call, so a read error anywhere in a query can still be repaired and answered."""
+
+    __slots__ = ("_library", "_name")
+
+    def __init__(self, library: Library, name: str):
+        self._library = library
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        value = getattr(self._library._open(self._name), attr)
+        if not callable(value):
+            return value
+        library, name = self._library, self._name
+        return lambda *args, **kwargs: library._call(name, attr, args, kwargs)
 
 
 def _writable(path: Path) -> bool:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from rulebase.errors import NotFound, UsageError
-from rulebase.records import Record
+from rulebase.records import Record, number_key
 from rulebase.sources import edition_rank
 from rulebase.store import RecordStore
 
@@ -35,7 +35,9 @@ class Lookup:
     diff_hint: str | None = None  # 'rulebase diff A B' when several documents print the number
 
 
-def expand(store: RecordStore, record: Record) -> Entry:
+def expand(store: RecordStore, record: Record, when: int | None = None) -> Entry:
+    """A record with its children, references and twins. An archive version's children are the
+    versions in force beside it: on `when`, else on the last day the version itself was in force."""
     children = store.children(record.id)
     if record.number:
         seen = {c.id for c in children}
@@ -45,13 +47,45 @@ def expand(store: RecordStore, record: Record) -> Entry:
                 children.append(sub)
                 seen.add(sub.id)
         children.sort(key=lambda c: c.order)
+    if record.span:
+        from rulebase.history import in_force
+
+        day = when if when is not None else store.windows([record.id])[record.id][1]
+        children = sorted(in_force(store, children, day), key=lambda c: number_key(c.number) + (c.order,))
     out_ids = list(dict.fromkeys(r.target for r in record.refs if r.target))
-    same_ids = [link.target for link in record.links if link.kind == "same-rule"]
+    same_ids = [link.target for link in record.links if link.kind in ("same-rule", "same-text")]
     return Entry(record, children, store.get_many(out_ids), store.get_many(record.refs_in),
                  store.get_many(same_ids))
 
 
-def lookup(store: RecordStore, ref: str) -> Lookup:
+def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
+    """One archive version per rule lineage: the one in force on `when` (else the newest), the
+    rules in force that day (else now) first, then what the number meant in other eras. Other
+    documents' records keep their place; with `when`, only those in force that day."""
+    from rulebase.eras import OPEN_END
+    from rulebase.history import in_force
+
+    spans = store.windows([r.id for r in records])
+    day = OPEN_END if when is None else when
+    chosen: dict[str, Record] = {}
+    for record in records:
+        if not record.span:
+            continue
+        key = record.lineage or record.id
+        held = chosen.get(key)
+        first, last = spans[record.id]
+        if held is None or (first <= day <= last) or (spans[held.id][1] < last and not
+                                                      spans[held.id][0] <= day <= spans[held.id][1]):
+            chosen[key] = record
+    live = [r for r in chosen.values() if spans[r.id][0] <= day <= spans[r.id][1]]
+    gone = sorted((r for r in chosen.values() if r not in live), key=lambda r: -spans[r.id][1])
+    others = [r for r in records if not r.span]
+    if when is not None:
+        others = in_force(store, others, when)
+    return live + others + gone
+
+
+def lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
     ref = ref.strip()
     if not ref:
         raise UsageError("empty reference", hint="give a rule number (502.83a), a record id or a page (4e p17)")
@@ -67,13 +101,23 @@ def lookup(store: RecordStore, ref: str) -> Lookup:
         return Lookup(ref, "page", [Entry(r) for r in records])
     if ":" in ref:
         record = store.get(ref)
+        if record is None and "@" not in ref:  # 'cr:702.83a': that rule in the archive, now or then
+            source, local = ref.split(":", 1)
+            versions = [r for r in store.by_number(local) if r.source == source and r.span]
+            record = next(iter(by_era(store, versions, when)), None)
         if record:
-            return Lookup(ref, "id", [expand(store, record)])
+            return Lookup(ref, "id", [expand(store, record, when)])
     number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
     records = store.by_number(number)
     if records:
         records = newest_first(records, store.documents())  # official text first, newest first
-        return Lookup(ref, "number", [expand(store, r) for r in records], diff_hint(records))
+        records = by_era(store, records, when)
+        if records:
+            return Lookup(ref, "number", [expand(store, r, when) for r in records], diff_hint(records))
+        from rulebase.eras import show
+
+        raise NotFound(f"no rule {ref} was in force on {show(when or 0)}",
+                       hint=f"'rulebase history {ref}' shows when it was")
     raise NotFound(f"no rule, record or page matches {ref!r}", suggest(store, ref),
                    hint="try 'rulebase search' for free text")
 
@@ -162,13 +206,14 @@ def loose_term(text: str) -> str:
     return " ".join(words)
 
 
-def _defining_entries(store: RecordStore, names: set[str], covered: set[str]) -> list[Record]:
+def _defining_entries(store: RecordStore, names: set[str], covered: set[str],
+                      when: int | None = None) -> list[Record]:
     """Where a source has no glossary entry for the term, the paragraph or rule heading that defines
     it: the 4th Edition's '-Trample-:' paragraph, Crystal Keep 1999's 'A.27 - Trample' (shown by
     its first rule, since the heading itself is only a title)."""
     found: list[Record] = []
     for kind in ("passage", "chapter"):
-        for record in store.of_kind(kind):
+        for record in store.of_kind(kind, when):
             if record.source in covered or not record.title:
                 continue
             if names & {loose_term(n) for n in [record.title, *record.aliases]}:
@@ -188,8 +233,9 @@ class Definitions:
     referrers: list[Record]
 
 
-def define(store: RecordStore, term: str) -> Definitions:
-    """Every glossary definition of `term` (or its Hungarian name) across editions and sources."""
+def define(store: RecordStore, term: str, when: int | None = None) -> Definitions:
+    """Every glossary definition of `term` (or its Hungarian name) across editions and sources:
+    of the archive's versions the newest, or with `when` only what was in force that day."""
     from rulebase.records import fold_accents
 
     key = loose_term(term)
@@ -198,14 +244,14 @@ def define(store: RecordStore, term: str) -> Definitions:
     hungarian = [t for t in store.of_kind("term")
                  if key in {loose_term(a) for a in t.aliases} or fold_accents(t.title or "") == fold_accents(term)]
     names = {key} | {loose_term(a) for t in hungarian for a in t.aliases}
-    definitions = [r for r in store.of_kind("glossary")
+    definitions = [r for r in store.of_kind("glossary", when)
                    if names & {loose_term(n) for n in [r.title or "", *r.aliases]}]
-    definitions += _defining_entries(store, names, {r.source for r in definitions})
+    definitions += _defining_entries(store, names, {r.source for r in definitions}, when)
     parents = store.get_many([t.parent for t in hungarian if t.parent])
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
-        titles = [r.title for r in store.of_kind("glossary") if r.title]
+        titles = [r.title for r in store.of_kind("glossary", when) if r.title]
         from difflib import get_close_matches
 
         close = get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)

@@ -6,11 +6,29 @@ paying for rich's import; render.py uses these same functions when its Console i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from rulebase.hits import Results, unmark
 from rulebase.lookup import Entry, Lookup
 from rulebase.records import Record
+
+# C0 controls but tab and newline, DEL, C1 (CSI, OSC...) and the bidi embeddings, overrides and
+# isolates: what a terminal would act on (clear the screen, retitle the window, reorder a line).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """`text` as it may reach a terminal: control characters shown as escapes ('\\x1b', '\\u202e').
+
+    Added documents, queries and file names can carry any character; printed raw, an ESC from a
+    rules file would drive the user's terminal. Both output paths print through this."""
+    return CONTROL.sub(_shown, text) if CONTROL.search(text) else text
 
 
 def label(record: Record) -> str:
@@ -194,4 +212,64 @@ def changes_lines(groups) -> list[str]:
             lines.append(f"    {change_note(change)}")
             if change.diff is not None:
                 lines.append("    " + " ".join(diff_text(change.diff.ops).split()))
+    return lines
+
+
+# --- rule history across Comprehensive Rules releases (rulebase history / changes --from --to) ---
+
+
+def span_text(first: int, last: int) -> str:
+    from rulebase.eras import show
+
+    end = show(last)
+    return f"{show(first)} to {end}" if end != "now" else f"{show(first)} to now"
+
+
+def step_head(step) -> str:
+    """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a'."""
+    what = {"added": "first appears", "changed": "text changed",
+            "typography": "quotes or dashes changed only", "renumbered": f"renumbered from {step.previous_number}",
+            "renumbered+changed": f"renumbered from {step.previous_number}, text changed"}[step.change]
+    number = step.record.number or step.record.title or ""
+    return f"{span_text(step.first, step.last)}  {number}  {what}  ({step.record.id})"
+
+
+def history_lines(found) -> list[str]:
+    lines: list[str] = []
+    for n, lineage in enumerate(found.lineages):
+        steps = lineage.steps
+        if not steps:
+            continue
+        now = "in force now" if lineage.current else f"last in force {span_text(steps[-1].first, steps[-1].last)}"
+        numbers = " -> ".join(dict.fromkeys(s.record.number or s.record.title or "" for s in steps))
+        title = "" if n == 0 else "another rule once numbered so: "
+        lines.append(f"{title}{numbers} ({len(steps)} version{'s' if len(steps) != 1 else ''}, {now})")
+        for step in steps:
+            lines.append(f"  {step_head(step)}")
+            if step.diff:
+                lines.append("    " + " ".join(diff_text(step.diff).split()))
+            else:
+                lines.append("    " + snip(step.record.text, 400 if step.change == "added" else 160))
+        for record in lineage.linked:
+            lines.append(f"  = same text in {record.source}: {record.id}")
+        lines.append("")
+    return lines
+
+
+def changes_between_lines(found) -> list[str]:
+    old, new = found.old_release, found.new_release
+    kinds = ("added", "removed", "changed", "typography", "renumbered", "renumbered+changed")
+    counts = ", ".join(f"{found.count(k)} {k}" for k in kinds)
+    lines = [f"{found.source} {old['date']} -> {new['date']}: {counts}"]
+    for change in found.changes:
+        if change.kind == "added":
+            lines.append(f"+ {change.new.number}  {snip(change.new.text, 160)}  ({change.new.id})")
+        elif change.kind == "removed":
+            lines.append(f"- {change.old.number}  {snip(change.old.text, 160)}  ({change.old.id})")
+        else:
+            move = f"{change.old.number} -> {change.new.number}" if change.old.number != change.new.number \
+                else change.new.number
+            lines.append(f"~ {move}  {change.kind}  ({change.new.id})")
+            if change.diff:
+                lines.append("    " + " ".join(diff_text(change.diff).split()))
     return lines

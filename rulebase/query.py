@@ -12,16 +12,23 @@ NUMBER_IN_QUERY = re.compile(
 MAX_QUERY = 2000
 
 
-def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10) -> Results:
-    """Numbers in the query ('what does 306.5 say') go straight to that rule, ahead of text hits."""
+def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
+               when: int | None = None) -> Results:
+    """Numbers in the query ('what does 306.5 say') go straight to that rule, ahead of text hits
+    (one version per rule: the one in force on `when`, else the newest)."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query = query[:MAX_QUERY]
     numbered: list[Hit] = []
     for number in dict.fromkeys(NUMBER_IN_QUERY.findall(query)):
-        for record in library.store.by_number(number):
+        found = library.store.by_number(number)
+        if any(r.span for r in found) or when is not None:
+            from rulebase.lookup import by_era
+
+            found = by_era(library.store, found, when)
+        for record in found:
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
     store = library.store
     return library.searcher.search(query, filters, limit, numbered,
-                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)})
+                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when)

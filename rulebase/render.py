@@ -6,22 +6,27 @@ is panels and tables sized to the width; piped (or NO_COLOR) it is the same cont
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 
 from rich import box
 from rich.console import Console, Group
+from rich.pager import Pager
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Results
 from rulebase.lookup import Entry, Lookup
 from rulebase.plain import (
+    CONTROL,
     citation_line,
     entry_lines,
     label,
     lookup_lines,
     meta_line,
+    printable,
     ref_lines,
     results_header,
     search_lines,
@@ -32,8 +37,38 @@ from rulebase.records import Record
 HIGHLIGHT = "bold black on yellow"
 
 
+class SafeConsole(Console):
+    """A Console that lets no control character from the data reach the terminal.
+
+    Strings printed are made `printable` before rich sees them (rich would drop BEL but pass ESC),
+    so plain output matches the fast path byte for byte; any text segment rendered from a Text,
+    table or panel is checked again, so only rich's own colour codes reach a terminal. A reader
+    that goes away raises BrokenPipeError for the CLI's funnel (exit 0) instead of rich's exit 1."""
+
+    def print(self, *objects, **kwargs) -> None:
+        super().print(*(printable(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+    def render(self, renderable, options=None):
+        for segment in super().render(renderable, options):
+            if segment.control is None and CONTROL.search(segment.text):
+                yield Segment(printable(segment.text), segment.style)
+            else:
+                yield segment
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(32, "Broken pipe")
+
+
 def make_console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    # emoji=False: record text is shown as written (':x:' is not an emoji code in a rules text)
+    return SafeConsole(stderr=stderr, highlight=False, soft_wrap=False, emoji=False)
+
+
+def _text(value, style: str = "") -> Text:
+    """Data as a Text cell or title: never parsed as markup ('[/x]' in a query or a rules text
+    would raise), control characters escaped before rich measures the width."""
+    return Text(printable(str(value)), style=style)
 
 
 def _rich(console: Console) -> bool:
@@ -47,21 +82,21 @@ def marked(text: str, style: str = HIGHLIGHT) -> Text:
     while MARK_OPEN in rest:
         before, _, after = rest.partition(MARK_OPEN)
         word, _, rest = after.partition(MARK_CLOSE)
-        out.append(before)
-        out.append(word, style=style)
-    out.append(rest)
+        out.append(printable(before))
+        out.append(printable(word), style=style)
+    out.append(printable(rest))
     return out
 
 
 def _record_body(record: Record) -> Group:
-    parts: list = [Text(meta_line(record), style="dim")]
+    parts: list = [_text(meta_line(record), style="dim")]
     if record.section:
-        parts.append(Text(" › ".join(record.section), style="dim"))
-    parts.append(Text(record.text))
+        parts.append(_text(" › ".join(record.section), style="dim"))
+    parts.append(_text(record.text))
     for cite in record.citations:
-        parts.append(Text(citation_line(cite), style="cyan"))
+        parts.append(_text(citation_line(cite), style="cyan"))
     for flag in record.flags:
-        parts.append(Text(f"⚠ {flag}", style="yellow"))
+        parts.append(_text(f"⚠ {flag}", style="yellow"))
     return Group(*parts)
 
 
@@ -77,11 +112,11 @@ def render_entry(console: Console, entry: Entry) -> None:
         return
     parts: list = [_record_body(record)]
     for child in entry.children:
-        parts.append(Panel(_record_body(child), title=label(child), title_align="left", box=box.SIMPLE))
+        parts.append(Panel(_record_body(child), title=_text(label(child)), title_align="left", box=box.SIMPLE))
     refs = list(ref_lines(entry))
     if refs:
-        parts.append(Text("\n".join(refs), style="magenta"))
-    console.print(Panel(Group(*parts), title=f"[bold]{label(record)}", title_align="left"))
+        parts.append(_text("\n".join(refs), style="magenta"))
+    console.print(Panel(Group(*parts), title=_text(label(record), style="bold"), title_align="left"))
 
 
 def render_lookup(console: Console, result: Lookup) -> None:
@@ -98,12 +133,12 @@ def render_lookup(console: Console, result: Lookup) -> None:
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:
-    table = Table(title=title, box=box.SIMPLE_HEAD, expand=True)
+    table = Table(title=_text(title), box=box.SIMPLE_HEAD, expand=True)
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("kind")
     table.add_column("text", ratio=1)
     for r in records:
-        table.add_row(r.id, r.kind, snip(r.text, 160))
+        table.add_row(_text(r.id), _text(r.kind), _text(snip(r.text, 160)))
     console.print(table)
 
 
@@ -114,23 +149,23 @@ def render_search(console: Console, results: Results, records: dict[str, Record]
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
     header = results_header(results)
-    table = Table(title=header, box=box.SIMPLE_HEAD, expand=True, show_lines=False)
+    table = Table(title=_text(header), box=box.SIMPLE_HEAD, expand=True, show_lines=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("where", style="bold", max_width=36)
     table.add_column("ed.", no_wrap=True)
     table.add_column("snippet", ratio=1)
     for n, hit in enumerate(results.hits, 1):
         record = records[hit.id]
-        where = Text(label(record))
-        where.append(f"\n{hit.id}", style="dim")
-        table.add_row(str(n), where, record.edition, marked(" ".join(hit.snippet.split())))
+        where = _text(label(record))
+        where.append(printable(f"\n{hit.id}"), style="dim")
+        table.add_row(str(n), where, _text(record.edition), marked(" ".join(hit.snippet.split())))
     console.print(table)
 
 
 def render_definitions(console: Console, term: str, definitions: list[Record], hungarian: list[Record],
                        referrers: list[Record]) -> None:
     if _rich(console):
-        console.print(f"[bold]{term}[/bold]: {len(definitions)} definition(s)")
+        console.print(Text.assemble(_text(term, style="bold"), f": {len(definitions)} definition(s)"))
     else:
         console.print(f"{term}: {len(definitions)} definition(s)", markup=False)
     for record in definitions:
@@ -151,11 +186,11 @@ def render_show(console: Console, record: Record) -> None:
         for key, value in data.items():
             console.print(f"{key}: {value}", markup=False, soft_wrap=True)
         return
-    table = Table(title=record.id, box=box.SIMPLE_HEAD, show_header=False, expand=True)
+    table = Table(title=_text(record.id), box=box.SIMPLE_HEAD, show_header=False, expand=True)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", ratio=1)
     for key, value in data.items():
-        table.add_row(key, Text(str(value)))
+        table.add_row(key, _text(value))
     console.print(table)
 
 
@@ -175,8 +210,8 @@ def render_sources(console: Console, sources: list[dict]) -> None:
         table.add_column(col, ratio=1 if col in ("title", "credit") else None)
     for s in sources:
         kinds = "\n".join(f"{k} {v}" for k, v in s["kinds"].items())
-        table.add_row(s["id"], s["edition"], s["date"], s["title"], f"{s['records']}\n{kinds}",
-                      f"{s['refs'] - s['unresolved']}/{s['unresolved']}", s["credit"])
+        table.add_row(*map(_text, (s["id"], s["edition"], s["date"], s["title"], f"{s['records']}\n{kinds}",
+                                   f"{s['refs'] - s['unresolved']}/{s['unresolved']}", s["credit"])))
     console.print(table)
 
 
@@ -248,6 +283,49 @@ def build_progress(enabled: bool = True):
         yield update
 
 
+_LESS_STRING = set("DkoOpPtT")  # less options whose string value runs to '$' or the end of LESS
+_LESS_NUMBER = set("bhjxyz#")  # options whose number follows them in the same word
+
+
+def less_flags(current: str | None) -> str:
+    """The LESS environment for paging coloured output: the user's own flags with -R in front, so
+    less shows rich's colour codes as colour instead of as 'ESC[1m' (-FRX, as git does, when
+    LESS is unset). A user's own -r or -R is left as it is; in front, -R cannot end up inside
+    the value of a string option such as -P."""
+    if not current or not current.strip():
+        return "-FRX"
+    for word in current.split():
+        if word.startswith("--"):
+            if word.split("=")[0] in ("--RAW-CONTROL-CHARS", "--raw-control-chars"):
+                return current
+            continue
+        for letter in word.lstrip("-"):
+            if letter in "rR":
+                return current
+            if letter in _LESS_STRING:
+                return f"-R {current}"
+            if letter in _LESS_NUMBER:
+                break
+    return f"-R {current}"
+
+
+class LessPager(Pager):
+    """pydoc's pager (PAGER, else less), run with LESS carrying -R; the environment is restored."""
+
+    def show(self, content: str) -> None:
+        import pydoc
+
+        before = os.environ.get("LESS")
+        os.environ["LESS"] = less_flags(before)
+        try:
+            pydoc.pager(content)
+        finally:
+            if before is None:
+                os.environ.pop("LESS", None)
+            else:
+                os.environ["LESS"] = before
+
+
 @contextmanager
 def paged(console: Console, min_lines: int | None = None):
     """Page long output on a terminal only; piped output is never paged."""
@@ -258,7 +336,7 @@ def paged(console: Console, min_lines: int | None = None):
         yield console
     text = capture.get()
     if text.count("\n") > (min_lines or console.height):
-        with console.pager(styles=True):
+        with console.pager(LessPager(), styles=True):
             console.print(Text.from_ansi(text), end="")
     else:
         console.print(Text.from_ansi(text), end="")
@@ -300,12 +378,12 @@ def _stance_body(stance, curated: bool) -> Group:
     parts: list = []
     if stance.summary:
         style = "yellow" if stance.summary.startswith("Not covered") else "bold"
-        parts.append(Text(stance.summary, style=style))
+        parts.append(_text(stance.summary, style=style))
     elif not curated:
         parts.append(Text("search results" if stance.citations else NOT_FOUND_IN_EDITION, style="italic dim"))
     for quote in stance.citations:
         parts.append(Text(""))
-        parts.append(Text(f"\u201c{quote.quote}\u201d"))
+        parts.append(_text(f"\u201c{quote.quote}\u201d"))
         parts.append(Text(f"\u2014 {quote.id}{pages_note(quote.pages)}", style="cyan"))
     return Group(*parts)
 
@@ -320,12 +398,12 @@ def render_compare(console: Console, comparison) -> None:
     title = compare_title(comparison)
     stances = comparison.editions
     if console.width < COLUMN_MIN * max(1, len(stances)):
-        console.print(Text(title, style="bold"))
+        console.print(_text(title, style="bold"))
         for stance in stances:
             console.print(Panel(_stance_body(stance, comparison.curated), title=Text(stance.edition, style="bold"),
                                 title_align="left"))
         return
-    table = Table(title=title, box=box.SIMPLE_HEAD, expand=True, show_lines=False)
+    table = Table(title=_text(title), box=box.SIMPLE_HEAD, expand=True, show_lines=False)
     for stance in stances:
         table.add_column(stance.edition, ratio=1, vertical="top")
     table.add_row(*[_stance_body(s, comparison.curated) for s in stances])
@@ -337,13 +415,13 @@ def diff_markup(ops) -> Text:
     out = Text()
     for op in ops:
         if op.op == "equal":
-            out.append(op.a)
+            out.append(printable(op.a))
             continue
         if op.a:
-            out.append(op.a.rstrip(), style=DELETED)
+            out.append(printable(op.a.rstrip()), style=DELETED)
             out.append(" " if op.b else op.a[len(op.a.rstrip()):])
         if op.b:
-            out.append(op.b.rstrip(), style=INSERTED)
+            out.append(printable(op.b.rstrip()), style=INSERTED)
             out.append(op.b[len(op.b.rstrip()):])
     return out
 
@@ -354,7 +432,7 @@ def render_diff(console: Console, result) -> None:
     if not _rich(console):
         _print_lines(console, diff_lines(result))
         return
-    body = diff_markup(result.ops) if result.changed else Text(result.a.text)
+    body = diff_markup(result.ops) if result.changed else _text(result.a.text)
     legend = Text.assemble(("deleted", DELETED), " / ", ("inserted", INSERTED), style="dim")
     console.print(Panel(Group(Text(diff_header(result), style="dim"), body, legend),
                         title=Text(f"{result.a.id} \u2192 {result.b.id}", style="bold"), title_align="left"))
@@ -395,3 +473,15 @@ def render_changes(console: Console, groups) -> None:
             parts.append(Text(""))
         title = " ".join(p for p in (chapter.number, chapter.title) if p) or chapter.id
         console.print(Panel(Group(*parts[:-1]), title=Text(title, style="bold"), title_align="left"))
+
+
+def render_history(console: Console, found) -> None:
+    from rulebase.plain import history_lines
+
+    _print_lines(console, history_lines(found))
+
+
+def render_changes_between(console: Console, found) -> None:
+    from rulebase.plain import changes_between_lines
+
+    _print_lines(console, changes_between_lines(found))

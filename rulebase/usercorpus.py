@@ -3,14 +3,20 @@
 The per-user corpus is a folder (RULEBASE_USER_CORPUS, else $XDG_DATA_HOME/rulebase/corpus)
 with its own sources.toml and a copy of every added file, named after the document id. Ids
 are checked against a strict pattern before they touch a path, so no id can leave the folder.
+
+Writers (add, remove) hold the folder lock while they re-read the manifest, pick ids, write the
+copies and then the manifest, so concurrent commands never share an id or undo each other; what a
+killed writer left (a `.NAME.PID.tmp`, a copy the manifest does not list) is deleted by the next.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date as _date
@@ -22,6 +28,7 @@ from rulebase.locking import folder_lock
 from rulebase.sources import ENV_USER_CORPUS, MANIFEST_NAME, REQUIRED, Source, is_edition, user_corpus_dir
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+_TMP = re.compile(r"^\..+\.\d+\.tmp$")  # what _write_atomic leaves if killed
 MAX_BYTES = 64 * 1024 * 1024
 _CREDITS = {"comprules": "Magic: The Gathering Comprehensive Rules (C) Wizards of the Coast",
             "crystalkeep-2008": "Rulings summary by Stephen D'Angelo, Crystal Keep",
@@ -87,20 +94,71 @@ class Added:
     kinds: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class _Checked:
+    """One file read, detected and parsed, not yet written: what the locked step needs."""
+
+    path: Path
+    data: bytes
+    digest: str
+    found: Detected
+    label: str
+    encoding: str
+    repairs: list[str]
+    kinds: dict[str, int]
+    records: int
+
+
 def add_document(path: Path, existing: list[Source], fmt: str | None = None, edition: str | None = None,
                  doc_id: str | None = None, title: str | None = None) -> Added:
-    """Detect, check by parsing, then copy `path` into the user corpus and list it in its manifest.
+    """Add one file: `add_documents` with a single path."""
+    return add_documents([path], existing, fmt, edition, doc_id, title)[0]
 
-    Nothing is written unless the file parses into records; the manifest is replaced atomically."""
+
+def add_documents(paths: list[Path], existing: list[Source], fmt: str | None = None,
+                  edition: str | None = None, doc_id: str | None = None, title: str | None = None) -> list[Added]:
+    """Detect and parse every file, then copy them all into the user corpus with one manifest write.
+
+    Any bad file stops the batch before anything is written. Ids, duplicate checks and the
+    manifest are decided under the folder lock from the manifest as it is on disk then, not from
+    `existing` (only its bundled sources are used), so concurrent adds and removes cannot collide."""
+    if doc_id is not None and len(paths) > 1:
+        raise UsageError(f"--id names one document, but {len(paths)} files were given",
+                         hint="add the files one at a time to choose each id")
+    if doc_id is not None:
+        check_id(doc_id)
+    if fmt is not None and fmt not in _PREFIX:  # the text formats (an archive is not added this way)
+        raise UsageError(f"unknown format {fmt!r}", hint="use one of " + ", ".join(sorted(_PREFIX)))
+    if edition is not None and not is_edition(edition):
+        raise UsageError(f"unknown edition {edition!r}", hint="use 4e, 5e, 6e, 10e or crYYYY, e.g. cr2025")
+    checked: list[_Checked] = []
+    for path in paths:
+        item = _check(path, fmt, edition)
+        twin = next((c.path for c in checked if c.digest == item.digest), None)
+        if twin is not None:
+            raise UsageError(f"{path} has the same bytes as {twin}", hint="give each document once")
+        checked.append(item)
+    bundled = [s for s in existing if s.bundled]
+    folder = user_corpus_dir()
+    with _locked(folder):
+        users = load_user_sources({s.id for s in bundled})
+        clean_leftovers(folder, users)
+        try:
+            return _commit(folder, checked, bundled, users, doc_id, title, edition)
+        except BaseException:
+            _tidy(folder, {s.id for s in bundled})  # copies written before the failure are orphans now
+            raise
+
+
+def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
+    """Read (regular files only, bounded), decode, detect and parse `path`; nothing is written."""
     from collections import Counter
 
-    from rulebase.ingest import PARSERS, ingest_source
+    from rulebase.ingest import parser_for
     from rulebase.ingest.text import decode
 
     data = _read(path)
     decoded = decode(data, str(path))
-    if fmt is not None and fmt not in PARSERS:
-        raise UsageError(f"unknown format {fmt!r}", hint="use one of " + ", ".join(sorted(PARSERS)))
     found = detect(decoded.text, str(path))
     if fmt is not None and fmt != found.format:
         found = Detected(fmt, path.stem, "undated", None, evidence=[f"format given: {fmt}"])
@@ -108,68 +166,146 @@ def add_document(path: Path, existing: list[Source], fmt: str | None = None, edi
     if label is None:
         raise UsageError(f"{path}: the file does not say which edition's rules it follows",
                          hint="pass --edition 4e, 5e, 6e, 10e or crYYYY (the year its rules took effect)")
-    if not is_edition(label):
-        raise UsageError(f"unknown edition {label!r}", hint="use 4e, 5e, 6e, 10e or crYYYY, e.g. cr2025")
-    taken = {s.id for s in existing}
-    new_id = check_id(doc_id) if doc_id is not None else _default_id(found, label, taken)
-    if new_id in taken:
-        raise UsageError(f"document id {new_id!r} is already in use", hint="pass --id with another id")
-    digest = hashlib.sha256(data).hexdigest()
-    for other in existing:
-        if other.path.is_file() and hashlib.sha256(other.path.read_bytes()).hexdigest() == digest:
-            raise UsageError(f"{path} is already in the corpus as {other.id!r}")
-    folder = user_corpus_dir()
-    source = Source(id=new_id, title=title or found.title, edition=label, date=found.date,
-                    lang=found.lang, file=f"{new_id}.txt", format=found.format,
-                    provenance=f"added with 'rulebase add' from {path.name} on {_date.today().isoformat()}",
-                    credit=_CREDITS.get(found.format, "unknown; added by the user"),
-                    path=path, part=found.part or (label if found.format == "forum-rulebook" else None),
-                    edition_note=None if edition else found.edition_note, bundled=False)
-    report = ingest_source(source)  # raises SourceError when the parser finds nothing
-    with _locked(folder):
+    probe = _source(found, label, "probe", path, None, edition)
+    parsed = parser_for(found.format, str(path))(decoded.text, probe)  # the bytes that will be stored
+    if not parsed.records:
+        raise SourceError(f"no records found by the {found.format!r} parser", str(path),
+                          "pass --format with the file's real format")
+    kinds = dict(sorted(Counter(r.kind for r in parsed.records).items()))
+    return _Checked(path, data, hashlib.sha256(data).hexdigest(), found, label, decoded.encoding,
+                    decoded.repairs, kinds, len(parsed.records))
+
+
+def _source(found: Detected, label: str, new_id: str, path: Path, title: str | None,
+            edition: str | None) -> Source:
+    return Source(id=new_id, title=title or found.title, edition=label, date=found.date,
+                  lang=found.lang, file=f"{new_id}.txt", format=found.format,
+                  provenance=f"added with 'rulebase add' from {path.name} on {_date.today().isoformat()}",
+                  credit=_CREDITS.get(found.format, "unknown; added by the user"),
+                  path=path, part=found.part or (label if found.format == "forum-rulebook" else None),
+                  edition_note=None if edition else found.edition_note, bundled=False)
+
+
+def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users: list[Source],
+            doc_id: str | None, title: str | None, edition: str | None) -> list[Added]:
+    """Under the lock: pick ids, refuse duplicates, write and verify the copies, then the manifest."""
+    known = bundled + users
+    taken = {s.id for s in known} | {Path(s.file).stem for s in users}  # a hand-edited entry may own 'x.txt'
+    digests: dict[str, str] = {}
+    for path, sid in reversed([(s.path, s.id) for s in known if s.path.is_file()]):
+        digests[_digest(path)] = sid  # reversed: a file two documents share is named by the first
+    planned: list[tuple[_Checked, Source]] = []
+    for item in checked:
+        if item.digest in digests:
+            raise UsageError(f"{item.path} is already in the corpus as {digests[item.digest]!r}")
+        new_id = check_id(doc_id) if doc_id is not None else _default_id(item.found, item.label, taken)
+        if new_id in taken:
+            raise UsageError(f"document id {new_id!r} is already in use", hint="pass --id with another id")
+        taken.add(new_id)
+        planned.append((item, _source(item.found, item.label, new_id, item.path, title, edition)))
+    manifest = folder / MANIFEST_NAME
+    before = manifest.read_text(encoding="utf-8") if manifest.is_file() else _HEADER
+    for item, source in planned:
         target = folder / source.file
-        _write_atomic(target, data)
-        manifest = folder / MANIFEST_NAME
-        before = manifest.read_text(encoding="utf-8") if manifest.is_file() else _HEADER
-        _write_atomic(manifest, (before.rstrip("\n") + "\n\n" + _entry(source)).encode("utf-8"))
-    kinds = dict(sorted(Counter(r.kind for r in report.parsed.records).items()))
-    return Added(dataclasses.replace(source, path=target), found, decoded.encoding, decoded.repairs,
-                 len(report.parsed.records), kinds)
+        _write_atomic(target, item.data)
+        if _digest(target) != item.digest:  # what the manifest will list is what was parsed
+            raise SourceError("the stored copy differs from the file that was read", str(target),
+                              "check the disk and run 'rulebase add' again")
+    entries = "".join("\n" + _entry(source) for _, source in planned)
+    _write_atomic(manifest, (before.rstrip("\n") + "\n" + entries).encode("utf-8"))
+    return [Added(dataclasses.replace(source, path=folder / source.file), item.found, item.encoding,
+                  item.repairs, item.records, item.kinds) for item, source in planned]
 
 
 def remove_document(doc_id: str, existing: list[Source]) -> Source:
-    """Take a user-added document out of the user corpus; bundled documents cannot be removed."""
+    """Take a user-added document out of the user corpus; bundled documents cannot be removed.
+
+    The manifest is re-read under the lock: a concurrent remove or add is never undone."""
     known = {s.id: s for s in existing}
     if doc_id in known and known[doc_id].bundled:
         raise UsageError(f"{doc_id!r} is part of the bundled corpus and cannot be removed",
                          hint="only documents added with 'rulebase add' can be removed")
     check_id(doc_id)
-    users = [s for s in existing if not s.bundled]
-    if doc_id not in known:
-        raise NotFound(f"no user-added document {doc_id!r}", [s.id for s in users],
-                       hint="'rulebase sources' lists every document")
+    reserved = {s.id for s in existing if s.bundled}
+    _find(doc_id, load_user_sources(reserved))  # not there: say so without creating the folder
     folder = user_corpus_dir()
     with _locked(folder):
+        users = load_user_sources(reserved)
+        clean_leftovers(folder, users)
+        gone = _find(doc_id, users)
         keep = [s for s in users if s.id != doc_id]
         text = _HEADER + "".join("\n" + _entry(s) for s in keep)
         _write_atomic(folder / MANIFEST_NAME, text.encode("utf-8"))
-        gone = known[doc_id]
         if not any(s.file == gone.file for s in keep):
             (folder / gone.file).unlink(missing_ok=True)
     return gone
 
 
+def _find(doc_id: str, users: list[Source]) -> Source:
+    found = next((s for s in users if s.id == doc_id), None)
+    if found is None:
+        raise NotFound(f"no user-added document {doc_id!r}", [s.id for s in users],
+                       hint="'rulebase sources' lists every document")
+    return found
+
+
+def _tidy(folder: Path, reserved: set[str]) -> None:
+    """After a failed write: drop what the manifest on disk does not list (never what it does)."""
+    with contextlib.suppress(OSError, ManifestError):  # else the next add or remove cleans up
+        clean_leftovers(folder, load_user_sources(reserved))
+
+
+def clean_leftovers(folder: Path, users: list[Source]) -> list[str]:
+    """Delete what a killed add or remove left behind; call with the folder lock held.
+
+    Every writer holds the lock while it writes, so under it any `.NAME.PID.tmp` is dead, and a
+    copy named like an id ('cr2009.txt') that the manifest does not list is an orphan of an add
+    killed between writing the copy and writing the manifest. Returns the names deleted."""
+    listed = {s.file for s in users}
+    gone: list[str] = []
+    for entry in folder.iterdir():
+        name = entry.name
+        stale = _TMP.match(name) or (name.endswith(".txt") and ID_PATTERN.match(name[:-4]) and name not in listed)
+        if stale and entry.is_file() and not entry.is_symlink():
+            entry.unlink(missing_ok=True)
+            gone.append(name)
+    return sorted(gone)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def _read(path: Path) -> bytes:
+    """The file's bytes: regular files only (not /dev/zero, a FIFO or a socket), at most MAX_BYTES.
+
+    The file is opened without blocking (a FIFO with no writer would hang an ordinary open) and
+    checked again through the open handle, so it cannot be swapped between check and read."""
+    hint = "give a rules text file"
     try:
         if path.is_dir():
-            raise UsageError(f"{path} is a directory", hint="give a rules text file")
-        if path.stat().st_size > MAX_BYTES:
-            raise UsageError(f"{path} is larger than {MAX_BYTES // 2**20} MB", hint="give a rules text file")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise SourceError("file not found", str(path)) from None
+            raise UsageError(f"{path} is a directory", hint=hint)
+        if not path.exists():
+            raise SourceError("file not found", str(path))
+        _check_mode(path, os.stat(path))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            _check_mode(path, os.fstat(fd))
+            data = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise SourceError(f"cannot read file ({exc.strerror})", str(path)) from None
+    if len(data) > MAX_BYTES:
+        raise UsageError(f"{path} is larger than {MAX_BYTES // 2**20} MB", hint=hint)
+    return data
+
+
+def _check_mode(path: Path, info: os.stat_result) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"{path} is a directory", hint="give a rules text file")
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{path} is not a regular file (a device, FIFO or socket)", hint="give a rules text file")
+    if info.st_size > MAX_BYTES:
+        raise UsageError(f"{path} is larger than {MAX_BYTES // 2**20} MB", hint="give a rules text file")
 
 
 def _default_id(found: Detected, label: str, taken: set[str]) -> str:

@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 from rulebase.hits import Results, unmark
 from rulebase.lookup import Definitions, Entry, Lookup
 from rulebase.records import Record, to_dict
+
+# What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on: DEL, C1 and the bidi
+# controls (it escapes C0 itself). They occur only inside strings, so \u escapes keep the JSON exact.
+_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def dumps(data) -> str:
+    """The --json text both output paths print: UTF-8 kept readable, every control character escaped."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _RAW.search(text) else text
+
 
 HIT_FIELDS = ("id", "source", "edition", "lang", "kind", "number", "title", "text", "pages")
 
@@ -59,3 +73,31 @@ def define_json(found: Definitions) -> dict:
         "hungarian": [{"id": t.id, "term": t.title, "english": t.aliases} for t in found.hungarian],
         "referenced_by": [brief(r) for r in found.referrers],
     }
+
+
+def history_json(found) -> dict:
+    """`history --json`: {"ref", "lineages": [{"key", "current", "steps": [{"id", "number", "from",
+    "to", "change", "previous_number", "text", "diff"}], "linked": [ids]}]}."""
+    from rulebase.eras import show
+    from rulebase.plain import diff_text
+
+    return {"ref": found.ref, "lineages": [
+        {"key": lin.key, "current": lin.current,
+         "steps": [{"id": s.record.id, "number": s.record.number, "from": show(s.first), "to": show(s.last),
+                    "change": s.change, "previous_number": s.previous_number, "text": s.record.text,
+                    "diff": diff_text(s.diff) if s.diff else None} for s in lin.steps],
+         "linked": [r.id for r in lin.linked]} for lin in found.lineages]}
+
+
+def changes_between_json(found) -> dict:
+    """`changes --from --to --json`: {"source", "from", "to", "counts", "changes": [{"kind",
+    "old", "new", "old_number", "new_number", "diff"}]}."""
+    from rulebase.plain import diff_text
+
+    kinds = ("added", "removed", "changed", "typography", "renumbered", "renumbered+changed")
+    return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
+            "counts": {k: found.count(k) for k in kinds},
+            "changes": [{"kind": c.kind, "old": c.old.id if c.old else None, "new": c.new.id if c.new else None,
+                         "old_number": c.old.number if c.old else None,
+                         "new_number": c.new.number if c.new else None,
+                         "diff": diff_text(c.diff) if c.diff else None} for c in found.changes]}

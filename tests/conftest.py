@@ -12,8 +12,10 @@ import pytest
 def _isolated_user_dirs(tmp_path_factory):
     """Tests never read or write the developer's own per-user corpus or index."""
     home = tmp_path_factory.mktemp("user-data")
-    old = {k: os.environ.get(k) for k in ("RULEBASE_USER_CORPUS", "XDG_DATA_HOME", "RULEBASE_INDEX")}
+    old = {k: os.environ.get(k) for k in ("RULEBASE_USER_CORPUS", "XDG_DATA_HOME", "RULEBASE_INDEX",
+                                          "RULEBASE_CACHE")}
     os.environ["RULEBASE_USER_CORPUS"] = str(home / "corpus")
+    os.environ["RULEBASE_CACHE"] = str(home / "cache")  # one archive build cache for the whole session
     os.environ["XDG_DATA_HOME"] = str(home)
     os.environ.pop("RULEBASE_INDEX", None)
     yield

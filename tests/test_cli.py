@@ -114,9 +114,19 @@ def test_search_bad_limit_is_a_usage_error(index_dir):
     assert result.exit_code == 2
 
 
-def test_search_unknown_filter_value_just_finds_nothing(index_dir):
+def test_search_unknown_filter_values_are_usage_errors(index_dir):
+    """A misspelt filter used to find nothing (exit 1, like a real miss); now it lists the choices."""
     result = run(index_dir, "search", "trample", "--edition", "7e")
-    assert result.exit_code == 1
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("error: unknown edition '7e' - choose from 4e, 5e, 6e, 10e")
+    assert result.stderr.count("\n") == 1
+    result = run(index_dir, "search", "trample", "--lang", "de")
+    assert (result.exit_code, result.stderr) == (2, "error: unknown language 'de' - choose from en, hu\n")
+    result = run(index_dir, "search", "trample", "--kind", "rules")
+    assert (result.exit_code, result.stderr) == (2, "error: unknown kind 'rules' - choose from document, note, "
+                                                    "section, chapter, heading, passage, rule, ruling, example, "
+                                                    "glossary, term, table, quiz\n")
+    assert run(index_dir, "search", "trample", "-e", "4E", "-k", "Passage", "--lang", "EN").exit_code == 0
 
 
 def test_define_across_editions_with_hungarian(index_dir):
@@ -174,7 +184,7 @@ def test_empty_query_is_a_usage_error(index_dir):
 @pytest.mark.parametrize("args", [["lookup", "502.83a"], ["lookup", "502.83a", "--json"],
                                   ["search", "damage prevention", "-n", "3"],
                                   ["search", "sebzes kiosztasa", "--json", "--lang", "hu"],
-                                  ["lookup", "no-such-thing"]])
+                                  ["lookup", "no-such-thing"], ["search", "trample", "-e", "7e", "-k", "rules"]])
 def test_fast_path_prints_the_same_bytes_as_the_typer_path(index_dir, args):
     """Piped lookups/searches skip typer and rich; the output must not differ."""
     env = dict(os.environ, RULEBASE_INDEX=str(index_dir))

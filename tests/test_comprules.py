@@ -354,3 +354,84 @@ def test_damaged_input_never_raises_anything_else(cr2008):
         except SourceError:
             continue
         assert len({r.id for r in parsed.records}) == len(parsed.records)
+
+
+# -- releases that end early, and bodies the Contents does not match ------------------------------
+
+_SMALL = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of March 3, 2021.\n\n"
+          "Contents\n\n1. Game Concepts\n100. General\nGlossary\nCredits\n\n"
+          "1. The Game\n\n100. General\n\n100.1. These rules apply to any game.\n\n"
+          "Example: A game with Alex and Bianca.\n\nGlossary\n\n"
+          "Active Player\nThe player whose turn it is. See rule 100.1.\n\n"
+          "Zone\nA place where objects can be. See rule 100.1.\n\n"
+          "Credits\n\nRules by someone.\n")
+
+
+def test_body_start_does_not_need_the_contents_heading_text():
+    parsed = parse(_SMALL, _source("s", Path("s.txt")))
+    by_id = _by_id(parsed)
+    assert parsed.warnings == []
+    assert (by_id["s:1"].title, by_id["s:1"].line, by_id["s:1"].flags) == (
+        "The Game", 12, ["not listed in the Contents"])
+    assert by_id["s:100.1"].parent == "s:100" and by_id["s:100"].parent == "s:1"
+    assert by_id["s:credits"].text == "Rules by someone."
+
+
+def test_glossary_cut_off_before_the_credits_warns_with_line():
+    text = _SMALL.split("\nZone\n")[0] + "\nZone\n"
+    parsed = parse(text, _source("s", Path("s.txt")))
+    assert [(w.file, w.line) for w in parsed.warnings] == [("s.txt", 25)]
+    assert parsed.warnings[0].message == (
+        "the glossary runs to the end of the file (2 entries, letters A-Z, the last 'Zone' at line 25) "
+        "with no 'Credits', which the Contents lists after it: the file looks truncated")
+
+
+def test_glossary_whose_last_entry_has_no_definition_warns():
+    text = _SMALL.replace("Zone\nA place where objects can be. See rule 100.1.\n", "Zone\n")
+    parsed = parse(text, _source("s", Path("s.txt")))
+    assert [(w.line, w.message.split(" (")[0]) for w in parsed.warnings] == [
+        (25, "the last glossary entry has no definition")]
+
+
+def test_glossary_entries_after_the_credits_warn():
+    text = _SMALL + "\nZombie\nA creature type. See rule 100.1.\n"
+    parsed = parse(text, _source("s", Path("s.txt")))
+    assert [(w.line, w.message[:40]) for w in parsed.warnings] == [
+        (33, "1 line(s) after the glossary cite rules ")]
+    assert "Zombie" in _by_id(parsed)["s:credits"].raw  # still placed, and flagged
+
+
+def test_rules_in_the_back_matter_warn():
+    text = _SMALL + "\n100.2. A rule that slipped past the glossary.\n"
+    parsed = parse(text, _source("s", Path("s.txt")))
+    assert [(w.line, w.message) for w in parsed.warnings] == [
+        (32, "1 numbered rule line(s) after the glossary, in the back matter")]
+
+
+def test_a_parse_that_keeps_no_rules_is_an_error(monkeypatch):
+    from rulebase.ingest import comprules
+
+    monkeypatch.setattr(comprules._Body, "numbered", lambda self, *args, **kwargs: None)
+    with pytest.raises(SourceError, match=r"no numbered rules found in the body \(lines 12-19\)"):
+        parse(_SMALL, _source("s", Path("s.txt")))
+
+
+def test_see_rule_wrapped_onto_a_numbered_line_is_not_a_rule():
+    text = _SMALL.replace("100.1. These rules apply to any game.\n",
+                          "100.1. These rules apply to any game. See rule\n100.1a for more.\n")
+    parsed = parse(text, _source("s", Path("s.txt")))
+    by_id = _by_id(parsed)
+    assert "s:100.1a" not in by_id
+    assert by_id["s:100.1"].text == "These rules apply to any game. See rule 100.1a for more."
+    assert by_id["s:100.1"].raw == "100.1. These rules apply to any game. See rule\n100.1a for more."
+
+
+def test_missing_or_empty_glossary_warns():
+    start, rest = _SMALL.split("Glossary\n\nActive Player")
+    no_glossary = start + "Credits" + rest.split("Credits", 1)[1]
+    parsed = parse(no_glossary, _source("s", Path("s.txt")))
+    assert [(w.line, w.message) for w in parsed.warnings] == [
+        (18, "the Contents lists a Glossary but no 'Glossary' heading follows the rules")]
+    empty = start + "Glossary\n\nCredits" + rest.split("Credits", 1)[1]
+    parsed = parse(empty, _source("s", Path("s.txt")))
+    assert [(w.line, w.message) for w in parsed.warnings] == [(20, "the glossary has no entries")]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from whoosh.query import Or, Phrase, Term
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 
 from rulebase.index import BM25_B, BM25_K1, split_query
-from rulebase.scorer import Clause, Scorer, near
+from rulebase.scorer import Clause, Scorer, as_bits, merged, near
 
 
 def as_whoosh(clauses: list[Clause]):
@@ -25,6 +27,7 @@ def clauses_for(searcher, text: str) -> list[Clause]:
     "damage prevention", "mana burn", "first strike damage", '"first strike" damage', "the the of a",
     "sebzes kiosztasa", "Sebzések kiosztása", "trample", "Rules Step Rating", "summoning sickness",
     "what happens when a creature with banding attacks", '"end of turn" "mana pool"',
+    "trample trample creature trample", '"first strike" "first strike" first strike',
 ])
 def test_scores_equal_whooshs_own_matchers(library, text):
     searcher = library.searcher
@@ -74,3 +77,73 @@ def test_term_cache_keeps_the_most_recent_terms_only(library):
 ])
 def test_near_follows_whooshs_ordered_span_rule(positions, slop, expected):
     assert near(positions, slop) is expected
+    assert near(positions, slop, dense=0) is expected  # the bit-set path
+
+
+def test_bit_sets_and_merged_clauses():
+    assert (as_bits([0, 3, 3]), as_bits([5]), as_bits([])) == (0b1001, 0b100000, 0)
+    a, b = Clause("text", ("trampl",)), Clause("text", ("trampl", "trampl"), 1.5, slop=2)
+    assert merged([a, b, a, b, a]) == [Clause("text", ("trampl",), 3.0), Clause("text", ("trampl", "trampl"), 3.0, 2)]
+    assert merged([a, Clause("title", ("trampl",))]) == [a, Clause("title", ("trampl",))]
+
+
+def brute_near(positions: list[list[int]], slop: int) -> bool:
+    """The rule as first written: every span against every position of the next word."""
+    spans = {(p, p) for p in positions[0]}
+    for following in positions[1:]:
+        spans = {(start, p) for start, end in spans for p in following if 1 <= p - end <= slop}
+        if not spans:
+            return False
+    return True
+
+
+POSITIONS = st.lists(st.lists(st.integers(0, 40), max_size=12), min_size=1, max_size=5)
+
+
+@settings(max_examples=400, deadline=None)
+@given(POSITIONS, st.integers(-1, 4))
+def test_near_agrees_with_the_brute_force_rule(positions, slop):
+    """Unsorted lists, duplicates, empty lists, slop 0 and below: both paths give the brute-force answer."""
+    expected = brute_near(positions, slop)
+    assert near(positions, slop) is expected
+    assert near(positions, slop, dense=0) is expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 30), st.lists(st.integers(0, 3), min_size=2, max_size=6), st.integers(1, 3))
+def test_near_agrees_on_dense_repetitive_lists(length, pattern, slop):
+    """Hostile shapes: a text of a few distinct words repeated, and a phrase repeating words
+    (the same list object more than once, as the scorer passes a repeated word)."""
+    text = [(i * 7 + i // 3) % 4 for i in range(length)]
+    where = {w: [i for i, t in enumerate(text) if t == w] for w in range(4)}
+    positions = [where[w] for w in pattern]
+    expected = brute_near(positions, slop)
+    assert near(positions, slop) is expected
+    assert near(positions, slop, dense=0) is expected
+
+
+class Counted(list):
+    """A position list that counts how often its items are read."""
+
+    reads = 0
+
+    def __iter__(self):
+        for item in super().__iter__():
+            Counted.reads += 1
+            yield item
+
+
+@pytest.mark.parametrize("dense", [10**9, 0], ids=["merge", "bits"])
+def test_near_reads_each_position_a_bounded_number_of_times(dense):
+    """Issue 12's hostile shapes, small: a two-word phrase repeated 2,000 times, and a 10-word
+    phrase of one word over a text of 1,000 copies of it. The pairwise scan read 4,000,000 and
+    9,000,000 positions here (and took 15 s at 20,000 repeats); merging reads each list once
+    per word, the bit sets once in all."""
+    first, strike = Counted(range(0, 4000, 2)), Counted(range(1, 4000, 2))
+    Counted.reads = 0
+    assert near([first, strike], 1, dense) and not near([strike, strike], 1, dense)
+    assert Counted.reads <= 3 * 2 * 4000
+    one = Counted(range(1000))
+    Counted.reads = 0
+    assert near([one] * 10, 1, dense) and near([one] * 10, 2, dense) and not near([one] * 10 + [[0]], 1, dense)
+    assert Counted.reads <= 3 * 2 * 10 * 1000

@@ -226,3 +226,88 @@ def test_remove_unknown_in_empty_corpus(corpus):
     with pytest.raises(NotFound):
         usercorpus.remove_document("nope", load_manifest())
     shutil.rmtree(corpus, ignore_errors=True)
+
+
+# -- several files at once: all checked first, one manifest write, one rebuild ---------------------
+
+
+MINI = FIXTURES / "ck-2008-mini.txt"
+UTF16 = FIXTURES / "user-ck2008-utf16.txt"
+CK1999 = FIXTURES / "user-ck1999-cp1252-cr.txt"
+
+
+def test_add_several_files_gives_each_its_own_id(corpus, monkeypatch):
+    writes = []
+    real = usercorpus._write_atomic
+    monkeypatch.setattr(usercorpus, "_write_atomic", lambda path, data: (writes.append(path.name), real(path, data)))
+    done = usercorpus.add_documents([MINI, UTF16, CK1999], load_manifest())
+    assert [a.source.id for a in done] == ["ck2008-1020", "ck2008-2", "ck5e"]
+    assert writes == ["ck2008-1020.txt", "ck2008-2.txt", "ck5e.txt", "sources.toml"]  # one manifest write
+    assert [(s.id, s.path.read_bytes()) for s in usercorpus.load_user_sources()] == [
+        (a.source.id, p.read_bytes()) for a, p in zip(done, (MINI, UTF16, CK1999), strict=True)]
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    ("missing.txt", "{bad}: file not found"),
+    ("junk.txt", "{bad}: cannot tell what kind of rules document this is"),
+    ("dir", "{bad} is a directory"),
+    ("twice", "{bad} has the same bytes as {MINI}"),
+])
+def test_one_bad_file_stops_the_whole_batch(corpus, tmp_path, bad, message):
+    (tmp_path / "junk.txt").write_text("hello\n")
+    (tmp_path / "dir").mkdir()
+    path = MINI if bad == "twice" else tmp_path / bad
+    with pytest.raises((UsageError, usercorpus.SourceError)) as caught:
+        usercorpus.add_documents([MINI, CK1999, path], load_manifest())
+    assert caught.value.message.startswith(message.format(bad=path, MINI=MINI))
+    assert not corpus.exists()  # nothing written
+
+
+def test_one_id_cannot_name_several_files(corpus):
+    with pytest.raises(UsageError, match=r"^--id names one document, but 2 files were given"):
+        usercorpus.add_documents([MINI, CK1999], load_manifest(), doc_id="mine")
+    assert not corpus.exists()
+
+
+@pytest.fixture
+def tiny(tmp_path, monkeypatch):
+    """A one-document bundled corpus: the rebuilds these CLI tests cause stay cheap."""
+    bundled = tmp_path / "bundled"
+    bundled.mkdir()
+    shutil.copy(FIXTURES / "ck-1999-mini.txt", bundled / "ck.txt")
+    (bundled / "sources.toml").write_text(
+        '[[source]]\nid = "ck1999"\ntitle = "Crystal Keep mini"\nedition = "5e"\ndate = "1999-04"\n'
+        'lang = "en"\nfile = "ck.txt"\nformat = "crystalkeep-1999"\nprovenance = "test"\ncredit = "test"\n')
+    monkeypatch.setenv("RULEBASE_CORPUS", str(bundled))
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
+    builds = []
+    real = Library.build
+    monkeypatch.setattr(Library, "build", lambda self, *a, **k: (builds.append(1), real(self, *a, **k))[1])
+    return tmp_path, builds
+
+
+def test_cli_adds_several_files_with_one_rebuild(tiny):
+    root, builds = tiny
+    result = _run(root, "add", str(MINI), str(UTF16), "--edition", "10e", "--json")
+    assert result.exit_code == 0, result.output
+    assert [(d["id"], d["edition"]) for d in json.loads(result.stdout)] == [("ck2008", "10e"), ("ck2008-1020", "10e")]
+    assert builds == [1]
+    text = _run(root, "lookup", "ck2008-1020:100.1")
+    assert text.exit_code == 0, text.output
+    assert builds == [1]  # the rebuild after the add covered both documents
+
+
+def test_cli_refuses_id_with_several_files(tiny):
+    root, builds = tiny
+    result = _run(root, "add", str(MINI), str(UTF16), "--id", "mine")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("error: --id names one document, but 2 files were given - "
+                             "add the files one at a time to choose each id\n")
+    assert builds == [] and not (root / "user" / "sources.toml").exists()
+
+
+def test_cli_names_the_bad_file_and_writes_nothing(tiny):
+    root, builds = tiny
+    result = _run(root, "add", str(MINI), str(root / "nope.txt"))
+    assert (result.exit_code, result.stderr) == (2, f"error: {root / 'nope.txt'}: file not found\n")
+    assert builds == [] and not (root / "user" / "sources.toml").exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rulebase.errors import SourceError
 from rulebase.ingest.link import LinkReport, link
@@ -33,6 +34,7 @@ class SourceReport:
     parsed: Parsed
     encoding: str
     repairs: list[str]
+    segment: Path | None = None  # an index segment already written for these records (cache.py)
 
 
 @dataclass(slots=True)
@@ -51,11 +53,11 @@ def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
 
 def ingest_source(source: Source) -> SourceReport:
     if source.format == "comprules-archive":
-        from rulebase.ingest.archive import parse_archive
+        from rulebase.ingest.archive import load_or_parse
 
-        archived = parse_archive(source)
+        archived, segment = load_or_parse(source)
         encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
-        return SourceReport(source, archived.parsed, f"per release: {encodings}", [])
+        return SourceReport(source, archived.parsed, f"per release: {encodings}", [], segment)
     parse = parser_for(source.format, str(source.path))
     decoded = read_source(source.path)
     parsed = parse(decoded.text, source)

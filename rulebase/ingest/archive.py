@@ -119,6 +119,34 @@ def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
     return records, releases
 
 
+def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
+    """The archive's versions and the folder of their index segment: from the build cache when
+    it holds this archive for this code (cache.py), else parsed and indexed now and cached.
+    The folder is None when the cache cannot be written (the builder indexes the versions)."""
+    from rulebase import index
+    from rulebase.builder import code_digest
+    from rulebase.cache import Entry, entry_key
+    from rulebase.eras import windows
+
+    try:
+        entry = Entry(source.id, entry_key(source.path, code_digest()))
+    except OSError as exc:
+        raise SourceError(f"cannot read the archive ({exc.strerror})", str(source.path),
+                          "restore the file or remove it from sources.toml") from None
+    cached = entry.load()
+    if cached is not None and entry.has_segment():
+        parsed, encodings = cached
+        return ArchiveParsed(parsed, [], encodings), entry.segment_dir
+    archived = parse_archive(source)
+    spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
+
+    def write_segment(folder: Path) -> None:
+        index.write_index(folder, archived.parsed.records, None, spans, default_workers())
+
+    saved = entry.save(archived.parsed, archived.encodings, write_segment)
+    return archived, entry.segment_dir if saved else None
+
+
 def _chunks(items: list, n: int) -> list[list]:
     size = -(-len(items) // n)
     return [items[i:i + size] for i in range(0, len(items), size)]

@@ -2,15 +2,22 @@
 
 The layout has been stable since 2008: title, effective date, introduction, a table of Contents
 that repeats every section and chapter heading, the numbered rules, the Glossary, credits.
-The Contents is read only to learn the headings (it must not create records twice) and where the
-body starts. Rules are placed by their number, never by walking the alphabet: subrule letters skip
-'l' and 'o', and the official text has a few misprinted numbers, which are kept and flagged.
+The Contents is read only to learn the headings (it must not create records twice); the body
+starts at the first numbered rule after it, with the chapter and section headings just above (the
+Contents headings do not always match the body's: 2009-07-11 lists "1. Game Concepts" over a body
+"1. The Game"). Rules are placed by their number, never by walking the alphabet: subrule letters
+skip 'l' and 'o', and the official text has a few misprinted numbers, which are kept and flagged.
+A few releases (2003-10-01 to 2004-02-01) are hard-wrapped: unindented lines that follow a
+non-blank line run on the paragraph above. A release that ends early (no rules, a glossary cut
+off before the back matter its Contents lists) is an error or a warning, never a quiet success.
 """
 
 from __future__ import annotations
 
+import gc
 import re
 from datetime import datetime
+from functools import lru_cache
 
 from rulebase.errors import SourceError
 from rulebase.ingest.comprules_glossary import Builder, clean, is_blank, parse_glossary
@@ -19,12 +26,19 @@ from rulebase.records import Record, number_key, slugify
 from rulebase.sources import Source
 
 _DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
-_SECTION = re.compile(r"^(\d{1,2})\.\s+(\S.*?)\s*$")
-_CHAPTER = re.compile(r"^(\d{3})\.\s+(\S.*?)\s*$")
-_RULE = re.compile(r"^(\d{3}\.\d+)([a-z]?)(\.?)\s+(\S.*?)\s*$")
-_MISPRINT = re.compile(r"^(\d{3})\.([a-z])\.?\s+(\S.*?)\s*$")  # '306.b If an effect ...' (2008)
+# `(\S(?:.*\S)?)\s*$` is the text up to its last non-space: what `(\S.*?)\s*$` captures, without
+# the lazy group's retry at every character of a long rule line.
+_TEXT = r"(\S(?:.*\S)?)\s*$"
+_SECTION = re.compile(r"^(\d{1,2})\.\s+" + _TEXT)
+_CHAPTER = re.compile(r"^(\d{3})\.\s+" + _TEXT)
+_RULE = re.compile(r"^(\d{3}\.\d+)([a-z]?)(\.?)\s+" + _TEXT)
+_MISPRINT = re.compile(r"^(\d{3})\.([a-z])\.?\s+" + _TEXT)  # '306.b If an effect ...' (2008)
+_SPACED = re.compile(r"^(\d{3})\.\s+(\d+)([a-z]?)\s+" + _TEXT)  # '606. 8b Players win ...' (2005-2007)
+_RUNS_ON = re.compile(r"\b(?:[Rr]ules?|[Ss]ee|[Ss]ections?|and)\s*$")  # '... See rule' / '419.8 "Sources ..."'
+_CITES = re.compile(r"\b[Ss]ee (?:also )?(?:rules?|section) \d")
 _HEADING = re.compile(r"^[A-Z][A-Za-z' ]{0,40}\??$")
 _CHAPTER_DIGITS = 3  # "502.83a" belongs to chapter "502"
+_number_key = lru_cache(maxsize=1 << 14)(number_key)  # the same numbers recur in every release
 
 
 def _title_like(text: str) -> bool:
@@ -101,8 +115,10 @@ def _effective(text: str) -> str | None:
 class _Body:
     """The numbered rules: sections, chapters, rules, subrules, examples, continuation lines."""
 
-    def __init__(self, b: Builder, contents: set[str]):
+    def __init__(self, b: Builder, contents: set[str], wrapped: bool = False):
         self.b = b
+        self.wrapped = wrapped  # hard-wrapped text: unindented lines after a non-blank line run on
+        self.last: Record | None = None  # the record the previous line went to
         self.src = b.source.id
         self.contents = contents
         self.labels: dict[str, str] = {}
@@ -111,6 +127,7 @@ class _Body:
         self.rule: Record | None = None  # the last unlettered rule
         self.owner: Record | None = None  # what continuation lines and examples attach to
         self.previous: str | None = None  # the last rule number, for the sequence check
+        self.previous_key: tuple = ()  # number_key(self.previous), computed once
 
     def path(self, record: Record | None) -> list[str]:
         return [*record.section, self.labels[record.id]] if record else []
@@ -126,33 +143,53 @@ class _Body:
 
     def line(self, i: int, raw: str, lines: list[str]) -> None:
         line = raw.rstrip()
-        if m := _RULE.match(line):
+        digit = line[:1].isdigit()  # every numbered form starts with a digit: most lines skip the regexes
+        if self.last is not None and self.runs_on(line, digit, lines[i - 1]):
+            self.b.extend(self.last, clean(line), raw)
+        elif digit and (m := _RULE.match(line)):
             self.numbered(i, raw, m.group(1), m.group(2), bool(m.group(3)), m.group(4))
-        elif m := _CHAPTER.match(line):
+        elif digit and self.chapter and (m := _SPACED.match(line)) and m.group(1) == self.chapter.number:
+            self.numbered(i, raw, f"{m.group(1)}.{m.group(2)}", m.group(3), False, m.group(4),
+                          [f"misprinted number {' '.join(line.split()[:2])!r} read as {m.group(1)}.{m.group(2)}"
+                           f"{m.group(3)}"])
+        elif digit and (m := _CHAPTER.match(line)):
             self.chapter = self.heading("chapter", m.group(1), m.group(2), i, raw, self.section)
             if self.section and not m.group(1).startswith(self.section.number or "-"):
                 self.chapter.flags.append(f"chapter {m.group(1)} printed under section {self.section.number}")
             self.rule = None
-            self.owner = self.chapter
-        elif (m := _SECTION.match(line)) and is_blank(lines[i - 1]) and _title_like(m.group(2)):
+            self.owner = self.last = self.chapter
+        elif digit and (m := _SECTION.match(line)) and is_blank(lines[i - 1]) and _title_like(m.group(2)):
             self.section = self.heading("section", m.group(1), m.group(2), i, raw, None)
             self.chapter = self.rule = None
-            self.owner = self.section
-        elif m := _MISPRINT.match(line):
+            self.owner = self.last = self.section
+        elif digit and (m := _MISPRINT.match(line)):
             self.misprint(i, raw, m.group(1), m.group(2), m.group(3))
-        elif line.startswith("Example:"):
+        elif line.lstrip().startswith("Example:"):  # 2009-07-11 indents one
             if self.owner is None:
                 self.b.warn(i + 1, "example before any rule")
             else:
-                self.b.example(self.owner, i + 1, raw, self.path(self.owner))
+                self.last = self.b.example(self.owner, i + 1, raw, self.path(self.owner))
         elif self.owner is None:
             self.b.warn(i + 1, f"text before any section or rule: {line.strip()[:60]!r}")
         else:
             self.b.para(self.owner, clean(line), raw)
+            self.last = self.owner
 
-    def numbered(self, i: int, raw: str, base: str, letter: str, dot: bool, rest: str) -> None:
+    def runs_on(self, line: str, digit: bool, above: str) -> bool:
+        """Is this line the rest of the paragraph above? A number after '... See rule' is (wrapped
+        text: 2003-10-01 '... See rule' / '419.8 "Sources of Damage."'); in hard-wrapped text so is
+        every unindented line that is not a rule, heading or example."""
+        if is_blank(above):
+            return False
+        if digit:
+            return bool(_RUNS_ON.search(above)) or self.wrapped and not any(
+                p.match(line) for p in (_RULE, _CHAPTER, _SECTION, _MISPRINT))
+        return self.wrapped and not line[:1].isspace() and not line.startswith("Example:")
+
+    def numbered(self, i: int, raw: str, base: str, letter: str, dot: bool, rest: str,
+                 flags: list[str] | None = None) -> None:
         number = base + letter
-        flags: list[str] = []
+        flags = list(flags or [])
         if letter:
             parent = self.b.by_id.get(f"{self.src}:{base}")
             if parent is None:
@@ -166,7 +203,8 @@ class _Body:
                 flags.append("printed without the period after its number")
         if parent is None:
             self.b.warn(i + 1, f"rule {number} has no chapter {base[:_CHAPTER_DIGITS]}")
-        if self.previous and number_key(number) <= number_key(self.previous):
+        key = _number_key(number)
+        if self.previous and key <= self.previous_key:
             flags.append(f"out of sequence: printed after {self.previous}")
         text = clean(rest)
         title = text if not letter and dot and _title_like(text) else None
@@ -174,8 +212,8 @@ class _Body:
                             parent=parent.id if parent else None, section=self.path(parent))
         self.b.para(record, text)
         self.labels[record.id] = f"{number}. {title}" if title else number
-        self.previous = number
-        self.owner = record
+        self.previous, self.previous_key = number, key
+        self.owner = self.last = record
         if not letter:
             self.rule = record
 
@@ -189,28 +227,66 @@ class _Body:
                             flags=[f"misprinted number {number}: placed under {where}, the rule it follows"])
         self.b.para(record, clean(rest))
         self.labels[record.id] = number
-        self.previous = number
+        self.previous, self.previous_key = number, _number_key(number)
         self.b.notes.append(f"{self.src}: line {i + 1}: misprinted rule number {number!r} kept as printed")
-        self.owner = record
+        self.owner = self.last = record
 
 
 def _contents(lines: list[str]) -> tuple[int, int, list[str]] | None:
-    """(index of 'Contents', index where the body starts, entry lines) or None if there is none."""
+    """(index of 'Contents', index where the body starts, entry lines) or None if there is none.
+
+    The body starts at the first numbered rule after 'Contents' (the Contents lists headings, never
+    rules), moved up over the chapter heading above it and the section heading above that when
+    their numbers fit ('100. General' over 100.1, '1. ...' over chapter 100). No heading text is
+    compared with the Contents, which does not always match the body."""
     at = next((i for i, line in enumerate(lines) if line.strip() == "Contents"), None)
     if at is None:
         return None
-    first = next((i for i in range(at + 1, len(lines)) if not is_blank(lines[i])), None)
-    if first is None:
+    rule = next((i for i in range(at + 1, len(lines)) if lines[i][:1].isdigit() and _RULE.match(lines[i].rstrip())),
+                None)
+    if rule is None:
         return None
-    key = lines[first].strip()
-    body = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == key), None)
-    if body is None:
-        return None
-    return at, body, [lines[i].strip() for i in range(first, body) if not is_blank(lines[i])]
+    body, number = rule, lines[rule].split(".", 1)[0]  # "100.1. These ..." -> chapter "100"
+    for pattern in (_CHAPTER, _SECTION):
+        above = next((i for i in range(body - 1, at, -1) if not is_blank(lines[i])), None)
+        m = pattern.match(lines[above].rstrip()) if above is not None else None
+        if not m or m.group(1) != number:
+            break
+        body, number = above, number[0]
+    return at, body, [lines[i].strip() for i in range(at + 1, body) if not is_blank(lines[i])]
+
+
+def _wrapped(lines: list[str], start: int, end: int) -> bool:
+    """Hard-wrapped text: more unindented run-on lines than a quarter of the numbered lines (three
+    releases have ~1600 such lines for ~700 rules; the others fewer than a dozen)."""
+    runs = numbered = 0
+    for i in range(start, end):
+        line = lines[i]
+        if not line or line[0].isspace():
+            continue
+        if line[0].isdigit():
+            numbered += 1
+        elif not is_blank(lines[i - 1]) and not line.startswith("Example:"):
+            runs += 1
+    return runs * 4 > numbered
 
 
 def parse(text: str, source: Source) -> Parsed:
-    """Records for one Comprehensive Rules release; see the module docstring for the layout."""
+    """Records for one Comprehensive Rules release; see the module docstring for the layout.
+
+    The cyclic garbage collector is paused meanwhile: a release makes ~10,000 objects and no
+    cycles, and a caller that keeps many releases (the 110-release archive) otherwise pays for
+    full collections over everything it keeps, which more than doubles the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse(text, source)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _parse(text: str, source: Source) -> Parsed:
     lines = text.split("\n")
     b = Builder(source)
     meta: dict = {}
@@ -218,12 +294,12 @@ def parse(text: str, source: Source) -> Parsed:
     if found:
         at, body_start, entries = found
         numbered = [n for n, e in enumerate(entries) if _SECTION.match(e) or _CHAPTER.match(e)]
-        back = [e for e in entries[numbered[-1] + 1:] if e != "Glossary"] if numbered else []
+        listed = [e for e in entries[numbered[-1] + 1:] if e != "Glossary"] if numbered else []
     else:
         body_start = next((i for i, line in enumerate(lines) if i > 0 and (
             _SECTION.match(line) or _CHAPTER.match(line) or _RULE.match(line))), len(lines))
-        at, entries, back = body_start, [], []
-    back = back or ["Credits"]
+        at, entries, listed = body_start, [], []
+    back = listed or ["Credits"]
     if not any(_RULE.match(line) for line in lines[body_start:]):
         raise SourceError("no numbered rules found", str(source.path),
                           "is this a Comprehensive Rules text file? check 'format' in sources.toml")
@@ -233,14 +309,24 @@ def parse(text: str, source: Source) -> Parsed:
     glossary = next((i for i in range(body_start, len(lines)) if lines[i].strip() == "Glossary"), None)
     back_at = next((i for i in range(glossary or body_start, len(lines)) if lines[i].strip() == back[0]
                     and (i + 1 == len(lines) or is_blank(lines[i + 1]) or glossary is None)), len(lines))
-    body = _Body(b, {clean(e) for e in entries})
-    for i in range(body_start, glossary if glossary is not None else back_at):
+    body_end = glossary if glossary is not None else back_at
+    wrapped = _wrapped(lines, body_start, body_end)
+    if wrapped:
+        b.notes.append(f"{source.id}: hard-wrapped text: run-on lines joined into their paragraphs")
+    body = _Body(b, {clean(e) for e in entries}, wrapped)
+    for i in range(body_start, body_end):
         if not is_blank(lines[i]):
             body.line(i, lines[i], lines)
+    if not any(r.kind == "rule" for r in b.records):
+        raise SourceError(f"no numbered rules found in the body (lines {body_start + 1}-{body_end})",
+                          str(source.path), "is this a complete Comprehensive Rules text file?")
     if glossary is not None:
         heading = b.add("glossary", "section", glossary + 1, lines[glossary], title="Glossary")
         b.para(heading, "Glossary")
-        parse_glossary(b, lines, glossary + 1, back_at, heading)
+        glossed = parse_glossary(b, lines, glossary + 1, back_at, heading, wrapped)
+        _glossary_end(b, lines, glossed, heading, back_at, listed)
+    elif "Glossary" in entries:
+        b.warn(_last_line(lines, body_end), "the Contents lists a Glossary but no 'Glossary' heading follows the rules")
     _back(b, lines, back_at, set(back))
     effective = _effective(" ".join(b.paras.get(f"{source.id}:document", [])) or text)
     if effective:
@@ -251,8 +337,39 @@ def parse(text: str, source: Source) -> Parsed:
     return Parsed(b.finish(), b.warnings, notes=b.notes, meta=meta)
 
 
+def _last_line(lines: list[str], end: int) -> int:
+    """The 1-based number of the last non-blank line before index `end` (1 if there is none)."""
+    return next((i + 1 for i in range(min(end, len(lines)) - 1, -1, -1) if not is_blank(lines[i])), 1)
+
+
+def _glossary_end(b: Builder, lines: list[str], entries: list[Record], heading: Record, end: int,
+                  listed: list[str]) -> None:
+    """Warn when the glossary ends early: it runs to the end of the file although the Contents lists
+    back matter after it (2013-02-01 stops at 'Attack Multiple Players'), or its last entry has no
+    definition."""
+    if not entries:
+        b.warn(heading.line, "the glossary has no entries")
+        return
+    last = entries[-1]
+    letters = sorted({(r.title or "?")[0].upper() for r in entries})
+    where = f"{len(entries)} entries, letters {letters[0]}-{letters[-1]}, the last {last.title!r} at line {last.line}"
+    if end == len(lines) and listed:
+        b.warn(_last_line(lines, end), f"the glossary runs to the end of the file ({where}) with no {listed[0]!r}, which the "
+                   "Contents lists after it: the file looks truncated")
+    elif "no definition text" in last.flags:
+        b.warn(last.line, f"the last glossary entry has no definition ({where}): the glossary looks cut short")
+
+
 def _back(b: Builder, lines: list[str], start: int, headings: set[str]) -> None:
-    """Credits, 'Questions?' and contact addresses: one note per heading."""
+    """Credits, 'Questions?' and contact addresses: one note per heading. Numbered rules or glossary
+    cross-references here mean the rules or the glossary were cut short: one warning each."""
+    rules = [i for i in range(start, len(lines)) if lines[i][:1].isdigit() and _RULE.match(lines[i].rstrip())]
+    if rules:
+        b.warn(rules[0] + 1, f"{len(rules)} numbered rule line(s) after the glossary, in the back matter")
+    cites = [i for i in range(start, len(lines)) if "ee " in lines[i] and _CITES.search(lines[i])]
+    if cites:
+        b.warn(cites[0] + 1, f"{len(cites)} line(s) after the glossary cite rules like glossary entries: "
+                             f"{lines[cites[0]].strip()[:60]!r}")
     groups: list[list[int]] = []
     for i in range(start, len(lines)):
         if lines[i].strip() in headings and (i == start or is_blank(lines[i - 1])):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Warning_
@@ -25,9 +26,27 @@ _SEE = re.compile(r"\b[Ss]ee (?:also )?(?P<list>(?:\u201c[^\u201d]*\u201d|\"[^\"
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
 
 
+# Consecutive releases share almost all of their text, so the pure per-paragraph work below is
+# memoised: parsing the 110-release archive repeats it ~100 times per paragraph otherwise.
+_MEMO = 1 << 15
+
+
+@lru_cache(maxsize=_MEMO)
+def _cited(text: str) -> tuple[tuple[str, str, str], ...]:
+    if "ule" not in text and "ection" not in text:  # find_rule_refs needs 'rule(s)' or 'section(s)'
+        return ()
+    return tuple((ref.label, ref.kind, ref.key) for ref in find_rule_refs(text))
+
+
+def rule_refs(text: str) -> list[Ref]:
+    """`find_rule_refs(text)`, memoised; fresh Ref objects each call (the linker fills them in)."""
+    return [Ref(label, kind, key) for label, kind, key in _cited(text)]
+
+
+@lru_cache(maxsize=_MEMO)
 def clean(text: str) -> str:
     """Clean paragraph text: `_italics_` markers dropped, whitespace folded; quotes kept."""
-    return " ".join(_ITALIC.sub("", text).split())
+    return " ".join((_ITALIC.sub("", text) if "_" in text else text).split())
 
 
 def is_blank(line: str) -> bool:
@@ -73,6 +92,15 @@ class Builder:
         if raw is not None:
             self.raws[record.id].append(raw)
 
+    def extend(self, record: Record, text: str, raw: str) -> None:
+        """Run a hard-wrapped line on into the record's last paragraph (and keep its raw line)."""
+        paras = self.paras[record.id]
+        if paras and text:
+            paras[-1] = f"{paras[-1]} {text}"
+        elif text:
+            paras.append(text)
+        self.raws[record.id].append(raw)
+
     def example(self, parent: Record, line: int, raw: str, section: list[str]) -> Record:
         n = self.examples.get(parent.id, 0) + 1
         self.examples[parent.id] = n
@@ -89,7 +117,7 @@ class Builder:
             record.text = "\n\n".join(self.paras[record.id])
             record.raw = "\n".join(self.raws[record.id])
             if record.kind in ("rule", "example", "glossary"):
-                record.refs = find_rule_refs(record.text) + record.refs
+                record.refs = rule_refs(record.text) + record.refs
         return self.records
 
 
@@ -117,21 +145,40 @@ def _is_term_line(lines: list[str], i: int) -> bool:
     return len(stripped) <= 60 and stripped[-1] not in ".:;!?" and len(stripped.split()) <= 8
 
 
-def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: Record) -> None:
-    """Glossary entries from lines[start:end] (0-based), children of the `parent` heading record."""
+def _blocks(lines: list[str], start: int, end: int, wrapped: bool) -> list[list[int]]:
+    """Line indexes of each entry. An entry starts after a blank line, or at a term line inside a
+    block (2008's 'Floor Rules'; not in hard-wrapped text, where a short run-on line looks like one).
+    An indented block, and a one-line block just above one, are a table inside the entry before
+    (2003's 'Expansion Symbol' lists the sets under 'Expansions and Editions', 'Promotional Cards')."""
     blocks: list[list[int]] = []
     for i in range(start, end):
         if is_blank(lines[i]):
             continue
-        if not blocks or is_blank(lines[i - 1]) or _is_term_line(lines, i):
+        if not blocks or is_blank(lines[i - 1]) or (not wrapped and _is_term_line(lines, i)):
             blocks.append([i])
         else:
             blocks[-1].append(i)
+    merged: list[list[int]] = []
+    for n, blk in enumerate(blocks):
+        row = lines[blk[0]][:1].isspace()
+        caption = len(blk) == 1 and n + 1 < len(blocks) and lines[blocks[n + 1][0]][:1].isspace()
+        if merged and (row or caption):
+            merged[-1].extend(blk)
+        else:
+            merged.append(blk)
+    return merged
+
+
+def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: Record,
+                   wrapped: bool = False) -> list[Record]:
+    """Glossary entries from lines[start:end] (0-based), children of the `parent` heading record.
+    In hard-wrapped text an unindented line after a definition or example line runs on it."""
+    blocks = _blocks(lines, start, end, wrapped)
     entries: list[tuple[Record, str]] = []
     section = [parent.title or "Glossary"]
     titles = Counter(_names(lines[blk[0]].strip())[0].lower() for blk in blocks)
     see_phrases = {m.group("list").strip(_QUOTES).lower()
-                   for i in range(start, end) for m in _SEE.finditer(lines[i])}
+                   for i in range(start, end) if "ee " in lines[i] for m in _SEE.finditer(lines[i])}
     for blk in blocks:
         first = blk[0]
         term_line = lines[first].strip()
@@ -149,13 +196,18 @@ def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: R
         entries.append((entry, name))
         if len(blk) == 1:
             entry.flags.append("no definition text")
-        for i in blk[1:]:
+        current = entry  # the entry, or the example a run-on line continues
+        for k, i in enumerate(blk[1:], 1):
             raw = lines[i]
-            if raw.startswith("Example:"):
-                b.example(entry, i + 1, raw, [*section, title])
+            if raw.lstrip().startswith("Example:"):
+                current = b.example(entry, i + 1, raw, [*section, title])
+            elif wrapped and k > 1 and not raw[:1].isspace() and not is_blank(lines[i - 1]):
+                b.extend(current, clean(raw), raw)
             else:
                 b.para(entry, clean(raw), raw)
+                current = entry
     _glossary_refs(b, entries)
+    return [entry for entry, _name in entries]
 
 
 def _glossary_refs(b: Builder, entries: list[tuple[Record, str]]) -> None:

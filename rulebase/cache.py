@@ -1,0 +1,98 @@
+"""A build cache for the Comprehensive Rules archive: its versions and its index segment.
+
+The archive is most of the corpus (110 releases) and never changes unless its file or our code
+does, so a build keeps what it made of it: the versions (JSON) and a Whoosh segment holding only
+them. The next build, say after `rulebase add` of one release, parses and indexes the other
+documents and copies the segment in: seconds, not a minute. Entries are keyed by the archive's
+bytes and the code digest, written to a temporary folder and renamed into place, and checked
+against the file sizes they recorded; a damaged or unreadable entry is ignored and rebuilt.
+Copies, not hard links: damage to a generation must never reach the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+from rulebase.ingest.text import Parsed, Warning_
+from rulebase.records import from_dict, to_dict
+
+ENV_CACHE = "RULEBASE_CACHE"
+
+
+def cache_root() -> Path:
+    """RULEBASE_CACHE, else $XDG_CACHE_HOME/rulebase, else ~/.cache/rulebase."""
+    env = os.environ.get(ENV_CACHE)
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulebase"
+
+
+def entry_key(path: Path, code: str) -> str:
+    digest = hashlib.sha256(code.encode())
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:20]
+
+
+class Entry:
+    """One archive's cached versions and index segment."""
+
+    def __init__(self, source_id: str, key: str, root: Path | None = None):
+        self.path = (root or cache_root()) / f"{source_id}-{key}"
+
+    @property
+    def segment_dir(self) -> Path:
+        return self.path / "whoosh"
+
+    def _sizes_ok(self) -> bool:
+        try:
+            sizes = json.loads((self.path / "sizes.json").read_text(encoding="utf-8"))
+            return isinstance(sizes, dict) and all(
+                (self.path / name).stat().st_size == size for name, size in sizes.items())
+        except (OSError, ValueError, TypeError):
+            return False
+
+    def load(self) -> tuple[Parsed, Counter] | None:
+        """The cached versions, or None (absent, damaged, unreadable)."""
+        if not self._sizes_ok():
+            return None
+        try:
+            data = json.loads((self.path / "versions.json").read_text(encoding="utf-8"))
+            records = [from_dict(r) for r in data["records"]]
+            warnings = [Warning_(*w) for w in data["warnings"]]
+            parsed = Parsed(records, warnings, notes=list(data["notes"]), meta=dict(data["meta"]))
+            return parsed, Counter(data["encodings"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def has_segment(self) -> bool:
+        return self._sizes_ok() and (self.segment_dir / "_MAIN_1.toc").is_file()
+
+    def save(self, parsed: Parsed, encodings: Counter, write_segment) -> bool:
+        """Store the versions and, through `write_segment(folder)`, their index segment. False
+        (and nothing kept) when the cache cannot be written: the build goes on without it."""
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            data = {"records": [to_dict(r) for r in parsed.records],
+                    "warnings": [[w.file, w.line, w.message] for w in parsed.warnings],
+                    "notes": parsed.notes, "meta": parsed.meta, "encodings": dict(encodings)}
+            (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            write_segment(tmp / "whoosh")
+            sizes = {p.relative_to(tmp).as_posix(): p.stat().st_size for p in sorted(tmp.rglob("*")) if p.is_file()}
+            (tmp / "sizes.json").write_text(json.dumps(sizes), encoding="utf-8")
+            shutil.rmtree(self.path, ignore_errors=True)
+            os.replace(tmp, self.path)
+            return True
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            return False
+

@@ -1,0 +1,311 @@
+"""Index damage that keeps file sizes, a full disk, and index directories that are not ours.
+
+Works on a one-document corpus (Crystal Keep 2008, 162 records: it holds 502.83a and prevention
+rules) so that each rebuild takes about a second; every damage is made on a fresh copy of one
+index built at module start, and the commands run as real subprocesses (the piped fast path).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebase.cli import app
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    root = tmp_path_factory.mktemp("damage")
+    corpus = root / "corpus"
+    corpus.mkdir()
+    shutil.copy(CORPUS / "001_2b42a31cb864335c.txt", corpus)
+    manifest = CORPUS.joinpath("sources.toml").read_text(encoding="utf-8")
+    block = next(b for b in manifest.split("[[source]]") if 'id = "ck2008"' in b)
+    (corpus / "sources.toml").write_text("[[source]]" + block, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
+    env.update(RULEBASE_CORPUS=str(corpus), RULEBASE_USER_CORPUS=str(root / "no-user-docs"), NO_COLOR="1",
+               PYTHONDONTWRITEBYTECODE="1", RULEBASE_WORKERS="1")
+    index = root / "index"
+    done = _run(env, index, "index", "build", "--json")
+    assert done.returncode == 0, done.stderr
+    lookup = _run(env, index, "lookup", "502.83a", "--json")
+    search = _run(env, index, "search", "damage prevention", "--json")
+    assert lookup.returncode == search.returncode == 0
+    return env, index, {"lookup": lookup.stdout, "search": search.stdout}
+
+
+def _run(env: dict, index: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulebase", "--index", str(index), *args], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def index(mini, tmp_path):
+    copy = tmp_path / "index"
+    shutil.copytree(mini[1], copy)  # copy2: file times are kept, as by cp -p, rsync -a or tar
+    return copy
+
+
+@pytest.fixture
+def cli_env(mini, monkeypatch):
+    for key, value in mini[0].items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+
+
+def _gen(index: Path) -> Path:
+    return index / (index / "CURRENT").read_text().strip()
+
+
+def _garble_db(index: Path) -> None:
+    db = _gen(index) / "records.db"
+    data = bytearray(db.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 4096] = random.Random(12).randbytes(4096)
+    db.write_bytes(bytes(data))
+
+
+def _zero_pst(index: Path) -> None:
+    pst = next((_gen(index) / "whoosh").glob("*.pst"))
+    pst.write_bytes(bytes(pst.stat().st_size))
+
+
+def _meta(change):
+    def damage(index: Path) -> None:
+        path = _gen(index) / "meta.json"
+        meta = json.loads(path.read_text())
+        path.write_text(change(meta) if callable(change) else change)
+    return damage
+
+
+def _pointer(data: bytes):
+    return lambda index: (index / "CURRENT").write_bytes(data)
+
+
+DAMAGE = {
+    "garbled-db": (_garble_db, "records.db "),
+    "zeroed-pst": (_zero_pst, ".pst "),
+    "junk-current": (_pointer(b"#!?* not a generation\n"), "CURRENT pointer"),
+    "non-utf8-current": (_pointer(b"gen-\xff\xfe\x80\x00junk"), "CURRENT pointer"),
+    "meta-files-int": (_meta(lambda m: json.dumps({**m, "files": 3})), "meta.json"),
+    "meta-fingerprint-list": (_meta(lambda m: json.dumps({**m, "fingerprint": []})), "meta.json"),
+    "meta-a-list": (_meta(lambda m: json.dumps(list(m.items()))), "meta.json"),
+    "meta-invalid-json": (_meta('{"fingerprint": "x", '), "meta.json"),
+}
+
+
+@pytest.mark.parametrize("command", ["lookup", "search"])
+@pytest.mark.parametrize("name", list(DAMAGE))
+def test_damage_that_keeps_sizes_is_reported_once_and_rebuilt(mini, index, name, command):
+    env, _, baseline = mini
+    damage, named = DAMAGE[name]
+    damage(index)
+    args = ["lookup", "502.83a"] if command == "lookup" else ["search", "damage prevention"]
+    result = _run(env, index, *args, "--json")
+    assert (result.returncode, result.stdout) == (0, baseline[command]), result.stderr
+    [warning] = result.stderr.splitlines()
+    assert warning.startswith(f"warning: the index at {index} is damaged (")
+    assert warning.endswith("); rebuilding from the corpus")
+    assert named in warning
+    again = _run(env, index, *args, "--json")
+    assert (again.returncode, again.stdout, again.stderr) == (0, baseline[command], "")
+
+
+@pytest.mark.parametrize("name", list(DAMAGE))
+def test_status_does_not_call_a_damaged_index_current(mini, index, name):
+    env = mini[0]
+    assert json.loads(_run(env, index, "index", "status", "--json").stdout)["current"] is True
+    DAMAGE[name][0](index)
+    status = _run(env, index, "index", "status", "--json")
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["current"] is False
+
+
+def test_status_checksums_find_damage_that_kept_size_and_time(mini, index, cli_env):
+    """Bit rot: the bytes change, the size and modification time do not. Readers do not hash the
+    index on every command; `index status` does."""
+    from rulebase.library import Library
+
+    db = _gen(index) / "records.db"
+    times = db.stat()
+    _garble_db(index)
+    os.utime(db, ns=(times.st_atime_ns, times.st_mtime_ns))
+    status = Library(index).status()
+    assert status.current is False
+    assert status.problem == "records.db was changed since it was built (checksum mismatch)"
+
+
+def test_a_read_error_during_a_query_is_damage_rebuilt_once(mini, index, cli_env):
+    """Damage the stat check cannot see, found only when a query reads it: rebuild once, answer."""
+    from rulebase.library import Library
+    from rulebase.lookup import lookup
+
+    db = _gen(index) / "records.db"
+    times = db.stat()
+    conn = sqlite3.connect(db)
+    pages = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'records_number'").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as handle:  # the number index's root page: every lookup by number reads it
+        handle.seek((root - 1) * pages)
+        handle.write(random.Random(3).randbytes(pages))
+    os.utime(db, ns=(times.st_atime_ns, times.st_mtime_ns))
+    library = Library(index)
+    said: list[str] = []
+    library.notify = said.append
+    library.ensure()
+    assert library.stale_reason is None  # the cheap check sees nothing
+    result = lookup(library.store, "502.83a")
+    assert [e.record.id for e in result.entries] == ["ck2008:502.83a"]
+    assert said == [f"the index at {index} is damaged (records.db was changed since it was built (checksum "
+                    "mismatch)); rebuilding from the corpus"]
+    assert Library(index).status().current is True
+
+
+def test_a_failure_that_is_not_damage_is_not_rebuilt(mini, index, cli_env, monkeypatch):
+    """A bug in a query is not damage: the checksums match, so no rebuild hides it."""
+    from rulebase.library import Library
+    from rulebase.store import RecordStore
+
+    def broken(self, number):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(RecordStore, "by_number", broken)
+    library = Library(index)
+    before = library.ensure().path
+    with pytest.raises(ValueError, match="a bug"):
+        library.store.by_number("502.83a")
+    assert library.stale_reason is None and _gen(index) == before
+
+
+# -- a full disk ------------------------------------------------------------------------------
+
+
+def _enospc(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def _edquot_after_a_file(path, *args, **kwargs):
+    Path(path).mkdir()
+    (Path(path) / "_MAIN_1.toc").write_bytes(b"half")
+    raise OSError(errno.EDQUOT, os.strerror(errno.EDQUOT))
+
+
+def _sqlite_full(*args, **kwargs):
+    exc = sqlite3.OperationalError("database or disk is full")
+    exc.sqlite_errorcode = sqlite3.SQLITE_FULL
+    raise exc
+
+
+@pytest.mark.parametrize(("target", "fail", "why"), [
+    ("rulebase.builder.write_db", _enospc, "No space left on device"),
+    ("rulebase.index.write_index", _edquot_after_a_file, "Disk quota exceeded"),
+    ("rulebase.builder.write_db", _sqlite_full, "database or disk is full"),
+])
+def test_a_full_disk_is_a_one_line_error_and_the_old_index_answers(mini, index, cli_env, monkeypatch,
+                                                                   target, fail, why):
+    _, _, baseline = mini
+    before = sorted(os.listdir(index))
+    monkeypatch.setattr(target, fail)
+    result = runner.invoke(app, ["--index", str(index), "index", "build"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {index}: no space left to build the index ({why}) - free some space or "
+                             "point --index or RULEBASE_INDEX at another directory\n")
+    assert sorted(os.listdir(index)) == before  # nothing half-written left
+    monkeypatch.undo()
+    for key, value in mini[0].items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+    answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
+    assert (answer.exit_code, answer.stdout, answer.stderr) == (0, baseline["lookup"], "")
+
+
+def test_a_full_disk_while_rebuilding_a_stale_index_serves_the_old_one(mini, index, cli_env, monkeypatch):
+    _, _, baseline = mini
+    meta_path = _gen(index) / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["fingerprint"] = "an-older-corpus"  # stale: the next reader rebuilds
+    meta["stamp"] = []  # (else the stamp says no input changed, and nothing is re-hashed)
+    meta_path.write_text(json.dumps(meta))
+    monkeypatch.setattr("rulebase.builder.write_db", _enospc)
+    answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
+    assert (answer.exit_code, answer.stdout) == (0, baseline["lookup"])
+    assert answer.stderr == (f"warning: the index at {index} is out of date and could not be rebuilt (no space "
+                             "left: No space left on device); showing the old index\n")
+
+
+# -- index directories that are not ours ------------------------------------------------------
+
+
+def _snapshot(root: Path) -> dict:
+    return {p.relative_to(root).as_posix(): (p.is_dir(), p.stat().st_mtime_ns,
+                                             None if p.is_dir() else p.read_bytes())
+            for p in sorted(root.rglob("*"))}
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    folder = tmp_path / "home"
+    (folder / "gen-photos").mkdir(parents=True)
+    (folder / "gen-photos" / "beach.jpg").write_bytes(b"\xff\xd8 a photo")
+    (folder / ".building-plans").mkdir()
+    (folder / ".building-plans" / "shed.txt").write_text("a shed")
+    (folder / ".CURRENT.bak").write_text("my own backup\n")
+    (folder / "notes.txt").write_text("mine\n")
+    return folder
+
+
+@pytest.mark.parametrize("args", [["lookup", "502.83a"], ["search", "damage prevention"], ["index", "build"]])
+def test_a_folder_that_is_not_an_index_is_refused_untouched(mini, home, args):
+    before = _snapshot(home)
+    result = _run(mini[0], home, *args)
+    assert result.returncode == 2
+    assert result.stderr == (f"error: {home}: not a rulebase index (it holds other files and no .rulebase-index "
+                             "marker) - point --index or RULEBASE_INDEX at an empty or new directory\n")
+    assert _snapshot(home) == before
+
+
+def test_a_new_or_empty_folder_becomes_a_marked_index(mini, tmp_path):
+    env, _, baseline = mini
+    for folder in (tmp_path / "new" / "index", tmp_path / "empty"):
+        if folder.name == "empty":
+            folder.mkdir()
+        result = _run(env, folder, "lookup", "502.83a", "--json")
+        assert (result.returncode, result.stdout, result.stderr) == (0, baseline["lookup"], "")
+        assert (folder / ".rulebase-index").read_text().startswith("This directory is a rulebase index")
+
+
+def test_an_index_built_by_an_older_version_is_adopted(mini, index):
+    env, _, baseline = mini
+    (index / ".rulebase-index").unlink()
+    (index / ".building-20200101000000-1").mkdir()  # a killed build's leftovers: cleaned once adopted
+    (index / ".CURRENT.99").write_text("gen-x\n")
+    result = _run(env, index, "lookup", "502.83a", "--json")
+    assert (result.returncode, result.stdout, result.stderr) == (0, baseline["lookup"], "")
+    assert (index / ".rulebase-index").is_file()
+    assert not [p for p in os.listdir(index) if p.startswith((".building-", ".CURRENT."))]
+
+
+def test_pruning_never_runs_in_an_unmarked_folder(home):
+    from rulebase.builder import _clean_partial, _prune, clean_leftovers
+
+    before = _snapshot(home)
+    (home / "CURRENT").write_text("gen-photos\n")
+    assert clean_leftovers(home) == 0
+    _clean_partial(home)
+    _prune(home, keep=set())
+    (home / "CURRENT").unlink()
+    assert _snapshot(home) == before

@@ -1,0 +1,283 @@
+"""What reaches the terminal: no control characters from documents or input, quiet broken
+pipes, colour through the pager, and filter values checked against the index.
+
+The hostile document is a user-added Comprehensive Rules text whose rules, titles and glossary
+carry a screen-clearing CSI, a window-retitling OSC ended by BEL, a C1 CSI and a bidi override.
+Both output paths run as real processes: the fast path (`python -m rulebase`, piped) and the
+typer/rich path (`rulebase.cli.main`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EVIL = "\x1b[2J\x1b]0;pwned\x07"
+SHOWN = "\\x1b[2J\\x1b]0;pwned\\x07"  # how EVIL is printed
+C1_BIDI = "\x9b31m\u202e"
+ECHO, ECHOED = "\x1b\x07\x9b", "\\x1b\\x07\\x9b"  # in input: no word to search for
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+SGR = re.compile("\x1b\\[[0-9;]*m")  # rich's own colour codes, the only escapes allowed on a terminal
+FAST = [sys.executable, "-m", "rulebase"]
+TYPER = [sys.executable, "-c", "from rulebase.cli import main; main()"]
+
+MANIFEST = """[[source]]
+id = "mini"
+title = "Mini rules"
+edition = "10e"
+date = "2008-10-01"
+lang = "en"
+file = "mini.txt"
+format = "comprules"
+provenance = "test fixture"
+credit = "test fixture"
+"""
+
+
+def _hostile_text() -> str:
+    filler = "\n\n".join(f"100.2{c} Filler subrule {c}." for c in "abcdefghijkmnpqrstuvwxyz")
+    return (f"Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of November 14, 2025.\n\n"
+            f"Contents\n\n1. Game Concepts\n100. General\n\nGlossary\n\nCredits\n\n1. Game Concepts\n\n"
+            f"100. General\n\n100.1. Zorblax Rules{EVIL}\n\n100.1a Zorblax {EVIL}wipes the screen.\n\n"
+            f"100.1b Zorblax {C1_BIDI}reverses the line.\n\n100.2. Filler\n\n{filler}\n\n"
+            f"Glossary\n\nZorblax\nA zorblax {EVIL}definition. See rule 100.1a.\n\nCredits\n\nNobody.\n")
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory) -> dict:
+    """Environment of a small index: a one-document bundled corpus plus the hostile user document."""
+    root = tmp_path_factory.mktemp("terminal")
+    corpus = root / "corpus"
+    corpus.mkdir()
+    (corpus / "mini.txt").write_bytes((FIXTURES / "cr-letters.txt").read_bytes())
+    (corpus / "sources.toml").write_text(MANIFEST)
+    (corpus / "topics.toml").write_text("")  # no curated topics: compare searches
+    doc = root / "hostile.txt"
+    doc.write_text(_hostile_text(), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "LESS", "PAGER")}
+    env.update(RULEBASE_CORPUS=str(corpus), RULEBASE_USER_CORPUS=str(root / "user"),
+               RULEBASE_INDEX=str(root / "index"), PYTHONDONTWRITEBYTECODE="1")
+    added = subprocess.run([*TYPER, "add", str(doc)], env=env, capture_output=True, timeout=120)
+    assert added.returncode == 0, added.stderr
+    return env
+
+
+def _run(env: dict, path: list[str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*path, *args], env=env, capture_output=True, timeout=60)
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8")  # strict: a stray C1 byte would fail here too
+
+
+# -- control characters ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["lookup", "100.1a"], ["lookup", "100.1b"], ["lookup", "cr2025:100.1"],
+                                  ["search", "zorblax"], ["define", "zorblax"], ["show", "cr2025:100.1a"],
+                                  ["show", "cr2025:100.1b"]])
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+def test_document_text_reaches_the_terminal_escaped(hostile, path, args):
+    done = _run(hostile, path, *args)
+    out, err = _text(done.stdout), _text(done.stderr)
+    assert done.returncode == 0, err
+    assert not CONTROL.search(out) and not CONTROL.search(err)
+    assert SHOWN in out or "\\x9b31m\\u202e" in out
+
+
+@pytest.mark.parametrize("args", [["lookup", "100.1a"], ["lookup", "100.1b"], ["search", "zorblax"],
+                                  ["search", "zorblax", "--json"], ["lookup", "100.1b", "--json"]])
+def test_both_paths_print_the_same_bytes(hostile, args):
+    fast, slow = _run(hostile, FAST, *args), _run(hostile, TYPER, *args)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+
+
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+def test_plain_lookup_line_shows_the_escape_visibly(hostile, path):
+    out = _text(_run(hostile, path, "lookup", "100.1a").stdout)
+    assert f"  Zorblax {SHOWN}wipes the screen." in out.splitlines()
+    out = _text(_run(hostile, path, "lookup", "100.1b").stdout)
+    assert "  Zorblax \\x9b31m\\u202ereverses the line." in out.splitlines()
+
+
+@pytest.mark.parametrize("args", [["lookup", "100.1b"], ["search", "reverses"], ["show", "cr2025:100.1b"]])
+def test_json_stays_exact_with_every_control_character_escaped(hostile, args):
+    done = _run(hostile, FAST if args[0] != "show" else TYPER, *args, "--json")
+    out = _text(done.stdout)
+    assert done.returncode == 0
+    assert not CONTROL.search(out)  # json.dumps escapes C0; DEL, C1 and bidi overrides too
+    assert "\\u009b31m\\u202e" in out
+    data = json.loads(out)
+    text = data["hits"][0]["text"] if args[0] == "search" else data["text"]
+    assert text == f"Zorblax {C1_BIDI}reverses the line."
+
+
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+@pytest.mark.parametrize("args", [["lookup", f"x{ECHO}"], ["search", f"qqqq{ECHO}"], ["define", f"q{ECHO}"],
+                                  ["show", f"cr2025:{ECHO}"], ["search", "zorblax", "--edition", f"7e{ECHO}"],
+                                  ["compare", f"zorblax {ECHO}"]])
+def test_echoed_input_is_escaped(hostile, path, args):
+    done = _run(hostile, path, *args)
+    out, err = _text(done.stdout), _text(done.stderr)
+    assert done.returncode in (0, 1, 2)
+    assert not CONTROL.search(out) and not CONTROL.search(err)
+    assert ECHOED in out + err
+
+
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+def test_error_line_quoting_a_path_is_escaped(hostile, path, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    done = _run(hostile, path, "--index", str(blocker / EVIL), "lookup", "100.1a")
+    err = _text(done.stderr)
+    assert done.returncode == 2
+    assert not CONTROL.search(err)
+    assert err.startswith(f"error: {blocker}/{SHOWN}")
+    assert err.count("\n") == 1
+
+
+def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeypatch):
+    from rulebase import compare as comparing
+    from rulebase import lookup as lookups
+    from rulebase.library import Library
+    from rulebase.query import run_search
+    from rulebase.render import (
+        SafeConsole,
+        render_compare,
+        render_definitions,
+        render_lookup,
+        render_search,
+        render_show,
+    )
+
+    for key in ("RULEBASE_CORPUS", "RULEBASE_USER_CORPUS"):
+        monkeypatch.setenv(key, hostile[key])
+    library = Library(Path(hostile["RULEBASE_INDEX"]))
+    buf = io.StringIO()
+    console = SafeConsole(file=buf, force_terminal=True, color_system="truecolor", width=100)
+    render_lookup(console, lookups.lookup(library.store, "100.1a"))
+    render_lookup(console, lookups.lookup(library.store, "100.1b"))
+    results = run_search(library, "[/x] zorblax", {}, 10)  # brackets: markup would raise here
+    render_search(console, results, {r.id: r for r in library.store.get_many([h.id for h in results.hits])})
+    found = lookups.define(library.store, "zorblax")
+    render_definitions(console, "[/x]", found.definitions, found.hungarian, found.referrers)
+    render_show(console, library.store.get("cr2025:100.1a"))
+    render_compare(console, comparing.compare(library, "[/x] zorblax", None))
+    out = buf.getvalue()
+    assert SGR.search(out)  # it is coloured
+    assert not CONTROL.search(SGR.sub("", out))
+    assert SHOWN in out and "\\x9b31m\\u202e" in out and "[/x]" in out
+
+
+def test_printable_escapes_only_control_characters():
+    from rulebase.plain import printable
+
+    assert printable("a\tb\nc · ű “q” 🙂") == "a\tb\nc · ű “q” 🙂"
+    assert printable(f"{EVIL}\r\x00\x7f{C1_BIDI}\u2066") == f"{SHOWN}\\x0d\\x00\\x7f\\x9b31m\\u202e\\u2066"
+
+
+# -- broken pipes ------------------------------------------------------------------------------
+
+
+def _into_closed_pipe(env: dict, cmd: list[str]) -> subprocess.CompletedProcess:
+    """Run `cmd` with stdout a pipe whose reader has already gone (`cmd | head -0`): its first
+    write fails with EPIPE, wherever the output is written from."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(cmd, env=env, stdout=write, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+@pytest.mark.parametrize("args", [["search", "filler"], ["search", "filler", "--json"], ["lookup", "100.2"],
+                                  ["define", "zorblax"], ["show", "cr2025:100.1a"], ["changes"],
+                                  ["sources"], ["compare", "filler"]])
+def test_a_closed_pipe_exits_0_quietly(hostile, path, args):
+    done = _into_closed_pipe(hostile, [*path, *args])
+    assert (done.returncode, done.stderr) == (0, b"")
+
+
+def test_head_reading_one_line_of_long_output(hostile):
+    """`rulebase search filler | head -1`: the reader goes away mid-output."""
+    for path in (FAST, TYPER):
+        proc = subprocess.Popen([*path, "search", "filler", "-n", "500"], env=hostile, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 0
+        assert first.endswith(b"'filler'\n") and err == b""
+
+
+# -- the pager ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("user", "expected"), [
+    (None, "-FRX"), ("", "-FRX"), ("-i", "-R -i"), ("-iM", "-R -iM"), ("iM", "-R iM"), ("-R", "-R"),
+    ("-FRX", "-FRX"), ("-i -r", "-i -r"), ("--RAW-CONTROL-CHARS -i", "--RAW-CONTROL-CHARS -i"),
+    ("-Ps Rome", "-R -Ps Rome"), ("-x4R", "-R -x4R"), ("-x4 -R", "-x4 -R"),
+])
+def test_less_flags_keep_the_users_and_add_raw_colour(user, expected):
+    from rulebase.render import less_flags
+
+    assert less_flags(user) == expected
+
+
+@pytest.mark.parametrize(("user", "expected"), [(None, "-FRX"), ("-i", "-R -i")])
+def test_the_pager_gets_less_r_and_the_environment_is_restored(monkeypatch, user, expected):
+    import pydoc
+
+    from rich.text import Text
+
+    from rulebase.render import SafeConsole, paged
+
+    if user is None:
+        monkeypatch.delenv("LESS", raising=False)
+    else:
+        monkeypatch.setenv("LESS", user)
+    seen = []
+    monkeypatch.setattr(pydoc, "pager", lambda text: seen.append((os.environ.get("LESS"), text)))
+    console = SafeConsole(file=io.StringIO(), force_terminal=True, height=5, width=60)
+    with paged(console) as out:
+        for n in range(20):
+            out.print(Text(f"line {n}", style="bold"))
+    assert len(seen) == 1
+    less, text = seen[0]
+    assert less == expected
+    assert "\x1b[1mline 19" in text  # colour codes go to the pager, which now shows them as colour
+    assert os.environ.get("LESS") == user
+
+
+# -- filter values -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+@pytest.mark.parametrize(("args", "message"), [
+    (["--edition", "7e"], "error: unknown edition '7e' - choose from 10e, cr2025\n"),
+    (["-e", "10e", "-e", "7e", "-e", "8e"], "error: unknown edition '7e', '8e' - choose from 10e, cr2025\n"),
+    (["--kind", "rules"], "error: unknown kind 'rules' - choose from document, note, section, chapter, heading, "
+                          "passage, rule, ruling, example, glossary, term, table, quiz\n"),
+    (["--lang", "de"], "error: unknown language 'de' - choose from en\n"),
+    (["--source", "cr2008"], "error: unknown source 'cr2008' - choose from mini, cr2025\n"),
+])
+def test_unknown_filter_values_are_usage_errors_listing_the_choices(hostile, path, args, message):
+    done = _run(hostile, path, "search", "zorblax", *args)
+    assert (done.returncode, _text(done.stdout), _text(done.stderr)) == (2, "", message)
+
+
+@pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
+def test_known_filter_values_from_the_index_work_in_any_case(hostile, path):
+    done = _run(hostile, path, "search", "zorblax", "-e", "CR2025", "--kind", "Glossary", "--lang", "en",
+                "--source", "cr2025", "--json")
+    assert done.returncode == 0, done.stderr
+    assert [h["id"] for h in json.loads(done.stdout)["hits"]] == ["cr2025:glossary.zorblax"]
