@@ -58,7 +58,8 @@ class ChangeGroup:
 
 
 def resolve(store, ref: str) -> Record:
-    """A record by id, or a rule number printed by exactly one record."""
+    """A record by id, or a rule number printed by exactly one document (the Comprehensive Rules
+    archive counts when no other document prints it: its version in force now, else the newest)."""
     from rulebase.lookup import suggest
 
     ref = ref.strip()
@@ -69,6 +70,11 @@ def resolve(store, ref: str) -> Record:
         return record
     if ":" not in ref:
         found = store.by_number(ref.removeprefix("rule ").rstrip("."))
+        if any(r.span for r in found):
+            from rulebase.lookup import by_era
+
+            versions = by_era(store, [r for r in found if r.span], None)
+            found = [r for r in found if not r.span] or versions[:1]
         if len(found) == 1:
             return found[0]
         if found:

@@ -124,6 +124,7 @@ def _library(json_mode: bool = False):
 
     library = _state().library()
     with build_progress(enabled=not json_mode) as progress:
+        library.notify = lambda message: typer.echo(f"warning: {message}", err=True)
         library.ensure(progress)
     if library.stale_reason:  # stderr, so --json output stays pure JSON
         from rulebase.plain import printable
@@ -312,6 +313,7 @@ def index_status(json_out: JsonOpt = False) -> None:
     if json_out:
         gen = status.generation
         _print_json({"index": str(status.index_dir), "current": status.current, "writable": status.writable,
+                     "problem": getattr(status, "problem", None),
                      "generation": gen.path.name if gen else None,
                      "built_at": gen.meta.get("built_at") if gen else None,
                      "fingerprint": gen.fingerprint if gen else None, "expected": status.expected,
@@ -367,8 +369,8 @@ def add(
     from rulebase.render import render_added
 
     console = _console()
-    for one in added:
-        render_added(console, one, generation)
+    for n, one in enumerate(added, 1):
+        render_added(console, one, generation if n == len(added) else None)
 
 
 @app.command()
@@ -393,16 +395,24 @@ def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a doc
 @funnel
 def compare(
     topic: Annotated[str, typer.Argument(help='A topic: "damage timing", "mana burn", "legends", or any words.')],
-    editions: Annotated[str | None, typer.Option("--editions", help="Columns to show, e.g. 4e,10e.")] = None,
+    editions: Annotated[str | None, typer.Option(
+        "--editions", help="Columns to show, e.g. 4e,10e,cr2003,cr2026 (Comprehensive Rules eras are crYYYY).")] = None,
+    as_of: AsOfOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated)."""
-    from rulebase import compare as comparing
+    """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated).
 
-    known = {s.edition for s in _state().library().sources}
+    --as-of DATE keeps the columns of the editions whose rules had taken effect by that day."""
+    from rulebase import compare as comparing
+    from rulebase.eras import labels_between
+
+    known = set()
+    for s in _state().library().sources:
+        known |= set(labels_between(*s.date.split("/", 1))) if "/" in s.date else {s.edition}
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
+    when = _when(as_of)
     library = _library(json_out)
-    result = comparing.compare(library, topic, editions)
+    result = comparing.compare(library, topic, editions, when=when)
     if json_out:
         _print_json(comparing.comparison_json(result))
         return

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebase.errors import ManifestError, UsageError
 from rulebase.records import Record, fold_accents, fold_space
+from rulebase.sources import DATED, YEAR_LABEL
 from rulebase.terms import hungarian_for, term_map
 
 EDITIONS = ("4e", "5e", "6e", "10e")
@@ -83,10 +84,12 @@ def load_topics(path: Path) -> list[Topic]:
         if not isinstance(name, str) or not name.strip():
             raise _fail(path, f"topic #{n} has no name")
         editions = raw.get("editions", {})
-        if set(editions) != set(EDITIONS):
-            raise _fail(path, f"topic {name!r} must give exactly the editions {', '.join(EDITIONS)}")
+        extra = [ed for ed in editions if ed not in EDITIONS]
+        if not set(EDITIONS) <= set(editions) or not all(YEAR_LABEL.match(ed) for ed in extra):
+            raise _fail(path, f"topic {name!r} must give the editions {', '.join(EDITIONS)} (and may add "
+                              "Comprehensive Rules eras as crYYYY)")
         shaped: dict[str, tuple[str, tuple[Quote, ...]]] = {}
-        for ed in EDITIONS:
+        for ed in [*EDITIONS, *sorted(extra)]:
             entry = editions[ed]
             summary, cites = entry.get("summary"), entry.get("citations", [])
             if not isinstance(summary, str) or not summary.strip():
@@ -114,14 +117,17 @@ def find_topic(topics: list[Topic], text: str) -> Topic | None:
     return None
 
 
-def parse_editions(value: str | None, available: Iterable[str] = EDITIONS) -> list[str]:
+def parse_editions(value: str | None, available: Iterable[str] = EDITIONS,
+                   default: Iterable[str] | None = None) -> list[str]:
     """'4e,10e' -> ['4e', '10e'] in edition order; an unknown edition is a usage error.
-    `available` adds the editions of documents users added (e.g. 'cr2025') to the bundled four."""
+    `available` adds the editions of documents users added (e.g. 'cr2025') and the Comprehensive
+    Rules eras of the archive (cr2003 ... cr2026) to the bundled four; `default` are the columns
+    shown when none are asked for (all available ones when None)."""
     from rulebase.sources import edition_rank
 
-    known = sorted(set(EDITIONS) | set(available), key=edition_rank)
+    known = sorted((set(EDITIONS) | set(available)) - {DATED}, key=edition_rank)
     if value is None or not value.strip():
-        return known
+        return sorted(set(default) & set(known), key=edition_rank) if default is not None else known
     asked = [v.strip().lower() for v in value.split(",") if v.strip()]
     unknown = [v for v in asked if v not in known]
     if unknown or not asked:
@@ -178,14 +184,37 @@ def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT)
     return comparison
 
 
-def compare(library, text: str, editions: str | None = None, limit: int = SEARCH_LIMIT) -> Comparison:
+def compare(library, text: str, editions: str | None = None, limit: int = SEARCH_LIMIT,
+            when: int | None = None) -> Comparison:
     """The curated answer when `text` names a topic, else per-edition search results."""
-    chosen = parse_editions(editions, {s.edition for s in library.sources})
     topics = load_topics(Path(library.corpus_dir) / TOPICS_FILE)
     topic = find_topic(topics, text)
+    users = {s.edition for s in library.sources if not s.bundled}
+    eras = archive_eras(library)
+    extra = set(topic.editions) if topic else set(eras[-1:])  # uncurated: the rules in force now too
+    chosen = parse_editions(editions, users | set(eras) | extra, set(EDITIONS) | users | extra)
+    if when is not None:
+        from rulebase.eras import era_window
+
+        chosen = [ed for ed in chosen if era_window(ed, None)[0] <= when]
+        if not chosen:
+            raise UsageError("no edition's rules had taken effect by then", hint="the corpus starts in 1995")
     if topic is not None:
         return curated(library, topic, chosen)
     return searched(library, text, chosen, limit)
+
+
+def archive_eras(library) -> list[str]:
+    """The edition labels of the archive's releases, oldest first (cr2003 ... 10e ... cr2026)."""
+    from rulebase.detect import edition_for_date
+
+    labels: list[str] = []
+    for releases in library.store.releases().values():
+        for release in releases:
+            label = edition_for_date(release["date"])[0]
+            if label not in labels:
+                labels.append(label)
+    return labels
 
 
 def comparison_json(comparison: Comparison) -> dict:

@@ -64,6 +64,7 @@ def serve(opts: dict) -> int:
     try:
         try:
             library = Library(Path(opts["index"]) if opts["index"] else None)
+            library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             library.ensure()
             if library.stale_reason:
                 print(printable(f"warning: {library.stale_reason}"), file=sys.stderr)

@@ -24,7 +24,7 @@ class Step:
     record: Record
     first: int  # YYYYMMDD
     last: int
-    change: str  # "added", "changed", "typography" (quotes/dashes only), "renumbered", "renumbered+changed"
+    change: str  # one of KINDS except "removed"
     diff: list[DiffOp] = field(default_factory=list)
     previous_number: str | None = None
 
@@ -96,14 +96,9 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
             if prev is None:
                 steps.append(Step(record, first, last, "added"))
                 continue
-            renumbered = prev.number != record.number
-            text_changed = prev.text != record.text or (prev.title or "") != (record.title or "")
-            kind = ("renumbered+changed" if renumbered and text_changed else
-                    "renumbered" if renumbered else "changed")
-            if kind == "changed" and typography_only(prev.text, record.text):
-                kind = "typography"
-            ops = merge_short_equals(word_diff(prev.text, record.text)) if text_changed else []
-            steps.append(Step(record, first, last, kind, ops, prev.number if renumbered else None))
+            kind = classify(prev, record)
+            ops = merge_short_equals(word_diff(prev.text, record.text)) if kind != "renumbered" else []
+            steps.append(Step(record, first, last, kind, ops, prev.number if prev.number != record.number else None))
         linked_ids = list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
         lineages.append(Lineage(key, steps, store.get_many(linked_ids)))
 
@@ -118,6 +113,28 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
         return (not live, -max((b for _, b in held), default=0))
     lineages.sort(key=rank)
     return History(ref, lineages)
+
+
+KINDS = ("added", "removed", "changed", "references", "typography", "renumbered", "renumbered+changed")
+
+
+def classify(old: Record, new: Record) -> str | None:
+    """How one version of a rule differs from the one before: None (not at all), "renumbered",
+    "renumbered+changed", "changed", or for a text change that a judge can skip, "references"
+    (only the rule numbers it cites changed) or "typography" (only quotes, dashes or spacing)."""
+    from rulebase.lineage import mask
+
+    renumbered = old.number != new.number
+    text_changed = old.text != new.text or (old.title or "") != (new.title or "")
+    if not text_changed:
+        return "renumbered" if renumbered else None
+    if renumbered:
+        return "renumbered+changed"
+    if typography_only(old.text, new.text):
+        return "typography"
+    if mask(old.text) == mask(new.text):
+        return "references"
+    return "changed"
 
 
 def typography_only(a: str, b: str) -> bool:
@@ -135,7 +152,7 @@ def typography_only(a: str, b: str) -> bool:
 
 @dataclass(slots=True)
 class Change:
-    kind: str  # added, removed, changed, typography, renumbered, renumbered+changed
+    kind: str  # one of KINDS
     old: Record | None
     new: Record | None
     diff: list[DiffOp] = field(default_factory=list)
@@ -181,15 +198,10 @@ def changes_between(store: RecordStore, start: str, end: str, source: str = "cr"
         if before is None:
             out.append(Change("added", None, record))
         elif before.id != record.id:
-            renumbered = before.number != record.number
-            text_changed = before.text != record.text or (before.title or "") != (record.title or "")
-            if not renumbered and not text_changed:
+            kind = classify(before, record)
+            if kind is None:
                 continue
-            kind = ("renumbered+changed" if renumbered and text_changed else
-                    "renumbered" if renumbered else "changed")
-            if kind == "changed" and typography_only(before.text, record.text):
-                kind = "typography"
-            ops = merge_short_equals(word_diff(before.text, record.text)) if text_changed else []
+            ops = merge_short_equals(word_diff(before.text, record.text)) if kind != "renumbered" else []
             out.append(Change(kind, before, record, ops))
     out += [Change("removed", record, None) for key, record in old_by.items() if key not in new_by]
     out.sort(key=lambda c: (c.kind == "removed", number_key((c.new or c.old).number)))  # type: ignore[union-attr]

@@ -80,8 +80,8 @@ def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[
     live = [r for r in chosen.values() if spans[r.id][0] <= day <= spans[r.id][1]]
     gone = sorted((r for r in chosen.values() if r not in live), key=lambda r: -spans[r.id][1])
     others = [r for r in records if not r.span]
-    if when is not None:
-        others = in_force(store, others, when)
+    if when is not None:  # the rules in force that day, nothing else
+        return live + in_force(store, others, when)
     return live + others + gone
 
 

@@ -228,7 +228,7 @@ def span_text(first: int, last: int) -> str:
 def step_head(step) -> str:
     """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a'."""
     what = {"added": "first appears", "changed": "text changed",
-            "typography": "quotes or dashes changed only", "renumbered": f"renumbered from {step.previous_number}",
+            "typography": "quotes or dashes changed only", "references": "cited rule numbers changed only", "renumbered": f"renumbered from {step.previous_number}",
             "renumbered+changed": f"renumbered from {step.previous_number}, text changed"}[step.change]
     number = step.record.number or step.record.title or ""
     return f"{span_text(step.first, step.last)}  {number}  {what}  ({step.record.id})"
@@ -258,7 +258,7 @@ def history_lines(found) -> list[str]:
 
 def changes_between_lines(found) -> list[str]:
     old, new = found.old_release, found.new_release
-    kinds = ("added", "removed", "changed", "typography", "renumbered", "renumbered+changed")
+    from rulebase.history import KINDS as kinds
     counts = ", ".join(f"{found.count(k)} {k}" for k in kinds)
     lines = [f"{found.source} {old['date']} -> {new['date']}: {counts}"]
     for change in found.changes:

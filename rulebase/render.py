@@ -256,7 +256,9 @@ def render_status(console: Console, status) -> None:
                   f"{gen.meta.get('records')} records", markup=False)
     console.print("sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in gen.meta.get("sources", [])),
                   markup=False, soft_wrap=True)
-    state = "current" if status.current else "stale (corpus or code changed; rebuilds on next use)"
+    problem = getattr(status, "problem", None)
+    state = ("current" if status.current else f"damaged ({problem}); rebuilds on next use" if problem
+             else "stale (corpus or code changed; rebuilds on next use)")
     console.print(f"state: {state}", markup=False)
     if not status.writable:
         console.print("note: the index directory is read-only", markup=False)
@@ -355,8 +357,9 @@ def render_added(console: Console, added, generation) -> None:
     kinds = ", ".join(f"{n} {k}" for k, n in added.kinds.items())
     console.print(f"  {added.records} records ({kinds})", markup=False, soft_wrap=True)
     console.print(f"  stored as {s.path}", markup=False, soft_wrap=True)
-    console.print(f"index rebuilt: {generation.meta['records']} records -> {generation.path}", markup=False,
-                  soft_wrap=True)
+    if generation is not None:  # several files: one rebuild, said once after the last
+        console.print(f"index rebuilt: {generation.meta['records']} records -> {generation.path}", markup=False,
+                      soft_wrap=True)
 
 
 def render_removed(console: Console, source, generation) -> None:

@@ -39,12 +39,16 @@ def is_edition(label: str) -> bool:
     return label in EDITIONS or bool(YEAR_LABEL.match(label))
 
 
+_STARTS = {"4e": 19950401, "5e": 19970324, "6e": 19990428, "10e": 20070713}  # detect.py's era table
+
+
 def edition_rank(label: str) -> tuple[int, int]:
-    """Chronological order of edition labels: 4e < 5e < 6e < 10e < cr2010 < cr2025."""
-    if label in EDITIONS:
-        return (EDITIONS.index(label), 0)
+    """Chronological order of edition labels, by the day each era began: 4e < 5e < 6e < cr2003 <
+    10e (2007-07-13) < cr2009 < cr2025; unknown labels last."""
+    if label in _STARTS:
+        return (0, _STARTS[label])
     year = YEAR_LABEL.match(label)
-    return (len(EDITIONS), int(year["year"])) if year else (len(EDITIONS) + 1, 0)
+    return (0, int(year["year"]) * 10000 + 101) if year else (1, 0)
 
 
 def default_corpus_dir() -> Path:

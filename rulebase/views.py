@@ -92,9 +92,8 @@ def history_json(found) -> dict:
 def changes_between_json(found) -> dict:
     """`changes --from --to --json`: {"source", "from", "to", "counts", "changes": [{"kind",
     "old", "new", "old_number", "new_number", "diff"}]}."""
+    from rulebase.history import KINDS as kinds
     from rulebase.plain import diff_text
-
-    kinds = ("added", "removed", "changed", "typography", "renumbered", "renumbered+changed")
     return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
             "counts": {k: found.count(k) for k in kinds},
             "changes": [{"kind": c.kind, "old": c.old.id if c.old else None, "new": c.new.id if c.new else None,

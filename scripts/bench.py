@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Speed figures for the targets in the index/CLI issue (measured here, never in timed tests).
+"""Speed and size figures for the issues' targets (measured here, never in timed tests).
 
-    python scripts/bench.py [--queries 300] [--runs 15]
+    python scripts/bench.py [--queries 300] [--runs 15] [--bundled-only]
 
-Prints: full index build time; in-process lookup and search latency (p50/p95); whole-process
-cold time of `rulebase lookup 502.83a` and `rulebase search "damage prevention"` (median of
---runs, output piped as in a script). Targets on a 2-core machine: build <= 10 s, lookup p50
-<= 1 ms, search p95 <= 20 ms, cold lookup <= 0.15 s, cold search <= 0.25 s.
+Runs each measurement twice: on the whole corpus (with the Comprehensive Rules archive, 110
+releases) and on the bundled documents without the archive, side by side. Prints: full index
+build from scratch (empty build cache) and its peak memory (the largest single process, worker
+processes included); the rebuild after `rulebase add` of one more release (the archive's cache
+warm); the index size on disk; in-process lookup and search latency (p50/p95); whole-process cold
+time of `rulebase lookup 502.83a` and `rulebase search "damage prevention"` (median of --runs,
+output piped as in a script). Targets on a 2-core machine (whole corpus): build <= 60 s, peak RSS
+<= 1 GB, index <= 150 MB, lookup p50 <= 1 ms, search p95 <= 20 ms, cold lookup <= 0.15 s, cold
+search <= 0.25 s.
 
 For scale it also prints the search p95 with the searcher's postings cache emptied before every
 query (each term read from the index afresh) and the bare interpreter's start-up time: on a
@@ -32,7 +37,9 @@ from rulebase.library import Library  # noqa: E402
 from rulebase.lookup import lookup  # noqa: E402
 from rulebase.query import run_search  # noqa: E402
 
-TARGETS = {"build": 10.0, "lookup_p50": 0.001, "search_p95": 0.020, "cold_lookup": 0.15, "cold_search": 0.25}
+TARGETS = {"build": 60.0, "rss": 1024.0, "size": 150.0, "add": None, "lookup_p50": 0.001, "search_p95": 0.020,
+           "cold_lookup": 0.15, "cold_search": 0.25}
+UNITS = {"build": ("s", 1), "add": ("s", 1), "rss": ("MB", 1), "size": ("MB", 1)}  # the rest: ms
 
 
 def pct(values: list[float], q: float) -> float:
@@ -66,46 +73,109 @@ def cold(cmd: list[str], index: Path, runs: int) -> list[float]:
     return times
 
 
+def corpus_without_archive(tmp: Path) -> Path:
+    """A copy of corpus/ whose manifest leaves out the archive (the bundled-only figures)."""
+    import shutil
+    import tomllib
+
+    out = tmp / "bundled-corpus"
+    shutil.copytree(ROOT / "corpus", out, ignore=shutil.ignore_patterns("*.tar.xz"))
+    text = (out / "sources.toml").read_text(encoding="utf-8")
+    blocks = text.split("[[source]]")
+    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]" + b)["source"][0]["format"] != "comprules-archive"]
+    (out / "sources.toml").write_text("[[source]]".join([blocks[0], *kept]), encoding="utf-8")
+    return out
+
+
+def build_process(env: dict, *args: str) -> tuple[float, float]:
+    """Wall time and peak RSS (MB, the largest of the process and its workers) of one command."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(rulebase_command() + list(args), env=env, capture_output=True, check=True)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, (peak if peak > before else before) / 1024
+
+
+def size_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
+
+
+def measure(corpus: Path, tmp: Path, args, rng) -> dict[str, float]:
+    index, cache, users = tmp / "index", tmp / "cache", tmp / "users"
+    env = dict(os.environ, RULEBASE_INDEX=str(index), RULEBASE_CACHE=str(cache), RULEBASE_CORPUS=str(corpus),
+               RULEBASE_USER_CORPUS=str(users))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    build, rss = build_process(env, "index", "build")
+    size = size_mb(index)
+    os.environ.update({k: env[k] for k in ("RULEBASE_CACHE", "RULEBASE_CORPUS", "RULEBASE_USER_CORPUS")})
+    library = Library(index, corpus)
+    store = library.store
+    records = store.all(latest=True)
+    numbers = [r.number for r in records if r.number]
+    sample = [rng.choice(numbers) for _ in range(args.queries)]
+    lookups = [timed(lambda n=n: lookup(store, n)) for n in sample]
+    words = [w for r in records if r.title for w in r.title.split() if len(w) > 3]
+    queries = [" ".join(rng.sample(words, k=rng.randint(1, 3))) for _ in range(args.queries)]
+    run_search(library, "warm up", {}, 10)
+    searches = [timed(lambda q=q: run_search(library, q, {}, 10)) for q in queries]
+    scorer = library.searcher.scorer
+    fresh = [timed(lambda q=q: (scorer.clear(), run_search(library, q, {}, 10))) for q in queries]
+    cold_lookup = cold(rulebase_command() + ["lookup", "502.83a"], index, args.runs)
+    cold_search = cold(rulebase_command() + ["search", "damage prevention"], index, args.runs)
+    bare = cold([sys.executable, "-c", "pass"], index, args.runs)
+    release = ROOT.parent / "shared" / "extra" / "comprules-2025-11-14.txt"
+    add = build_process(env, "add", str(release))[0] if release.is_file() else float("nan")
+    return {"records": len(store.all()), "build": build, "rss": rss, "size": size, "add": add,
+            "lookup_p50": pct(lookups, 0.5), "lookup_p95": pct(lookups, 0.95),
+            "search_p95": pct(searches, 0.95), "search_p50": pct(searches, 0.5),
+            "cold_lookup": statistics.median(cold_lookup), "cold_lookup_min": min(cold_lookup),
+            "cold_search": statistics.median(cold_search), "cold_search_min": min(cold_search),
+            "fresh_p95": pct(fresh, 0.95), "bare": statistics.median(bare)}
+
+
+def show(key: str, value: float) -> str:
+    unit, scale = UNITS.get(key, ("ms", 1000))
+    return f"{value * scale:9.2f} {unit}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--bundled-only", action="store_true", help="skip the whole-corpus run")
     args = parser.parse_args(argv)
-    rng = random.Random(7)
+    results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        index = Path(tmp) / "index"
-        library = Library(index)
-        build = timed(lambda: library.build())
-        store = library.store
-        records = store.all()
-        numbers = [r.number for r in records if r.number]
-        sample = [rng.choice(numbers) for _ in range(args.queries)]
-        lookups = [timed(lambda n=n: lookup(store, n)) for n in sample]
-        words = [w for r in records if r.title for w in r.title.split() if len(w) > 3]
-        queries = [" ".join(rng.sample(words, k=rng.randint(1, 3))) for _ in range(args.queries)]
-        run_search(library, "warm up", {}, 10)
-        searches = [timed(lambda q=q: run_search(library, q, {}, 10)) for q in queries]
-        scorer = library.searcher.scorer
-        fresh = [timed(lambda q=q: (scorer.clear(), run_search(library, q, {}, 10))) for q in queries]
-        cold_lookup = cold(rulebase_command() + ["lookup", "502.83a"], index, args.runs)
-        cold_search = cold(rulebase_command() + ["search", "damage prevention"], index, args.runs)
-        bare = cold([sys.executable, "-c", "pass"], index, args.runs)
-    rows = [
-        ("build", build, f"full index build ({len(records)} records)"),
-        ("lookup_p50", pct(lookups, 0.5), f"in-process lookup p50 (p95 {pct(lookups, 0.95) * 1000:.2f} ms)"),
-        ("search_p95", pct(searches, 0.95), f"in-process search p95 (p50 {pct(searches, 0.5) * 1000:.2f} ms)"),
-        ("cold_lookup", statistics.median(cold_lookup),
-         f"cold `rulebase lookup 502.83a` (median; min {min(cold_lookup) * 1000:.0f} ms)"),
-        ("cold_search", statistics.median(cold_search),
-         f"cold `rulebase search \"damage prevention\"` (median; min {min(cold_search) * 1000:.0f} ms)"),
-    ]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
-    for key, value, what in rows:
-        ok = "ok  " if value <= TARGETS[key] else "SLOW"
-        print(f"{ok} {what:<62} {value * 1000:9.2f} ms  (target {TARGETS[key] * 1000:.0f} ms)")
-    print("for scale (no target):")
-    print(f"     {'in-process search p95, postings cache emptied before each query':<62} {pct(fresh, 0.95) * 1000:9.2f} ms")
-    print(f"     {'cold `python -c pass` (median; the interpreter alone)':<62} {statistics.median(bare) * 1000:9.2f} ms")
+        root = Path(tmp)
+        if not args.bundled_only:
+            (root / "all").mkdir()
+            results["whole corpus"] = measure(ROOT / "corpus", root / "all", args, random.Random(7))
+        (root / "bundled").mkdir()
+        results["bundled only"] = measure(corpus_without_archive(root), root / "bundled", args, random.Random(7))
+    names = list(results)
+    rows = [("build", "full index build from scratch"), ("rss", "peak RSS of the build (largest process)"),
+            ("size", "index size on disk"), ("add", "rebuild after `rulebase add` of one release"),
+            ("lookup_p50", "in-process lookup p50"), ("search_p95", "in-process search p95"),
+            ("cold_lookup", "cold `rulebase lookup 502.83a` (median)"),
+            ("cold_search", "cold `rulebase search \"damage prevention\"` (median)"),
+            ("fresh_p95", "for scale: search p95, postings cache emptied"),
+            ("bare", "for scale: cold `python -c pass` (median)")]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
+          + "; ".join(f"{n}: {int(results[n]['records'])} records" for n in names))
+    print(f"{'':4} {'measurement':<52}" + "".join(f"{n:>16}" for n in names) + "   target")
+    for key, what in rows:
+        target = TARGETS.get(key)
+        first = results[names[0]][key]
+        ok = "    " if target is None else ("ok  " if first <= target else "SLOW")
+        goal = "" if target is None else show(key, target).strip()
+        print(f"{ok} {what:<52}" + "".join(f"{show(key, results[n][key]):>16}" for n in names) + f"   {goal}")
+    for n in names:
+        r = results[n]
+        print(f"  {n}: lookup p95 {r['lookup_p95'] * 1000:.2f} ms, search p50 {r['search_p50'] * 1000:.2f} ms, "
+              f"cold lookup min {r['cold_lookup_min'] * 1000:.0f} ms, cold search min {r['cold_search_min'] * 1000:.0f} ms")
     return 0
 
 

@@ -13,7 +13,7 @@ def test_leftovers_of_a_killed_build_are_cleaned_when_no_builder_runs(tmp_path):
     (tmp_path / "CURRENT").write_text("gen-20250101000000-1\n")
     assert sorted(p.name for p in leftovers(tmp_path)) == [".CURRENT.123", ".building-20260101000000-1"]
     assert clean_leftovers(tmp_path) == 2
-    assert sorted(os.listdir(tmp_path)) == [".lock", "CURRENT", "gen-20250101000000-1"]
+    assert sorted(os.listdir(tmp_path)) == [".lock", ".rulebase-index", "CURRENT", "gen-20250101000000-1"]
     assert clean_leftovers(tmp_path) == 0
 
 

@@ -88,14 +88,21 @@ def join_archive(records: list[Record], versions: list[Record]) -> None:
     from rulebase.ingest.link import fold_markup
     from rulebase.records import Link
 
+    def key(record: Record) -> tuple[str, str] | None:
+        if record.number:
+            return (record.number, fold_markup(record.text))
+        if record.kind == "glossary" and record.title:  # the 2008 release's glossary
+            return ("glossary:" + record.title.lower(), fold_markup(record.text))
+        return None
+
     by_text: dict[tuple[str, str], list[Record]] = {}
     for version in versions:
-        if version.number:
-            by_text.setdefault((version.number, fold_markup(version.text)), []).append(version)
+        if key(version):
+            by_text.setdefault(key(version), []).append(version)
     for record in records:
-        if not record.number:
+        if not key(record):
             continue
-        for version in by_text.get((record.number, fold_markup(record.text)), []):
+        for version in by_text.get(key(record), []):
             record.links.append(Link("same-text", version.id))
             version.links.append(Link("same-text", record.id))
             if record.lineage is None:

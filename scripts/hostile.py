@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Query speed on hostile corpora (issue 12, item 2), measured here, never in timed tests.
+
+    python scripts/hostile.py [--scale 1.0] [--timeout 60] [--runs 3] [--keep DIR]
+
+Builds, in a temporary directory, the bundled corpus plus hostile user documents added as
+`rulebase add` adds them (RULEBASE_USER_CORPUS points into the temporary directory): a rule whose
+text is "first strike" x20,000, and a 10 MB single line of "trample". Then times hostile queries
+(phrases, repeated words, 20 typos, long queries) and prints each one's time against the 1 s
+target. Each query runs in its own process (index already open; postings cache and spelling
+vocabulary emptied before each run, so every term is read afresh) and is abandoned after
+--timeout seconds: the quadratic code this guards against takes minutes on some of them.
+`--scale 0.1` shrinks the documents for a quick look; `--corpus DIR` builds beside another
+bundled corpus (a stable copy while corpus/ is being changed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET = 1.0
+TYPOS = ("trampel creture dmaage prevnetion manna burnn summonning sicknes blokcing attakcer regenaration "
+         "bandnig instnat sorcrey enchantmnet artifcat grveyard libary upkep cleanpu")
+MORE_TYPOS = ("protectoin flyng deathtuoch lifelnk legnedary interupt phsae mulligna controllr abilitiees "
+              "sacrifcie pemranent")
+HEADER = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of November 14, 2025.\n\n"
+          "1. Game Concepts\n\n100. General\n\n" + "".join(
+              f"100.{n}. Rule {n} of a hostile document about combat damage.\n\n" for n in range(1, 22)))
+
+
+def queries() -> list[tuple[str, str]]:
+    """(label, query text): each aimed at a super-linear path."""
+    return [
+        ("words, hostile pair", "first strike"),
+        ("quoted phrase", '"first strike"'),
+        ("repeated word pair", "trample trample"),
+        ("quoted repeated phrase", '"trample trample trample trample trample trample"'),
+        ("2000-char quoted phrase", '"' + ("trample " * 250)[:1997] + '"'),
+        ("2000 chars of one word", ("trample " * 250)[:2000]),
+        ("long alternating words", "first strike " * 150),
+        ("one typo", "trampel"),
+        ("20 typos", TYPOS),
+        ("one typo x20", "trampel " * 20),
+        ("20 typos + hostile word", TYPOS + " trample"),
+        ("32 typos", TYPOS + " " + MORE_TYPOS),
+        ("typos of frequent words", "thw taht wiht whne frmo thier yuo cna thne hte"),
+        ("one 2000-char word", "x" * 2000),
+        ("32-word question", "what happens when a creature with first strike and trample is blocked by two "
+                             "creatures and one of them has protection from red and the other can regenerate "
+                             "before damage"),
+        ("ordinary query", "damage prevention"),
+    ]
+
+
+def write_documents(folder: Path, scale: float) -> list[Path]:
+    """The hostile user documents, as Comprehensive Rules files (`rulebase add` recognises them)."""
+    first = folder / "first-strike.txt"
+    first.write_text(HEADER + "100.30. " + "first strike " * int(20_000 * scale) + "\n", encoding="utf-8")
+    trample = folder / "trample.txt"
+    line = ("trample " * (int(10 * 2**20 * scale) // 8)).rstrip()
+    trample.write_text(HEADER.replace("hostile", "trampling") + "100.30. " + line + "\n", encoding="utf-8")
+    return [first, trample]
+
+
+def build(tmp: Path, scale: float, corpus: Path | None) -> tuple[Path, float]:
+    from rulebase.library import Library
+    from rulebase.usercorpus import add_document
+
+    index = tmp / "index"
+    library = Library(index, corpus)
+    for n, path in enumerate(write_documents(tmp, scale)):
+        add_document(path, library.sources, doc_id=f"hostile{n}")
+        library.reload()
+    start = time.perf_counter()
+    library.build()
+    return index, time.perf_counter() - start
+
+
+CHILD = """
+import json, sys, time
+from pathlib import Path
+from rulebase.library import Library
+from rulebase.query import run_search
+from rulebase.store import current_generation
+library = Library(sys.argv[1], sys.argv[4] if sys.argv[4] else None)
+library._generation = current_generation(Path(sys.argv[1]))  # as built: code edited since must not rebuild it
+searcher = library.searcher
+run_search(library, "damage", {}, 10)  # open the store and both searchers before timing
+searcher._searcher()
+times, results = [], None
+for _ in range(int(sys.argv[3])):
+    searcher.scorer.clear()  # every term read afresh, the spelling vocabulary too
+    searcher.__dict__.pop("_vocabulary", None)
+    start = time.perf_counter()
+    results = run_search(library, sys.argv[2], {}, 10)
+    times.append(time.perf_counter() - start)
+print(json.dumps({"times": times, "total": results.total, "top": results.hits[0].id if results.hits else None,
+                  "suggestion": results.suggestion}))
+"""
+
+
+def time_query(index: Path, text: str, runs: int, timeout: float, corpus: Path | None) -> dict | None:
+    """The query's in-process times (first sight of every term), or None when it ran out of time."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    try:
+        done = subprocess.run([sys.executable, "-c", CHILD, str(index), text, str(runs), str(corpus or "")], env=env,
+                              capture_output=True, text=True, timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return None
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="document size relative to the issue's")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a query is abandoned")
+    parser.add_argument("--runs", type=int, default=3, help="runs per query (the best is reported)")
+    parser.add_argument("--keep", type=Path, help="build here and keep it (reused when present)")
+    parser.add_argument("--only", default="", help="run only the queries whose label contains this")
+    parser.add_argument("--corpus", type=Path, help="the bundled corpus folder to build beside (default corpus/)")
+    args = parser.parse_args(argv)
+    from rulebase.store import current_generation
+
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.keep or Path(scratch)
+        tmp.mkdir(parents=True, exist_ok=True)
+        os.environ["RULEBASE_USER_CORPUS"] = str(tmp / "corpus")
+        os.environ.pop("RULEBASE_INDEX", None)
+        if args.keep and current_generation(tmp / "index") is not None:
+            index = tmp / "index"
+            print(f"reusing the index in {index}")
+        else:
+            index, seconds = build(tmp, args.scale, args.corpus)
+            print(f"built the bundled corpus + hostile documents (scale {args.scale}) in {seconds:.1f} s")
+        print(f"{'query':<26} {'best s':>8} {'target':>7}  {'total':>6}  top hit / suggestion")
+        chosen = [(label, text) for label, text in queries() if args.only in label]
+        over = 0
+        for label, text in chosen:
+            got = time_query(index, text, args.runs, args.timeout, args.corpus)
+            if got is None:
+                over += 1
+                print(f"{label:<26} {'>' + format(args.timeout, '.0f'):>8} {TARGET:>7.1f}  {'-':>6}  TIMED OUT")
+                continue
+            best = min(got["times"])
+            over += best > TARGET
+            note = got["top"] or "-"
+            if got["suggestion"]:
+                note += f" / did you mean: {got['suggestion'][:40]}"
+            flag = "" if best <= TARGET else "  OVER"
+            print(f"{label:<26} {best:>8.3f} {TARGET:>7.1f}  {got['total']:>6}  {note}{flag}")
+        print(f"{over} of {len(chosen)} queries over the {TARGET:.0f} s target")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""The archive's build cache: a rebuild (say after `rulebase add`) reuses the parsed versions and
+the index segment instead of parsing and indexing every release again; a damaged entry is
+ignored and rebuilt; the answers are the same either way. Runs on a three-release archive made
+from the bundled one, so each build takes seconds."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from rulebase.ingest import archive
+from rulebase.library import Library
+from rulebase.query import run_search
+
+ROOT = Path(__file__).resolve().parent.parent
+RELEASES = ("2009-05-01", "2009-07-11", "2009-09-04")
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("small-archive")
+    members = {}
+    with tarfile.open(ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz", "r:xz") as tar:
+        for date in RELEASES:
+            name = f"comprules-archive/comprules-{date}.txt"
+            members[name] = tar.extractfile(name).read()
+    sums = "".join(f"{hashlib.sha256(data).hexdigest()}  {Path(name).name}\n" for name, data in members.items())
+    with tarfile.open(folder / "small.tar.xz", "w:xz") as out:
+        for name, data in [*members.items(), ("comprules-archive/SHA256SUMS", sums.encode())]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            out.addfile(info, io.BytesIO(data))
+    (folder / "sources.toml").write_text('''[[source]]
+id = "cr"
+title = "Comprehensive Rules, three releases of 2009"
+edition = "dated"
+date = "2009-05-01/2009-09-04"
+lang = "en"
+file = "small.tar.xz"
+format = "comprules-archive"
+provenance = "three members of the bundled archive"
+credit = "Comprehensive Rules (C) Wizards of the Coast"
+''', encoding="utf-8")
+    return folder
+
+
+def answers(library: Library) -> list:
+    hits = run_search(library, "exalted attacks alone", {}, 5).hits
+    return [(h.id, h.score) for h in hits]
+
+
+def test_a_second_build_reuses_the_cache_and_answers_the_same(small_corpus, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    first = Library(tmp_path / "one", small_corpus)
+    first.build()
+    before = answers(first)
+    assert before[0][0] == "cr:702.80a@2009-07-11"
+    assert len(list((tmp_path / "cache").glob("cr-*/whoosh/_MAIN_1.toc"))) == 1
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the cached archive was parsed again")
+
+    monkeypatch.setattr(archive, "parse_archive", no_parsing)
+    second = Library(tmp_path / "two", small_corpus)
+    second.build()
+    assert answers(second) == before
+    assert second.store.get("cr:702.80a@2009-07-11").span == ["2009-07-11", "2009-09-04"]
+
+
+def test_a_damaged_cache_entry_is_rebuilt(small_corpus, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    Library(tmp_path / "one", small_corpus).build()
+    entry = next((tmp_path / "cache").glob("cr-*"))
+    (entry / "versions.json").write_text("{", encoding="utf-8")  # truncated: ignored
+    library = Library(tmp_path / "two", small_corpus)
+    library.build()
+    assert answers(library)[0][0] == "cr:702.80a@2009-07-11"
+    assert json.loads((entry / "versions.json").read_text())["records"]  # written again

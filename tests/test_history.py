@@ -1,0 +1,152 @@
+"""The rules history on the real corpus: every Comprehensive Rules release 2003-2026 (corpus/
+comprules-archive-2003-2026.tar.xz), stored once per distinct text, traced across renumberings,
+and served by `history`, `changes --from/--to`, `--as-of` and one search hit per rule."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from typer.testing import CliRunner
+
+from rulebase.cli import app
+from rulebase.history import changes_between, history
+
+runner = CliRunner()
+
+
+def run(index_dir, *args):
+    return runner.invoke(app, ["--index", str(index_dir), *args])
+
+
+def test_every_release_is_in_the_index_and_each_text_is_stored_once(library):
+    releases = library.store.releases()["cr"]
+    assert len(releases) == 110
+    assert (releases[0]["date"], releases[-1]["date"]) == ("2003-03-15", "2026-01-16")
+    versions = library.store.of_source("cr")
+    keys = Counter((v.kind, v.id.split("@")[0], v.title or "", v.text, v.span[0]) for v in versions)
+    assert max(keys.values()) == 1  # one record per distinct text and run of releases
+    per_release = sum(r["records"] for r in releases)
+    assert per_release > 300_000 and len(versions) < per_release / 8  # ~12x shared text
+    # each release's rules are exactly the versions whose span covers it
+    in_2008 = library.store.in_force(20081001, "cr")
+    assert len(in_2008) == sum(1 for r in library.store.of_source("cr2008") if r.kind == "rule")
+
+
+def test_exalted_is_traced_through_every_renumbering_with_dates(library):
+    found = history(library.store, "502.83a")
+    exalted = found.lineages[0]
+    steps = [(s.record.number, s.change, s.record.span[0]) for s in exalted.steps]
+    assert steps == [
+        ("502.83a", "added", "2008-10-01"),
+        ("702.80a", "renumbered", "2009-07-11"),
+        ("702.81a", "renumbered", "2011-06-17"),
+        ("702.82a", "renumbered", "2013-07-11"),
+        ("702.82a", "typography", "2014-09-26"),
+        ("702.82a", "typography", "2019-01-25"),
+        ("702.82a", "typography", "2019-05-03"),
+        ("702.83a", "renumbered", "2021-04-19"),
+    ]
+    assert exalted.current
+    assert [r.id for r in exalted.linked] == ["cr2008:502.83a", "ck2008:502.83a"]
+
+
+def test_a_reused_number_lists_the_rule_that_holds_it_now_first(library):
+    found = history(library.store, "702.83a")
+    firsts = [lin.steps[-1].record.text.split(" is ")[0] for lin in found.lineages]
+    assert firsts[0] == "Exalted"
+    assert {"Annihilator", "Cascade", "Unearth"} <= set(firsts[1:])
+    back_then = history(library.store, "702.83a", when=20120101)
+    assert back_then.lineages[0].steps[-1].record.text.startswith("Cascade")
+
+
+def test_changes_between_the_renumbering_releases(library):
+    found = changes_between(library.store, "2009-05-01", "2009-07-11")
+    assert (found.old_release["date"], found.new_release["date"]) == ("2009-05-01", "2009-07-11")
+    exalted = next(c for c in found.changes if c.new and c.new.number == "702.80a")
+    assert (exalted.kind, exalted.old.number) == ("renumbered", "502.83a")
+    mana_burn = [c for c in found.changes if c.kind == "removed" and "mana burn" in c.old.text.lower()]
+    assert mana_burn, "the mana burn rule ends with the Magic 2010 rules"
+    assert found.count("added") > 400 and found.count("renumbered") > 400
+
+
+def test_history_cli_text_and_json(index_dir):
+    result = run(index_dir, "history", "502.83a")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "502.83a -> 702.80a -> 702.81a -> 702.82a -> 702.83a (8 versions, in force now)"
+    assert lines[1] == "  2008-10-01 to 2009-07-10  502.83a  first appears  (cr:502.83a@2008-10-01)"
+    assert "  2021-04-19 to now  702.83a  renumbered from 702.82a  (cr:702.83a@2021-04-19)" in lines
+    assert "  = same text in ck2008: ck2008:502.83a" in lines
+    data = json.loads(run(index_dir, "history", "502.83a", "--json").stdout)
+    assert set(data) == {"ref", "lineages"}
+    step = data["lineages"][0]["steps"][1]
+    assert set(step) == {"id", "number", "from", "to", "change", "previous_number", "text", "diff"}
+    assert (step["number"], step["previous_number"], step["from"]) == ("702.80a", "502.83a", "2009-07-11")
+
+
+def test_changes_cli_between_dates(index_dir):
+    result = run(index_dir, "changes", "--from", "2021-03-01", "--to", "2021-04-19", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert (data["from"], data["to"]) == ("2021-02-24", "2021-04-19")
+    moved = next(c for c in data["changes"] if c["new"] == "cr:702.83a@2021-04-19")
+    assert (moved["kind"], moved["old_number"]) == ("renumbered", "702.82a")
+    refs = next(c for c in data["changes"] if c["new"] == "cr:103.2b@2021-04-19")
+    assert refs["kind"] == "references" and "[-702.138,-] {+702.139,+}" in refs["diff"]
+    bad = run(index_dir, "changes", "--from", "2021-13-01")
+    assert bad.exit_code == 2
+    assert "not a date: '2021-13-01'" in bad.stderr
+
+
+def test_lookup_shows_the_current_meaning_first_then_other_eras(index_dir):
+    out = run(index_dir, "lookup", "702.83a").stdout
+    heads = [line for line in out.splitlines() if line and not line.startswith(" ")]
+    assert heads[0] == "cr 702.83a"
+    assert "id cr:702.83a@2021-04-19" in out.split("\n\n")[0]
+    assert "Exalted is a triggered ability." in out.split("\n\n")[0]
+    assert "Annihilator" in out and "Cascade" in out  # what the number meant before
+
+
+def test_lookup_as_of_shows_only_what_was_in_force(index_dir):
+    out = run(index_dir, "lookup", "502.83a", "--as-of", "2008-12-01").stdout
+    heads = [line for line in out.splitlines() if line and not line.startswith(" ")]
+    assert heads[:3] == ["cr 502.83a", "cr2008 502.83a", "ck2008 502.83a"]
+    gone = run(index_dir, "lookup", "502.83a", "--as-of", "2020-01-01")
+    assert gone.exit_code == 1
+    assert gone.stderr.strip() == ("error: no rule 502.83a was in force on 2020-01-01 - "
+                                   "'rulebase history 502.83a' shows when it was")
+    bad = run(index_dir, "lookup", "502.83a", "--as-of", "yesterday")
+    assert bad.exit_code == 2
+    assert "not a date: 'yesterday'" in bad.stderr
+
+
+def test_search_gives_one_hit_per_rule_with_the_newest_text(index_dir, library):
+    data = json.loads(run(index_dir, "search", "exalted", "-n", "20", "--json").stdout)
+    ids = [h["id"] for h in data["hits"]]
+    records = {r.id: r for r in library.store.get_many(ids)}
+    lineages = [records[i].lineage for i in ids if records[i].lineage]
+    assert len(lineages) == len(set(lineages))
+    assert "cr:702.83a@2021-04-19" in ids  # the rule's newest text, once
+    assert not [i for i in ids if i.startswith("cr:7") and i.endswith("a@2009-07-11")]
+    assert "cr2008:502.83a" not in ids  # the 2008 release's identical text is the same hit
+    then = json.loads(run(index_dir, "search", "exalted", "--as-of", "2010-01-01", "--json").stdout)
+    assert "cr:702.80a@2009-07-11" in [h["id"] for h in then["hits"]]
+
+
+def test_define_as_of_gives_the_definition_in_force(index_dir):
+    out = run(index_dir, "define", "mana burn", "--as-of", "2005").stdout
+    assert out.splitlines()[0] == "mana burn: 1 definition(s)"
+    assert "cr:glossary.mana-burn@" in out
+
+
+def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, library):
+    data = json.loads(run(index_dir, "compare", "damage timing", "--json").stdout)
+    assert list(data["editions"]) == ["4e", "5e", "6e", "cr2003", "10e", "cr2009"]
+    for edition in ("cr2003", "cr2009"):
+        for cite in data["editions"][edition]["citations"]:
+            record = library.store.get(cite["id"])
+            assert cite["quote"] in " ".join(record.text.split())
+    assert "doesn't use the stack" in data["editions"]["cr2009"]["citations"][0]["quote"]
+    as_of = json.loads(run(index_dir, "compare", "damage timing", "--as-of", "2005", "--json").stdout)
+    assert list(as_of["editions"]) == ["4e", "5e", "6e", "cr2003"]
