@@ -140,11 +140,9 @@ def classify(old: Record, new: Record) -> str | None:
 def typography_only(a: str, b: str) -> bool:
     """Texts that differ only in quotation marks, apostrophes, dashes or spacing (the releases
     switch between straight and curly quotes several times)."""
-    from rulebase.ingest.link import fold_markup
+    from rulebase.records import fold_typography
 
-    def fold(text: str) -> str:
-        return fold_markup(text.replace("\u2018", "'").replace("\u2014", "-").replace("\u2013", "-"))
-    return fold(a) == fold(b)
+    return fold_typography(a) == fold_typography(b)
 
 
 # -- changes between two dates ----------------------------------------------------------------

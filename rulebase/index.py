@@ -132,14 +132,15 @@ def leads(records: list[Record]) -> dict[str, str]:
     return lead
 
 
-def _document(record: Record, lead: str | None, window: tuple[int, int] | None = None) -> dict:
-    from rulebase.eras import OPEN_END, labels_between
+def _document(record: Record, lead: str | None, window: tuple[int, int] | None = None,
+              editions: list[str] | None = None, spelled: bool = True) -> dict:
+    from rulebase.eras import OPEN_END
 
     title = " ".join([record.title or "", *record.aliases]).strip()
-    editions = labels_between(*record.span) if record.span else [record.edition]
+    editions = editions or [record.edition]
     first, last = window or (0, OPEN_END)
     doc = {"id": record.id, "source": record.source, "edition": " ".join(editions), "lang": record.lang,
-           "kind": record.kind, "exact": f"{title} {record.text}", "lead": lead or "",
+           "kind": record.kind, "exact": f"{title} {record.text}" if spelled else "", "lead": lead or "",
            "group": record.lineage or record.id, "window": f"{first}-{last}"}
     context = " ".join(record.section)
     if record.lang == "hu":
@@ -200,7 +201,8 @@ def write_index(path: Path, records: list[Record],
     own = [r for r in records if r.source not in cached]
     lead = leads(own)
     windows = windows or {}
-    docs = [_document(r, lead.get(r.id), windows.get(r.id)) for r in own]
+    shared = documents_of(own, windows)
+    docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in shared]
     total = len(docs)
     n = max(1, min(workers, total // MIN_PART))  # one segment per worker: fewer segments search faster
     size = -(-total // n) or 1
@@ -216,7 +218,7 @@ def write_index(path: Path, records: list[Record],
         segments = [_write_segment(str(path), parts[0])]
     if progress:
         progress("index", total, total)
-    order = own + [r for source in cached for r in records if r.source == source]
+    order = shared + documents_of([r for source in cached for r in records if r.source == source], windows)
     segments = [s for s in segments if s.doc_count_all()] + _copy_segments(list(cached.values()), path)
     if sum(s.doc_count_all() for s in segments) != len(order):
         raise IndexError_("a cached index segment does not match the records it was built for",
@@ -230,15 +232,54 @@ def write_index(path: Path, records: list[Record],
 DOCMETA = "docmeta.bin"  # uint32 arrays: group number, first day, last day (one entry per document)
 
 
-def _write_docmeta(path: Path, order: list[Record], windows: dict[str, tuple[int, int]]) -> None:
+def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> list[tuple]:
+    """One search document per text: consecutive archive versions of a rule that differ only in
+    typography (quote style; see records.fold_typography) share one, shown by the newest, in force
+    from the first's first day to the last's last day. Halves the archive's documents. Returns
+    (record, window, edition labels, spelled) in record order; `spelled` marks the documents whose
+    words go to the unstemmed field that fuzzy matching and spelling suggestions read: of a rule's
+    versions only the newest (older wording adds little vocabulary and a third of the index work)."""
+    from rulebase.eras import OPEN_END, labels_between
+    from rulebase.records import fold_typography
+
+    out: list[list] = []
+    last_of: dict[str, tuple[str, int]] = {}  # lineage -> (folded text, index in out)
+    for record in records:
+        window = windows.get(record.id, (0, OPEN_END))
+        if not (record.span and record.lineage):
+            out.append([record, window, [record.edition], None])
+            continue
+        key = fold_typography(f"{record.kind} {record.title or ''} {record.text}")
+        held = last_of.get(record.lineage)
+        if held is not None and held[0] == key and _follows(out[held[1]][1][1], window[0]):
+            entry = out[held[1]]
+            entry[0], entry[1] = record, (entry[1][0], window[1])
+            entry[3] = [entry[3][0], record.span[1]]
+            entry[2] = labels_between(*entry[3])
+            continue
+        last_of[record.lineage] = (key, len(out))
+        out.append([record, window, labels_between(*record.span), list(record.span)])
+    newest = {i for _, i in last_of.values()}
+    return [(r, w, e, span is None or i in newest) for i, (r, w, e, span) in enumerate(out)]
+
+
+def _follows(last: int, first: int) -> bool:
+    """True when `first` is the day after `last` (YYYYMMDD): the versions' windows touch."""
+    from datetime import date, timedelta
+
+    if last >= 99991231:
+        return False
+    d = date(last // 10000, last // 100 % 100, last % 100) + timedelta(days=1)
+    return d.year * 10000 + d.month * 100 + d.day == first
+
+
+def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int, int]]) -> None:
     from array import array
 
-    from rulebase.eras import OPEN_END
-
     numbers: dict[str, int] = {}
-    groups = array("I", (numbers.setdefault(r.lineage or r.id, len(numbers)) for r in order))
-    first = array("I", (windows.get(r.id, (0, OPEN_END))[0] for r in order))
-    last = array("I", (windows.get(r.id, (0, OPEN_END))[1] for r in order))
+    groups = array("I", (numbers.setdefault(r.lineage or r.id, len(numbers)) for r, *_ in order))
+    first = array("I", (w[0] for _, w, *_ in order))
+    last = array("I", (w[1] for _, w, *_ in order))
     with open(path, "wb") as handle:
         for column in (groups, first, last):
             column.tofile(handle)
@@ -413,11 +454,12 @@ class Searcher:
 
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
                numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
-               when: int | None = None) -> Results:
+               when: int | None = None, pick: Callable[[list[str]], dict[str, str]] | None = None) -> Results:
         """Ranked hits, one per group (the versions of one rule across releases, and identical
         copies of them, are one hit showing the newest matching text); `numbers` (exact
         rule-number matches) go first; `texts` fetches record text for snippets (the index stores
-        none); `when` keeps only what was in force that day."""
+        none); `when` keeps only what was in force that day, and `pick` names, for a document that
+        stands for several versions (see documents_of), the one in force then."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
@@ -458,6 +500,9 @@ class Searcher:
             boost = KIND_BOOST.get(kinds[docnum], 1.0) * (LEAD_FACTOR if lead else 1.0)
             pooled.append((rid, score * boost, matched.get(docnum, set())))
         found = rerank(pooled, word_terms)
+        if pick is not None and found:
+            chosen = pick([f[0] for f in found[:limit + len(seen)]])
+            found = [(chosen.get(rid, rid), score, terms) for rid, score, terms in found]
         found = [f for f in found if f[0] not in seen and not seen.add(f[0])][:limit]
         records = texts([f[0] for f in found]) if texts else {}
         for rid, score, terms in found:

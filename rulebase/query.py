@@ -30,5 +30,18 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
     store = library.store
+    pick = None
+    if when is not None:
+        from rulebase.history import in_force
+
+        def pick(ids: list[str]) -> dict[str, str]:
+            """The version in force on `when` of each hit that stands for several."""
+            out = {}
+            for record in store.get_many(ids):
+                if record.span and record.lineage and not in_force(store, [record], when):
+                    now = in_force(store, store.lineage(record.lineage), when)
+                    if now:
+                        out[record.id] = now[0].id
+            return out
     return library.searcher.search(query, filters, limit, numbered,
-                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when)
+                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)

@@ -153,7 +153,7 @@ def test_show_json_and_unknown(index_dir):
 
 def test_sources_lists_every_document_with_credit(index_dir):
     data = json.loads(run(index_dir, "sources", "--json").stdout)
-    assert [s["id"] for s in data] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008"]
+    assert [s["id"] for s in data] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
     assert all(s["credit"] for s in data)
     plain = run(index_dir, "sources").stdout
     assert "credit: Rules summary by Stephen D'Angelo, Crystal Keep" in plain
@@ -165,14 +165,14 @@ def test_export_is_deterministic_jsonl(index_dir):
     lines = first.splitlines()
     records = [json.loads(line) for line in lines]
     assert list(records[0])[: len(RECORD_FIELDS)] == RECORD_FIELDS
-    assert records[0]["source"] == "rb4e" and records[-1]["source"] == "ck2008"
+    assert records[0]["source"] == "rb4e" and records[-1]["source"] == "cr"
     assert len({r["id"] for r in records}) == len(records)
 
 
 def test_index_status(index_dir):
     data = json.loads(run(index_dir, "index", "status", "--json").stdout)
     assert data["current"] is True and data["index"] == str(index_dir)
-    assert data["sources"] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008"]
+    assert data["sources"] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
 
 
 def test_empty_query_is_a_usage_error(index_dir):

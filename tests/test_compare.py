@@ -18,6 +18,7 @@ from rulebase.compare import (
     load_topics,
     parse_editions,
 )
+from rulebase.eras import labels_between
 from rulebase.errors import ManifestError, UsageError
 from rulebase.records import fold_space
 from rulebase.render import render_compare
@@ -66,7 +67,9 @@ def test_uncovered_editions_say_so_and_why(topics):
 def test_damage_timing_covers_all_four_editions(topics):
     topic = find_topic(topics, "damage timing")
     ids = {ed: [q.id for q in quotes] for ed, (_s, quotes) in topic.editions.items()}
-    assert list(ids) == list(EDITIONS)
+    assert list(ids) == [*EDITIONS, "cr2003", "cr2009"]  # the archive's damage-on-the-stack and M10 eras
+    assert ids["cr2003"] == ["cr:310.2@2003-03-15", "cr:310.3@2003-03-15", "cr:310.4@2003-03-15"]
+    assert ids["cr2009"] == ["cr:510.2@2009-07-11"]
     assert ids["4e"] == ["rb4e:resolving-fast-effects.4", "rb4e:creature-combat.7", "rb4e:glossary.damage-prevention",
                          "rb4e:more-on-the-turn-sequence.10"]
     assert ids["5e"] == ["ck1999:T.10.1", "ck1999:T.10.3", "ck1999:T.10.1", "ck1999:G.11.2"]
@@ -135,13 +138,14 @@ def test_uncurated_topic_is_searched_per_edition(library):
     result = compare(library, "first strike")
     data = comparison_json(result)
     assert data["topic"] == "first strike" and data["curated"] is False
-    assert list(data["editions"]) == ["4e", "5e", "6e", "10e"]
+    assert list(data["editions"]) == ["4e", "5e", "6e", "10e", "cr2026"]  # and the rules in force now
     records = {}
     for edition, column in data["editions"].items():
         assert column["summary"] is None
         for cite in column["citations"]:
-            records[cite["id"]] = library.store.get(cite["id"])
-            assert records[cite["id"]].edition == edition
+            record = records[cite["id"]] = library.store.get(cite["id"])
+            # an archive version answers for every era it was in force in
+            assert edition in (labels_between(*record.span) if record.span else [record.edition])
             assert cite["quote"] and "\x02" not in cite["quote"]
     assert "rb4e:creature-special-abilities.6" in [c["id"] for c in data["editions"]["4e"]["citations"]]
     assert all(c["id"].startswith("ck1999:") for c in data["editions"]["5e"]["citations"])
@@ -165,7 +169,7 @@ def test_topics_file_errors(tmp_path: Path):
     with pytest.raises(ManifestError, match="not valid TOML"):
         load_topics(bad)
     bad.write_text('[[topic]]\nname = "x"\n[topic.editions.4e]\nsummary = "s"\n', encoding="utf-8")
-    with pytest.raises(ManifestError, match="exactly the editions"):
+    with pytest.raises(ManifestError, match="must give the editions 4e, 5e, 6e, 10e"):
         load_topics(bad)
     body = "".join(f'[topic.editions.{ed}]\nsummary = "s"\ncitations = []\n' for ed in EDITIONS)
     bad.write_text('[[topic]]\nname = "x"\n' + body, encoding="utf-8")
@@ -198,7 +202,7 @@ def test_wide_terminal_renders_one_column_per_edition(library):
     lines = out.splitlines()
     assert "damage timing: how the editions compare" in lines[0]
     header = next(line for line in lines if "4e" in line)
-    assert header.split() == ["4e", "5e", "6e", "10e"]
+    assert header.split() == ["4e", "5e", "6e", "cr2003", "10e", "cr2009"]
     assert "╭" not in out
     assert "— rb4e:resolving-fast-effects.4 p46-47" in out and "— cr2008:310.4a" in out
 

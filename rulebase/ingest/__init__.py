@@ -24,8 +24,9 @@ PARSERS: dict[str, str] = {
     "comprules": "rulebase.ingest.comprules",
     "crystalkeep-2008": "rulebase.ingest.crystalkeep",
     "crystalkeep-1999": "rulebase.ingest.crystalkeep99",
-    "comprules-archive": "rulebase.ingest.archive",  # every release in one tar.xz: see archive.py
 }
+# Formats of a container of many documents, read from its bytes rather than its text.
+ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.archive"}  # every release in one tar.xz
 
 
 @dataclass(slots=True)
@@ -47,7 +48,7 @@ class Ingested:
 def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
     module = PARSERS.get(fmt)
     if module is None:
-        raise SourceError(f"unknown format {fmt!r}", where, "use one of " + ", ".join(sorted(PARSERS)))
+        raise SourceError(f"unknown format {fmt!r}", where, "use one of " + ", ".join(sorted(PARSERS | ARCHIVES)))
     return importlib.import_module(module).parse
 
 
