@@ -81,8 +81,15 @@ def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[
     gone = sorted((r for r in chosen.values() if r not in live), key=lambda r: -spans[r.id][1])
     others = [r for r in records if not r.span]
     if when is not None:  # the rules in force that day, nothing else
-        return live + in_force(store, others, when)
-    return live + others + gone
+        others = in_force(store, others, when)
+    # an archive version with the same text as a document shown here (the bundled 2008 release)
+    # is that record: shown once, under the document's own id
+    shown = {r.id for r in others}
+
+    def twin(record: Record) -> bool:
+        return any(k.kind == "same-text" and k.target in shown for k in record.links)
+    live = [r for r in live if not twin(r)]
+    return live + others if when is not None else live + others + [r for r in gone if not twin(r)]
 
 
 def lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
@@ -249,6 +256,11 @@ def define(store: RecordStore, term: str, when: int | None = None) -> Definition
     definitions += _defining_entries(store, names, {r.source for r in definitions}, when)
     parents = store.get_many([t.parent for t in hungarian if t.parent])
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
+    # an archive version with the same text as another document's entry (the bundled 2008
+    # release) is that entry: shown once, under the document that has its own id
+    shown = {r.id for r in definitions}
+    definitions = [r for r in definitions
+                   if not (r.span and any(k.kind == "same-text" and k.target in shown for k in r.links))]
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]

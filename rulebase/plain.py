@@ -51,6 +51,8 @@ def meta_line(record: Record) -> str:
         bits.append("page " + ", ".join(record.pages))
     if record.changed:
         bits.append("changed since previous release (+)")
+    if record.span:
+        bits.append(f"in releases {record.span[0]} to {record.span[1]}")
     return " · ".join(bits)
 
 
@@ -85,6 +87,8 @@ def ref_lines(entry: Entry) -> Iterable[str]:
         yield f"<- referenced by {label(rec)} ({rec.id})"
     for rec in entry.same:
         yield f"= same rule in {rec.source}: {rec.id}"
+    if entry.record.lineage:
+        yield f"history: rulebase history {entry.record.id}"
 
 
 def entry_lines(entry: Entry) -> list[str]:

@@ -31,17 +31,28 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
                 numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
     store = library.store
     pick = None
-    if when is not None:
+    editions = set(filters.get("edition") or ())
+    if when is not None or editions:
+        from rulebase.eras import labels_between
         from rulebase.history import in_force
+        from rulebase.records import fold_typography
+
+        def fits(records: list) -> list:
+            records = [r for r in records if r.span]  # archive versions (a lineage may hold twins)
+            if when is not None:
+                records = in_force(store, records, when)
+            return [r for r in records if not editions or editions & set(labels_between(*r.span))]
 
         def pick(ids: list[str]) -> dict[str, str]:
-            """The version in force on `when` of each hit that stands for several."""
+            """For a hit that stands for several versions (index.documents_of), the newest one in
+            force on `when` and in the editions asked for: the one whose text is shown."""
             out = {}
             for record in store.get_many(ids):
-                if record.span and record.lineage and not in_force(store, [record], when):
-                    now = in_force(store, store.lineage(record.lineage), when)
-                    if now:
-                        out[record.id] = now[0].id
+                if record.span and record.lineage and not fits([record]):
+                    same = fold_typography(record.text)
+                    chosen = [r for r in fits(store.lineage(record.lineage)) if fold_typography(r.text) == same]
+                    if chosen:
+                        out[record.id] = chosen[-1].id
             return out
     return library.searcher.search(query, filters, limit, numbered,
                                    texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)

@@ -27,6 +27,22 @@ def _isolated_user_dirs(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def corpus_without_archive(tmp_path_factory) -> Path:
+    """The bundled corpus less the Comprehensive Rules archive: for tests of documents a user adds
+    (a release the archive lacks), where the archive would only add a minute of building."""
+    import shutil
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent / "corpus"
+    out = tmp_path_factory.mktemp("bundled") / "corpus"
+    shutil.copytree(root, out, ignore=shutil.ignore_patterns("*.tar.xz"))
+    blocks = (out / "sources.toml").read_text(encoding="utf-8").split("[[source]]")
+    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]" + b)["source"][0]["format"] != "comprules-archive"]
+    (out / "sources.toml").write_text("[[source]]".join([blocks[0], *kept]), encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="session")
 def index_dir(tmp_path_factory) -> Path:
     """The real corpus, built once (the first use builds it, as for a user)."""
     from rulebase.library import Library

@@ -44,7 +44,7 @@ def test_lookup_json_shape(index_dir):
     assert data["id"] == "cr2008:502.83a"
     assert data["text"] == ('Exalted is a triggered ability. "Exalted" means "Whenever a creature you control '
                             'attacks alone, that creature gets +1/+1 until end of turn."')
-    assert [s["id"] for s in data["same_rule"]] == ["ck2008:502.83a"]
+    assert [s["id"] for s in data["same_rule"]] == ["ck2008:502.83a", "cr:502.83a@2008-10-01"]
     assert [a["id"] for a in data["also"]] == ["ck2008:502.83a"]
     assert data["also"][0]["citations"][0]["target"] == "cr2008:502.83a"
 
@@ -93,7 +93,8 @@ def test_search_json_shape_and_filters(index_dir):
 
 def test_search_number_in_query_goes_first(index_dir):
     data = json.loads(run(index_dir, "search", "what does 306.5 say", "--json").stdout)
-    assert [h["id"] for h in data["hits"][:2]] == ["cr2008:306.5", "ck2008:306.5"]
+    # the rule that holds the number now first, then the bundled documents' 306.5
+    assert [h["id"] for h in data["hits"][:3]] == ["cr:306.5@2009-07-11", "cr2008:306.5", "ck2008:306.5"]
     assert data["hits"][0]["exact_number"] is True
 
 
@@ -118,7 +119,8 @@ def test_search_unknown_filter_values_are_usage_errors(index_dir):
     """A misspelt filter used to find nothing (exit 1, like a real miss); now it lists the choices."""
     result = run(index_dir, "search", "trample", "--edition", "7e")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith("error: unknown edition '7e' - choose from 4e, 5e, 6e, 10e")
+    assert result.stderr.startswith("error: unknown edition '7e' - choose from 4e, 5e, 6e, cr2003, cr2004, cr2005, "
+                                    "cr2006, cr2007, 10e, cr2009, cr2010, ")
     assert result.stderr.count("\n") == 1
     result = run(index_dir, "search", "trample", "--lang", "de")
     assert (result.exit_code, result.stderr) == (2, "error: unknown language 'de' - choose from en, hu\n")
@@ -133,7 +135,8 @@ def test_define_across_editions_with_hungarian(index_dir):
     data = json.loads(run(index_dir, "define", "remove from game", "--json").stdout)
     assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.remove-from-game", "ck1999:G.33.1",
                                                       "hu-guide:glossary.jatekbol-eltavolitott",
-                                                      "cr2008:glossary.removed-from-the-game"]
+                                                      "cr2008:glossary.removed-from-the-game",
+                                                      "cr:glossary.remove-from-the-game@2019-05-03"]
     assert [h["id"] for h in data["hungarian"]] == ["hu-guide:term.tavolitsd-el-a-jatekbol"]
     assert "rb4e:glossary.graveyard" in [r["id"] for r in data["referenced_by"]]
 
@@ -196,10 +199,10 @@ def test_fast_path_prints_the_same_bytes_as_the_typer_path(index_dir, args):
 def test_define_falls_back_to_defining_paragraphs_and_rules(index_dir):
     data = json.loads(run(index_dir, "define", "trample", "--json").stdout)
     assert [d["id"] for d in data["definitions"]] == ["rb4e:creature-special-abilities.8", "ck1999:A.27.1",
-                                                      "cr2008:glossary.trample"]
+                                                      "cr2008:glossary.trample", "cr:glossary.trample@2019-05-03"]
     data = json.loads(run(index_dir, "define", "library", "--json").stdout)
     assert [d["id"] for d in data["definitions"]] == ["ck1999:Z.5.1", "hu-guide:glossary.konyvtar",
-                                                      "cr2008:glossary.library"]
+                                                      "cr2008:glossary.library", "cr:glossary.library@2021-07-12"]
 
 
 def test_a_broken_corpus_is_one_line_and_leaves_no_index(tmp_path, monkeypatch):

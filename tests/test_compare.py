@@ -198,7 +198,7 @@ def test_narrow_terminal_renders_one_panel_per_edition(library):
 
 
 def test_wide_terminal_renders_one_column_per_edition(library):
-    out = _render(library, 200)
+    out = _render(library, 320)
     lines = out.splitlines()
     assert "damage timing: how the editions compare" in lines[0]
     header = next(line for line in lines if "4e" in line)

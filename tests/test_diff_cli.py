@@ -34,7 +34,7 @@ def test_compare_unknown_topic_still_returns_search_results(index_dir):
     result = run(index_dir, "compare", "first strike", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["curated"] is False and set(data["editions"]) == {"4e", "5e", "6e", "10e"}
+    assert data["curated"] is False and set(data["editions"]) == {"4e", "5e", "6e", "10e", "cr2026"}
     assert all(column["summary"] is None for column in data["editions"].values())
     assert data["editions"]["10e"]["citations"]
 
@@ -56,7 +56,9 @@ def test_compare_unknown_edition_is_a_usage_error(index_dir):
     result = run(index_dir, "compare", "mana burn", "--editions", "4e,7e")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == "error: unknown edition '7e' - choose from 4e, 5e, 6e, 10e (comma-separated)\n"
+    eras = ", ".join(f"cr{year}" for year in range(2009, 2027))
+    assert result.stderr == ("error: unknown edition '7e' - choose from 4e, 5e, 6e, cr2003, cr2004, cr2005, cr2006, "
+                             f"cr2007, 10e, {eras} (comma-separated)\n")
 
 
 def test_diff_json_opcodes(index_dir):

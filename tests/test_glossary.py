@@ -38,11 +38,13 @@ def files(out: Path) -> dict[str, bytes]:
 
 
 def descendants(store, record_id: str) -> list[str]:
+    """A record's parts; of an archive version's parts, the newest of each (as the site shows)."""
+    latest = {r.id for kind in ("example", "glossary") for r in store.of_kind(kind)}
     found, todo = [], store.children(record_id)
     while todo:
         found.append(todo.pop(0))
         todo[:0] = store.children(found[-1].id)
-    return [r.id for r in sorted(found, key=lambda r: r.order)]
+    return [r.id for r in sorted(found, key=lambda r: r.order) if not r.span or r.id in latest]
 
 
 def check_html_links(out: Path) -> int:

@@ -24,10 +24,11 @@ def test_slips_count_typing_mistakes(a, b, expected):
 
 @pytest.mark.parametrize(("ref", "expected"), [
     ("502.83z", ["502.83", "502.83a", "502.83b", "502.83.Ruling.1", "502.83.Ruling.2"]),
-    ("520.83a", ["502.83a", "500.3a", "502.3a", "502.8a", "502.13a"]),
-    ("5028.3a", ["502.3a", "502.83a", "102.3a", "500.3a", "501.3a"]),
+    # numbers from every release: 120.3a and 208.3a are rules of later releases
+    ("520.83a", ["502.83a", "120.3a", "208.3a", "500.3a", "502.3a"]),
+    ("5028.3a", ["502.3a", "502.83a", "508.3a", "102.3a", "108.3a"]),
     ("G5.91a", ["G5.19a", "G5.21a", "G5.19", "G5.21", "G5.21b"]),
-    ("trampel", ["trample", "rampage", "transmute", "team play", "tribal"]),
+    ("trampel", ["trample", "rampage", "transmute", "team play", "triple"]),
 ])
 def test_suggestions_on_the_real_corpus(library, ref, expected):
     assert suggest(library.store, ref) == expected

@@ -21,10 +21,12 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def added(tmp_path_factory):
-    """A real index with the 2025 Comprehensive Rules added through the CLI."""
+def added(tmp_path_factory, corpus_without_archive):
+    """A real index with the 2025 Comprehensive Rules added through the CLI, beside the bundled
+    documents less the archive (which holds that release already: it stands for one it lacks)."""
     root = tmp_path_factory.mktemp("user")
     with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULEBASE_CORPUS", str(corpus_without_archive))
         mp.setenv("RULEBASE_USER_CORPUS", str(root / "corpus"))
         mp.delenv("RULEBASE_INDEX", raising=False)
         result = runner.invoke(app, ["--index", str(root / "index"), "add", str(CR2025)])
