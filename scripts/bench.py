@@ -81,9 +81,9 @@ def corpus_without_archive(tmp: Path) -> Path:
     out = tmp / "bundled-corpus"
     shutil.copytree(ROOT / "corpus", out, ignore=shutil.ignore_patterns("*.tar.xz"))
     text = (out / "sources.toml").read_text(encoding="utf-8")
-    blocks = text.split("[[source]]")
-    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]" + b)["source"][0]["format"] != "comprules-archive"]
-    (out / "sources.toml").write_text("[[source]]".join([blocks[0], *kept]), encoding="utf-8")
+    blocks = text.split("\n[[source]]\n")
+    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]\n" + b)["source"][0]["format"] != "comprules-archive"]
+    (out / "sources.toml").write_text("\n[[source]]\n".join([blocks[0], *kept]), encoding="utf-8")
     return out
 
 

@@ -36,9 +36,9 @@ def corpus_without_archive(tmp_path_factory) -> Path:
     root = Path(__file__).resolve().parent.parent / "corpus"
     out = tmp_path_factory.mktemp("bundled") / "corpus"
     shutil.copytree(root, out, ignore=shutil.ignore_patterns("*.tar.xz"))
-    blocks = (out / "sources.toml").read_text(encoding="utf-8").split("[[source]]")
-    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]" + b)["source"][0]["format"] != "comprules-archive"]
-    (out / "sources.toml").write_text("[[source]]".join([blocks[0], *kept]), encoding="utf-8")
+    blocks = (out / "sources.toml").read_text(encoding="utf-8").split("\n[[source]]\n")
+    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]\n" + b)["source"][0]["format"] != "comprules-archive"]
+    (out / "sources.toml").write_text("\n[[source]]\n".join([blocks[0], *kept]), encoding="utf-8")
     return out
 
 

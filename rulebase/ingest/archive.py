@@ -94,6 +94,16 @@ def _key(record: Record, source_id: str) -> Key:
     return (record.kind, record.id.removeprefix(f"{source_id}:"), record.title or "", record.text)
 
 
+def _intern(distinct: dict[Key, int], kept: list[Record], record: Record, source_id: str) -> int:
+    """The index of `record`'s text in `kept`, adding it the first time it is seen."""
+    key = _key(record, source_id)
+    n = distinct.get(key)
+    if n is None:
+        n = distinct[key] = len(kept)
+        kept.append(record)
+    return n
+
+
 def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
     """Parse releases and collapse them: distinct records, and each release as indexes into them."""
     from rulebase.ingest import comprules
@@ -106,14 +116,7 @@ def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
         decoded = decode(data, where)
         one = replace(source, file=f"{source.file}:{name}", path=Path(where))
         parsed = comprules.parse(decoded.text, one)
-        seq: list[int] = []
-        for record in parsed.records:
-            key = _key(record, source.id)
-            n = distinct.get(key)
-            if n is None:
-                n = distinct[key] = len(records)
-                records.append(record)
-            seq.append(n)
+        seq = [_intern(distinct, records, record, source.id) for record in parsed.records]
         effective = parsed.meta.get("effective") if isinstance(parsed.meta, dict) else None
         releases.append((date, name, effective, decoded.encoding, seq, list(parsed.warnings)))
     return records, releases
@@ -174,14 +177,7 @@ def _assemble(source: Source, parts: list[tuple]) -> ArchiveParsed:
     warnings: list[Warning_] = []
     encodings: Counter = Counter()
     for records, releases in parts:
-        local = []
-        for record in records:
-            key = _key(record, source.id)
-            n = distinct.get(key)
-            if n is None:
-                n = distinct[key] = len(samples)
-                samples.append(record)
-            local.append(n)
+        local = [_intern(distinct, samples, record, source.id) for record in records]
         for date, name, effective, encoding, seq, warns in releases:
             sequences.append([local[i] for i in seq])
             meta_rows.append((date, name, effective, encoding, len(seq), len(warns)))
