@@ -51,7 +51,7 @@ def expand(store: RecordStore, record: Record, when: int | None = None) -> Entry
         from rulebase.history import in_force
 
         day = when if when is not None else store.windows([record.id])[record.id][1]
-        children = sorted(in_force(store, children, day), key=lambda c: number_key(c.number) + (c.order,))
+        children = sorted(in_force(store, children, day), key=lambda c: (number_key(c.number), c.order))
     out_ids = list(dict.fromkeys(r.target for r in record.refs if r.target))
     same_ids = [link.target for link in record.links if link.kind in ("same-rule", "same-text")]
     return Entry(record, children, store.get_many(out_ids), store.get_many(record.refs_in),

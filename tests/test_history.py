@@ -152,3 +152,15 @@ def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, li
     assert "doesn't use the stack" in data["editions"]["cr2009"]["citations"][0]["quote"]
     as_of = json.loads(run(index_dir, "compare", "damage timing", "--as-of", "2005", "--json").stdout)
     assert list(as_of["editions"]) == ["4e", "5e", "6e", "cr2003"]
+
+
+def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library):
+    from rulebase.lookup import lookup
+    from rulebase.records import number_key
+
+    for number in ("702", "702.83", "100.1", "510"):  # a chapter's children mix 702.1 and 702.1a
+        entry = lookup(library.store, number).entries[0]
+        keys = [number_key(c.number) for c in entry.children if c.number]
+        assert keys == sorted(keys), number
+    exalted = lookup(library.store, "702.83").entries[0]
+    assert [c.number for c in exalted.children][:2] == ["702.83a", "702.83b"]
