@@ -474,8 +474,12 @@ class Searcher:
         group, _, last = self.docmeta()
         pool = max(50, 3 * limit) + len(results.hits)  # re-ranked for source diversity below
         if scores:
+            total = len(set(map(group.__getitem__, scores)))  # matching rules, exactly
+            # Versions of one rule score alike, so the group's best and newest are among the top
+            # candidates: collapsing only those keeps a broad query's cost off the whole match set.
+            candidates = heapq.nlargest(20 * pool, scores.items(), key=lambda item: (item[1], -item[0]))
             best: dict[int, tuple[int, float]] = {}  # group -> (docnum, score): the newest version
-            for docnum, score in scores.items():
+            for docnum, score in candidates:
                 g = group[docnum]
                 held = best.get(g)
                 if held is None:
@@ -485,7 +489,6 @@ class Searcher:
                     best[g] = (docnum if newer else held[0], max(score, held[1]))
             top = heapq.nlargest(pool, best.values(), key=lambda item: (item[1], -item[0]))
             matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
-            total = len(best)
         elif words:
             results.suggestion = self.correct(words)
             top, matched, total, word_terms = self._fuzzy(words, allowed, pool)

@@ -54,6 +54,7 @@ class Scorer:
 
     def __init__(self, reader, B: float = 0.75, K1: float = 1.2, cache_terms: int = 4096):
         self.reader = reader
+        self._leaves = reader.leaf_readers()  # [(segment reader, first document number)]
         self.doc_count = reader.doc_count_all()
         self.B, self.K1 = B, K1
         self.cache_terms = cache_terms
@@ -85,22 +86,29 @@ class Scorer:
         avgfl = self.reader.field_length(field) / (self.doc_count or 1) or 1
         K1, K1_1, B, B_1 = self.K1, self.K1 + 1, self.B, 1 - self.B
         lengths = self._lengths.setdefault(field, {})
-        field_length = self.reader.doc_field_length
         positional = self._positional[field]
         ids, scores, values = [], [], []
-        matcher = self.reader.postings(field, token)
-        active, docid, weight, value, step = matcher.is_active, matcher.id, matcher.weight, matcher.value, matcher.next
-        while active():
-            docnum = docid()
-            length = lengths.get(docnum)
-            if length is None:
-                length = lengths[docnum] = field_length(docnum, field, 1)
-            tf = weight()
-            ids.append(docnum)
-            scores.append(idf * ((tf * K1_1) / (tf + K1 * (B_1 + B * length / avgfl))))
-            if positional:
-                values.append(value())
-            step()
+        # Segment by segment: a multi-segment reader wraps every posting in an offsetting matcher,
+        # which doubled the cost of this loop (the archive's segment sits beside the others').
+        for leaf, offset in self._leaves:
+            if (field, token) not in leaf:
+                continue
+            field_length = leaf.doc_field_length
+            matcher = leaf.postings(field, token)
+            active, docid, weight, value, step = (matcher.is_active, matcher.id, matcher.weight, matcher.value,
+                                                  matcher.next)
+            while active():
+                local = docid()
+                docnum = local + offset
+                length = lengths.get(docnum)
+                if length is None:
+                    length = lengths[docnum] = field_length(local, field, 1)
+                tf = weight()
+                ids.append(docnum)
+                scores.append(idf * ((tf * K1_1) / (tf + K1 * (B_1 + B * length / avgfl))))
+                if positional:
+                    values.append(value())
+                step()
         return Postings(ids, scores, values)
 
     def docs(self, field: str, values: list[str]) -> set[int]:
