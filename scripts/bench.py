@@ -87,16 +87,17 @@ def corpus_without_archive(tmp: Path) -> Path:
     return out
 
 
-def build_process(env: dict, *args: str) -> tuple[float, float]:
-    """Wall time and peak RSS (MB, the largest of the process and its workers) of one command."""
-    import resource
+_PEAK = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+         "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
 
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    subprocess.run(rulebase_command() + list(args), env=env, capture_output=True, check=True)
-    elapsed = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, (peak if peak > before else before) / 1024
+
+def build_process(env: dict, *args: str) -> tuple[float, float]:
+    """Wall time and peak RSS (MB, the largest of the process and its workers) of one command,
+    run under a fresh parent so that its peak is not an earlier command's."""
+    out = subprocess.run([sys.executable, "-c", _PEAK, *rulebase_command(), *args], env=env,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
 
 
 def size_mb(folder: Path) -> float:

@@ -37,9 +37,14 @@ def files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+_LATEST: dict[int, set[str]] = {}
+
+
 def descendants(store, record_id: str) -> list[str]:
     """A record's parts; of an archive version's parts, the newest of each (as the site shows)."""
-    latest = {r.id for kind in ("example", "glossary") for r in store.of_kind(kind)}
+    if id(store) not in _LATEST:
+        _LATEST[id(store)] = {r.id for kind in ("example", "glossary") for r in store.of_kind(kind)}
+    latest = _LATEST[id(store)]
     found, todo = [], store.children(record_id)
     while todo:
         found.append(todo.pop(0))

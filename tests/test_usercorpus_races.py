@@ -27,8 +27,7 @@ from rulebase.sources import load_manifest
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
-ARCHIVES = [ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz",
-            Path("/work/shared/extra/comprules-archive-2003-2026.tar.xz")]
+ARCHIVES = [ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz"]
 RELEASES = ("comprules-2009-02-01.txt", "comprules-2009-05-01.txt", "comprules-2009-07-11.txt")
 RULEBASE = Path(sys.executable).parent / "rulebase"
 ROUNDS = 3
