@@ -16,7 +16,7 @@ import typer
 from rulebase.errors import NotFound, RulebaseError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  help="Search and look up Magic: The Gathering rules documents, 1995 to 2008.")
+                  help="Search and look up Magic: The Gathering rules documents, 1995 to 2026, and their history.")
 index_app = typer.Typer(no_args_is_help=True, help="Build or inspect the search index.")
 app.add_typer(index_app, name="index")
 glossary_app = typer.Typer(no_args_is_help=True, help="Publish the glossary as a static site or Markdown.")

@@ -96,8 +96,8 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
             if prev is None:
                 steps.append(Step(record, first, last, "added"))
                 continue
-            kind = classify(prev, record)
-            ops = merge_short_equals(word_diff(prev.text, record.text)) if kind != "renumbered" else []
+            kind = classify(prev, record) or "returns"  # the same text again after releases without it
+            ops = merge_short_equals(word_diff(prev.text, record.text)) if kind not in ("renumbered", "returns") else []
             steps.append(Step(record, first, last, kind, ops, prev.number if prev.number != record.number else None))
         linked_ids = list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
         lineages.append(Lineage(key, steps, store.get_many(linked_ids)))
@@ -116,6 +116,7 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
 
 
 KINDS = ("added", "removed", "changed", "references", "typography", "renumbered", "renumbered+changed")
+# (a history step may also be "returns": the same text back after releases that lacked it)
 
 
 def classify(old: Record, new: Record) -> str | None:

@@ -232,7 +232,8 @@ def span_text(first: int, last: int) -> str:
 def step_head(step) -> str:
     """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a'."""
     what = {"added": "first appears", "changed": "text changed",
-            "typography": "quotes or dashes changed only", "references": "cited rule numbers changed only", "renumbered": f"renumbered from {step.previous_number}",
+            "typography": "quotes or dashes changed only", "references": "cited rule numbers changed only",
+            "returns": "back, unchanged, after releases without it", "renumbered": f"renumbered from {step.previous_number}",
             "renumbered+changed": f"renumbered from {step.previous_number}, text changed"}[step.change]
     number = step.record.number or step.record.title or ""
     return f"{span_text(step.first, step.last)}  {number}  {what}  ({step.record.id})"
@@ -265,14 +266,17 @@ def changes_between_lines(found) -> list[str]:
     from rulebase.history import KINDS as kinds
     counts = ", ".join(f"{found.count(k)} {k}" for k in kinds)
     lines = [f"{found.source} {old['date']} -> {new['date']}: {counts}"]
+    def name(record) -> str:  # a rule's number, a glossary entry's term
+        return record.number or record.title or record.id
+
     for change in found.changes:
         if change.kind == "added":
-            lines.append(f"+ {change.new.number}  {snip(change.new.text, 160)}  ({change.new.id})")
+            lines.append(f"+ {name(change.new)}  {snip(change.new.text, 160)}  ({change.new.id})")
         elif change.kind == "removed":
-            lines.append(f"- {change.old.number}  {snip(change.old.text, 160)}  ({change.old.id})")
+            lines.append(f"- {name(change.old)}  {snip(change.old.text, 160)}  ({change.old.id})")
         else:
-            move = f"{change.old.number} -> {change.new.number}" if change.old.number != change.new.number \
-                else change.new.number
+            move = f"{name(change.old)} -> {name(change.new)}" if name(change.old) != name(change.new) \
+                else name(change.new)
             lines.append(f"~ {move}  {change.kind}  ({change.new.id})")
             if change.diff:
                 lines.append("    " + " ".join(diff_text(change.diff).split()))

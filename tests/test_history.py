@@ -164,3 +164,18 @@ def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library
         assert keys == sorted(keys), number
     exalted = lookup(library.store, "702.83").entries[0]
     assert [c.number for c in exalted.children][:2] == ["702.83a", "702.83b"]
+
+
+def test_history_of_a_bundled_record_and_a_rule_back_after_a_gap(index_dir):
+    result = run(index_dir, "history", "cr2008:100.1")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    # 2006-06-01 (the 2004-06-01 release filed late) lacks the multiplayer rules: 100.1 comes back
+    assert "  2006-07-15 to now  100.1  back, unchanged, after releases without it  (cr:100.1@2006-07-15)" in lines
+    assert "  = same text in cr2008: cr2008:100.1" in lines
+
+
+def test_glossary_changes_are_named_by_their_term(index_dir):
+    out = run(index_dir, "changes", "--from", "2013", "--to", "2014", "--kind", "glossary").stdout.splitlines()
+    assert out[0].startswith("cr 2013-11-01 -> 2014-09-26: 13 added, 0 removed, 3 changed")
+    assert "~ As Though  typography  (cr:glossary.as-though@2014-02-01)" in out
