@@ -27,7 +27,7 @@ from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generati
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 _CODE_DIRS = ("ingest",)
-_CODE_FILES = ("records.py", "index.py", "store.py", "builder.py", "terms.py", "lineage.py", "eras.py")
+_CODE_FILES = ("records.py", "index.py", "indexer.py", "store.py", "builder.py", "terms.py", "lineage.py", "eras.py")
 
 
 def code_files() -> list[Path]:
@@ -114,7 +114,7 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
 
 def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None,
               watch: list[Path] = ()) -> dict:
-    from rulebase import index
+    from rulebase import indexer
     from rulebase.ingest import ingest
 
     started = time.perf_counter()
@@ -131,7 +131,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     spans = windows(ingested.records, sources, releases)
     write_db(tmp / "records.db", ingested.records, sources, releases, spans)
     cached = {rep.source.id: rep.segment for rep in ingested.reports if rep.segment is not None}
-    index.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached)
+    indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached)
     meta = {
         "fingerprint": want,
         "stamp": stamp(code_files() + [s.path for s in sources] + list(watch)),

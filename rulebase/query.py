@@ -44,7 +44,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
             return [r for r in records if not editions or editions & set(labels_between(*r.span))]
 
         def pick(ids: list[str]) -> dict[str, str]:
-            """For a hit that stands for several versions (index.documents_of), the newest one in
+            """For a hit that stands for several versions (indexer.documents_of), the newest one in
             force on `when` and in the editions asked for: the one whose text is shown."""
             out = {}
             for record in store.get_many(ids):

@@ -212,7 +212,7 @@ def _sqlite_full(*args, **kwargs):
 
 @pytest.mark.parametrize(("target", "fail", "why"), [
     ("rulebase.builder.write_db", _enospc, "No space left on device"),
-    ("rulebase.index.write_index", _edquot_after_a_file, "Disk quota exceeded"),
+    ("rulebase.indexer.write_index", _edquot_after_a_file, "Disk quota exceeded"),
     ("rulebase.builder.write_db", _sqlite_full, "database or disk is full"),
 ])
 def test_a_full_disk_is_a_one_line_error_and_the_old_index_answers(mini, index, cli_env, monkeypatch,

@@ -12,7 +12,8 @@ import pytest
 
 import rulebase.scorer as scorer_module
 from rulebase import index as index_module
-from rulebase.index import Searcher, split_query, write_index
+from rulebase.index import Searcher, split_query
+from rulebase.indexer import write_index
 from rulebase.records import Record
 
 FIXTURE = Path(__file__).parent / "fixtures" / "comprules-2025-11-14.txt"

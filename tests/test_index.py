@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from rulebase.hits import MARK_CLOSE, MARK_OPEN
-from rulebase.index import check, highlight, leads, split_query, write_index
+from rulebase.index import check, highlight, split_query
+from rulebase.indexer import leads, write_index
 from rulebase.query import run_search
 from rulebase.records import Record
 

@@ -126,7 +126,7 @@ def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
     """The archive's versions and the folder of their index segment: from the build cache when
     it holds this archive for this code (cache.py), else parsed and indexed now and cached.
     The folder is None when the cache cannot be written (the builder indexes the versions)."""
-    from rulebase import index
+    from rulebase import indexer
     from rulebase.builder import code_digest
     from rulebase.cache import Entry, entry_key
     from rulebase.eras import windows
@@ -144,7 +144,7 @@ def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
     spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
 
     def write_segment(folder: Path) -> None:
-        index.write_index(folder, archived.parsed.records, None, spans, default_workers())
+        indexer.write_index(folder, archived.parsed.records, None, spans, default_workers())
 
     saved = entry.save(archived.parsed, archived.encodings, write_segment)
     return archived, entry.segment_dir if saved else None

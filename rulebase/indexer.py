@@ -1,0 +1,204 @@
+"""Writing the full-text index: one document per text, segments written in worker processes,
+cached segments copied in, and DOCMETA beside them (what index.Searcher reads).
+
+Split from index.py, which keeps the schema and the reading side: a search never imports this.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from rulebase.errors import IndexError_
+from rulebase.index import DOCMETA, make_schema, whoosh_index
+from rulebase.records import Record
+from rulebase.records import fold_accents as fold
+
+
+def title_only(record: Record) -> bool:
+    """Headings and titled rule lines ('502.83. Exalted') whose text is just their title."""
+    return bool(record.title) and fold(record.text).strip(" .:") == fold(record.title or "").strip(" .:")
+
+
+def leads(records: list[Record]) -> dict[str, str]:
+    """Where a hit should lead: a title-only record to its first child with content (searching
+    'Takarítás' shows the cleanup step's text), a term-map entry to the passage it stands in."""
+    first: dict[str, str] = {}
+    for record in records:
+        if record.parent and record.parent not in first and not title_only(record) and record.kind != "term":
+            first[record.parent] = record.id
+    lead = {r.id: first[r.id] for r in records if title_only(r) and r.id in first}
+    lead.update({r.id: r.parent for r in records if r.kind == "term" and r.parent})
+    return lead
+
+
+def _document(record: Record, lead: str | None, window: tuple[int, int] | None = None,
+              editions: list[str] | None = None, spelled: bool = True) -> dict:
+    from rulebase.eras import OPEN_END
+
+    title = " ".join([record.title or "", *record.aliases]).strip()
+    editions = editions or [record.edition]
+    first, last = window or (0, OPEN_END)
+    doc = {"id": record.id, "source": record.source, "edition": " ".join(editions), "lang": record.lang,
+           "kind": record.kind, "exact": f"{title} {record.text}" if spelled else "", "lead": lead or "",
+           "group": record.lineage or record.id, "window": f"{first}-{last}"}
+    context = " ".join(record.section)
+    if record.lang == "hu":
+        doc.update(title_hu=title, text_hu=record.text, context_hu=context)
+    else:
+        doc.update(title=title, text=record.text, context=context)
+    return doc
+
+
+MIN_PART = 5000  # fewer records than this per worker: one process is faster than starting two
+
+
+def _codec():
+    from whoosh.codec.whoosh3 import W3Codec
+
+    # Without per-block length statistics: writing them reads back every posting's field length
+    # (a tenth of the build), and they only let Whoosh's own searcher skip blocks; scorer.py
+    # reads each document's length, and the fuzzy path's skipping stays correct (bounds of 0).
+    codec = W3Codec()
+    codec.length_stats = False
+    return codec
+
+
+def _write_segment(path: str, docs: list[dict]):
+    """One segment of `docs`, written but not yet listed in the table of contents (the parent
+    lists every worker's segment at once, as Whoosh's own multiprocess writer does)."""
+    from whoosh.writing import SegmentWriter
+
+    ix = whoosh_index.open_dir(path)
+    storage, own = ix.storage, f"{ix.indexname}.{os.getpid()}.tmp"
+    # Each worker sorts its postings in a temporary folder of its own (Whoosh names it after the
+    # index, so two workers would share one and the first to finish would delete it).
+    base = type(storage).temp_storage
+    storage.temp_storage = lambda name=None: base(storage, own)
+    # Plain files: opening a compound segment copies every file out of it.
+    writer = SegmentWriter(ix, _lk=False, limitmb=96, compound=False, codec=_codec())
+    for doc in docs:
+        writer.add_document(**doc)
+    segment = writer._finalize_segment()
+    writer._tempstorage.destroy()
+    return segment
+
+
+def write_index(path: Path, records: list[Record],
+                progress: Callable[[str, int, int], None] | None = None,
+                windows: dict[str, tuple[int, int]] | None = None, workers: int = 1,
+                cached: dict[str, Path] | None = None) -> None:
+    """Write the full-text index; with several `workers` each writes a segment of consecutive
+    records in its own process. `cached`: per source id, an index written earlier for exactly that
+    source's records with this schema (cache.py); its segments are copied in after ours. Also
+    writes DOCMETA, each document's group and days in force in document-number order."""
+    from whoosh.index import TOC, clean_files
+
+    cached = cached or {}
+    path.mkdir(parents=True)
+    schema = make_schema()
+    ix = whoosh_index.create_in(str(path), schema)
+    own = [r for r in records if r.source not in cached]
+    lead = leads(own)
+    windows = windows or {}
+    shared = documents_of(own, windows)
+    docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in shared]
+    total = len(docs)
+    n = max(1, min(workers, total // MIN_PART))  # one segment per worker: fewer segments search faster
+    size = -(-total // n) or 1
+    parts = [docs[i:i + size] for i in range(0, total, size)] or [[]]
+    if progress:
+        progress("index", 0, total)
+    if len(parts) > 1:
+        from rulebase.pool import pool
+
+        with pool(len(parts)) as running:
+            segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
+    else:
+        segments = [_write_segment(str(path), parts[0])]
+    if progress:
+        progress("index", total, total)
+    order = shared + documents_of([r for source in cached for r in records if r.source == source], windows)
+    segments = [s for s in segments if s.doc_count_all()] + _copy_segments(list(cached.values()), path)
+    if sum(s.doc_count_all() for s in segments) != len(order):
+        raise IndexError_("a cached index segment does not match the records it was built for",
+                          str(path), "delete the cache folder (RULEBASE_CACHE) and build again")
+    generation = ix.latest_generation() + 1
+    TOC(schema, segments, generation).write(ix.storage, ix.indexname)
+    clean_files(ix.storage, ix.indexname, generation, segments)
+    _write_docmeta(path / DOCMETA, order, windows)
+
+
+def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> list[tuple]:
+    """One search document per text: consecutive archive versions of a rule that differ only in
+    typography (quote style; see records.fold_typography) share one, shown by the newest, in force
+    from the first's first day to the last's last day. Halves the archive's documents. Returns
+    (record, window, edition labels, spelled) in record order; `spelled` marks the documents whose
+    words go to the unstemmed field that fuzzy matching and spelling suggestions read: of a rule's
+    versions only the newest (older wording adds little vocabulary and a third of the index work)."""
+    from rulebase.eras import OPEN_END, labels_between
+    from rulebase.records import fold_typography
+
+    out: list[list] = []
+    last_of: dict[str, tuple[str, int]] = {}  # lineage -> (folded text, index in out)
+    for record in records:
+        window = windows.get(record.id, (0, OPEN_END))
+        if not (record.span and record.lineage):
+            out.append([record, window, [record.edition], None])
+            continue
+        key = fold_typography(f"{record.kind} {record.title or ''} {record.text}")
+        held = last_of.get(record.lineage)
+        if held is not None and held[0] == key and _follows(out[held[1]][1][1], window[0]):
+            entry = out[held[1]]
+            entry[0], entry[1] = record, (entry[1][0], window[1])
+            entry[3] = [entry[3][0], record.span[1]]
+            entry[2] = labels_between(*entry[3])
+            continue
+        last_of[record.lineage] = (key, len(out))
+        out.append([record, window, labels_between(*record.span), list(record.span)])
+    newest = {i for _, i in last_of.values()}
+    return [(r, w, e, span is None or i in newest) for i, (r, w, e, span) in enumerate(out)]
+
+
+def _follows(last: int, first: int) -> bool:
+    """True when `first` is the day after `last` (YYYYMMDD): the versions' windows touch."""
+    from datetime import date, timedelta
+
+    if last >= 99991231:
+        return False
+    d = date(last // 10000, last // 100 % 100, last % 100) + timedelta(days=1)
+    return d.year * 10000 + d.month * 100 + d.day == first
+
+
+def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int, int]]) -> None:
+    from array import array
+
+    numbers: dict[str, int] = {}
+    groups = array("I", (numbers.setdefault(r.lineage or r.id, len(numbers)) for r, *_ in order))
+    first = array("I", (w[0] for _, w, *_ in order))
+    last = array("I", (w[1] for _, w, *_ in order))
+    with open(path, "wb") as handle:
+        for column in (groups, first, last):
+            column.tofile(handle)
+
+
+def _copy_segments(folders: list[Path], into: Path) -> list:
+    """Copy every segment of the indexes in `folders` into `into`; returns the segment objects."""
+    import shutil
+
+    found = []
+    for folder in folders:
+        ix = whoosh_index.open_dir(str(folder), readonly=True)
+        for segment in ix._segments():  # noqa: SLF001 - the segment list is what a TOC holds
+            prefix = f"{segment.segment_id()}."  # "MAIN_<segid>."
+            copied = 0
+            for file in Path(folder).iterdir():
+                if file.name.startswith(prefix):
+                    shutil.copyfile(file, into / file.name)
+                    copied += 1
+            if not copied:
+                raise IndexError_("a cached index segment has no files", str(folder),
+                                  "delete the cache folder (RULEBASE_CACHE) and build again")
+            found.append(segment)
+    return found
