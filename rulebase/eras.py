@@ -47,8 +47,17 @@ def show(value: int) -> str:
 
 
 def _day_before(iso: str) -> int:
-    before = date.fromisoformat(iso) - timedelta(days=1)
-    return before.year * 10000 + before.month * 100 + before.day
+    return _shift(day(iso), -1)
+
+
+def next_day(value: int) -> int:
+    """The day after `value` (YYYYMMDD); the open end stays open."""
+    return value if value >= OPEN_END else _shift(value, 1)
+
+
+def _shift(value: int, days: int) -> int:
+    moved = date(value // 10000, value // 100 % 100, value % 100) + timedelta(days=days)
+    return moved.year * 10000 + moved.month * 100 + moved.day
 
 
 def release_windows(dates: list[str]) -> list[tuple[int, int]]:

@@ -56,7 +56,11 @@ def in_force(store: RecordStore, records: list[Record], when: int | None) -> lis
     if when is None:
         return records
     spans = store.windows([r.id for r in records])
-    return [r for r in records if spans.get(r.id, (0, OPEN_END))[0] <= when <= spans.get(r.id, (0, OPEN_END))[1]]
+    return [r for r in records if _within(spans.get(r.id, (0, OPEN_END)), when)]
+
+
+def _within(window: tuple[int, int], day: int) -> bool:
+    return window[0] <= day <= window[1]
 
 
 def _lineage_keys(store: RecordStore, ref: str) -> list[str]:

@@ -137,38 +137,27 @@ def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> 
     (record, window, edition labels, spelled) in record order; `spelled` marks the documents whose
     words go to the unstemmed field that fuzzy matching and spelling suggestions read: of a rule's
     versions only the newest (older wording adds little vocabulary and a third of the index work)."""
-    from rulebase.eras import OPEN_END, labels_between
+    from rulebase.eras import OPEN_END, labels_between, next_day
     from rulebase.records import fold_typography
 
-    out: list[list] = []
+    out: list[list] = []  # [record shown, window, first and last release or None]
     last_of: dict[str, tuple[str, int]] = {}  # lineage -> (folded text, index in out)
     for record in records:
         window = windows.get(record.id, (0, OPEN_END))
         if not (record.span and record.lineage):
-            out.append([record, window, [record.edition], None])
+            out.append([record, window, None])
             continue
         key = fold_typography(f"{record.kind} {record.title or ''} {record.text}")
         held = last_of.get(record.lineage)
-        if held is not None and held[0] == key and _follows(out[held[1]][1][1], window[0]):
+        if held is not None and held[0] == key and window[0] == next_day(out[held[1]][1][1]) < OPEN_END:
             entry = out[held[1]]
-            entry[0], entry[1] = record, (entry[1][0], window[1])
-            entry[3] = [entry[3][0], record.span[1]]
-            entry[2] = labels_between(*entry[3])
+            entry[:] = [record, (entry[1][0], window[1]), [entry[2][0], record.span[1]]]
             continue
         last_of[record.lineage] = (key, len(out))
-        out.append([record, window, labels_between(*record.span), list(record.span)])
+        out.append([record, window, list(record.span)])
     newest = {i for _, i in last_of.values()}
-    return [(r, w, e, span is None or i in newest) for i, (r, w, e, span) in enumerate(out)]
-
-
-def _follows(last: int, first: int) -> bool:
-    """True when `first` is the day after `last` (YYYYMMDD): the versions' windows touch."""
-    from datetime import date, timedelta
-
-    if last >= 99991231:
-        return False
-    d = date(last // 10000, last // 100 % 100, last % 100) + timedelta(days=1)
-    return d.year * 10000 + d.month * 100 + d.day == first
+    return [(r, w, labels_between(*span) if span else [r.edition], span is None or i in newest)
+            for i, (r, w, span) in enumerate(out)]
 
 
 def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int, int]]) -> None:

@@ -67,29 +67,27 @@ def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[
 
     spans = store.windows([r.id for r in records])
     day = OPEN_END if when is None else when
-    chosen: dict[str, Record] = {}
+
+    def live(record: Record) -> bool:
+        return spans[record.id][0] <= day <= spans[record.id][1]
+    lineages: dict[str, list[Record]] = {}
     for record in records:
-        if not record.span:
-            continue
-        key = record.lineage or record.id
-        held = chosen.get(key)
-        first, last = spans[record.id]
-        if held is None or (first <= day <= last) or (spans[held.id][1] < last and not
-                                                      spans[held.id][0] <= day <= spans[held.id][1]):
-            chosen[key] = record
-    live = [r for r in chosen.values() if spans[r.id][0] <= day <= spans[r.id][1]]
-    gone = sorted((r for r in chosen.values() if r not in live), key=lambda r: -spans[r.id][1])
+        if record.span:
+            lineages.setdefault(record.lineage or record.id, []).append(record)
+    chosen = [max(group, key=lambda r: (live(r), spans[r.id][1])) for group in lineages.values()]
     others = [r for r in records if not r.span]
     if when is not None:  # the rules in force that day, nothing else
         others = in_force(store, others, when)
-    # an archive version with the same text as a document shown here (the bundled 2008 release)
-    # is that record: shown once, under the document's own id
-    shown = {r.id for r in others}
+    chosen = without_twins(chosen, others)
+    gone = [] if when is not None else sorted((r for r in chosen if not live(r)), key=lambda r: -spans[r.id][1])
+    return [r for r in chosen if live(r)] + others + gone
 
-    def twin(record: Record) -> bool:
-        return any(k.kind == "same-text" and k.target in shown for k in record.links)
-    live = [r for r in live if not twin(r)]
-    return live + others if when is not None else live + others + [r for r in gone if not twin(r)]
+
+def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
+    """An archive version with the same text as a record shown beside it (the bundled 2008
+    release's) is that record: shown once, under the document's own id."""
+    ids = {r.id for r in shown}
+    return [v for v in versions if not (v.span and any(k.kind == "same-text" and k.target in ids for k in v.links))]
 
 
 def lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
@@ -256,11 +254,7 @@ def define(store: RecordStore, term: str, when: int | None = None) -> Definition
     definitions += _defining_entries(store, names, {r.source for r in definitions}, when)
     parents = store.get_many([t.parent for t in hungarian if t.parent])
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
-    # an archive version with the same text as another document's entry (the bundled 2008
-    # release) is that entry: shown once, under the document that has its own id
-    shown = {r.id for r in definitions}
-    definitions = [r for r in definitions
-                   if not (r.span and any(k.kind == "same-text" and k.target in shown for k in r.links))]
+    definitions = without_twins(definitions, definitions)
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
