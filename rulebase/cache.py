@@ -60,8 +60,8 @@ class Entry:
             return False
 
     def load(self) -> tuple[Parsed, Counter] | None:
-        """The cached versions, or None (absent, damaged, unreadable)."""
-        if not self._sizes_ok():
+        """The cached versions, or None (absent, damaged, unreadable, or without their segment)."""
+        if not (self._sizes_ok() and (self.segment_dir / "_MAIN_1.toc").is_file()):
             return None
         try:
             data = json.loads((self.path / "versions.json").read_text(encoding="utf-8"))
@@ -71,9 +71,6 @@ class Entry:
             return parsed, Counter(data["encodings"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
-
-    def has_segment(self) -> bool:
-        return self._sizes_ok() and (self.segment_dir / "_MAIN_1.toc").is_file()
 
     def save(self, parsed: Parsed, encodings: Counter, write_segment) -> bool:
         """Store the versions and, through `write_segment(folder)`, their index segment. False

@@ -137,7 +137,7 @@ def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
         raise SourceError(f"cannot read the archive ({exc.strerror})", str(source.path),
                           "restore the file or remove it from sources.toml") from None
     cached = entry.load()
-    if cached is not None and entry.has_segment():
+    if cached is not None:
         parsed, encodings = cached
         return ArchiveParsed(parsed, [], encodings), entry.segment_dir
     archived = parse_archive(source)
