@@ -75,16 +75,9 @@ def cold(cmd: list[str], index: Path, runs: int) -> list[float]:
 
 def corpus_without_archive(tmp: Path) -> Path:
     """A copy of corpus/ whose manifest leaves out the archive (the bundled-only figures)."""
-    import shutil
-    import tomllib
+    from rulebase.sources import copy_without
 
-    out = tmp / "bundled-corpus"
-    shutil.copytree(ROOT / "corpus", out, ignore=shutil.ignore_patterns("*.tar.xz"))
-    text = (out / "sources.toml").read_text(encoding="utf-8")
-    blocks = text.split("\n[[source]]\n")
-    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]\n" + b)["source"][0]["format"] != "comprules-archive"]
-    (out / "sources.toml").write_text("\n[[source]]\n".join([blocks[0], *kept]), encoding="utf-8")
-    return out
+    return copy_without(ROOT / "corpus", tmp / "bundled-corpus", "comprules-archive")
 
 
 _PEAK = ("import resource, subprocess, sys, time; t = time.perf_counter(); "

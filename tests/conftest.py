@@ -30,16 +30,9 @@ def _isolated_user_dirs(tmp_path_factory):
 def corpus_without_archive(tmp_path_factory) -> Path:
     """The bundled corpus less the Comprehensive Rules archive: for tests of documents a user adds
     (a release the archive lacks), where the archive would only add a minute of building."""
-    import shutil
-    import tomllib
+    from rulebase.sources import copy_without, default_corpus_dir
 
-    root = Path(__file__).resolve().parent.parent / "corpus"
-    out = tmp_path_factory.mktemp("bundled") / "corpus"
-    shutil.copytree(root, out, ignore=shutil.ignore_patterns("*.tar.xz"))
-    blocks = (out / "sources.toml").read_text(encoding="utf-8").split("\n[[source]]\n")
-    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]\n" + b)["source"][0]["format"] != "comprules-archive"]
-    (out / "sources.toml").write_text("\n[[source]]\n".join([blocks[0], *kept]), encoding="utf-8")
-    return out
+    return copy_without(default_corpus_dir(), tmp_path_factory.mktemp("bundled") / "corpus", "comprules-archive")
 
 
 @pytest.fixture(scope="session")
