@@ -13,6 +13,7 @@ class Hit:
     score: float
     snippet: str
     exact_number: bool = False
+    also: list[str] = field(default_factory=list)  # records printing the same text, shown once
 
 
 @dataclass(slots=True)

@@ -181,7 +181,7 @@ class Library:
         return RecordStore(self.ensure().db_path)
 
     def _open_searcher(self):
-        from rulebase.index import Searcher
+        from rulebase.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
         return Searcher(self.ensure().whoosh_path, pairs)

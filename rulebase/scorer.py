@@ -16,7 +16,7 @@ Whoosh: index.py owns that import (and the shim that keeps it offline).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from math import log
 
@@ -139,6 +139,19 @@ class Scorer:
                 total[docnum] = total.get(docnum, 0.0) + boost * score
 
     def _add_phrase(self, total: dict[int, float], clause: Clause, allowed: set[int] | None) -> None:
+        for docnum, score in self._phrase_matches(clause, allowed):
+            total[docnum] = total.get(docnum, 0.0) + clause.boost * score
+
+    def containing(self, field: str, tokens: tuple[str, ...], allowed: set[int] | None = None) -> set[int]:
+        """The documents whose `field` holds the tokens in order, next to each other: what a
+        "quoted phrase" requires."""
+        if len(tokens) == 1:
+            postings = self.postings(field, tokens[0])
+            found = set(postings.ids) if postings else set()
+            return found if allowed is None else found & allowed
+        return {docnum for docnum, _ in self._phrase_matches(Clause(field, tokens), allowed)}
+
+    def _phrase_matches(self, clause: Clause, allowed: set[int] | None) -> Iterator[tuple[int, float]]:
         if not self._positional[clause.field]:
             return  # (Whoosh refuses a phrase on a field without positions; none is built here)
         parts = [self.postings(clause.field, token) for token in clause.tokens]
@@ -154,8 +167,7 @@ class Scorer:
             positions = [_positions(p, i, decode) for p, i in zip(parts, at, strict=True)]
             if near(positions, clause.slop,
                     bit_set=lambda k, at=at, positions=positions: _bit_set(parts[k], at[k], positions[k])):
-                score = sum(p.scores[i] for p, i in zip(parts, at, strict=True))
-                total[docnum] = total.get(docnum, 0.0) + clause.boost * score
+                yield docnum, sum(p.scores[i] for p, i in zip(parts, at, strict=True))
 
 
 def merged(clauses: list[Clause]) -> list[Clause]:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import rulebase.scorer as scorer_module
-from rulebase import index as index_module
-from rulebase.index import Searcher, split_query
+from rulebase import searcher as index_module
 from rulebase.indexer import write_index
 from rulebase.records import Record
+from rulebase.searcher import Searcher, split_query
 
 FIXTURE = Path(__file__).parent / "fixtures" / "comprules-2025-11-14.txt"
 FIRST_STRIKE = 2000  # "first strike" repeats in one record (the is 20,000)

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from rulebase.hits import MARK_CLOSE, MARK_OPEN
-from rulebase.index import check, highlight, split_query
+from rulebase.index import check
 from rulebase.indexer import leads, write_index
 from rulebase.query import run_search
 from rulebase.records import Record
+from rulebase.searcher import highlight, split_query
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -1,0 +1,75 @@
+"""Which language a query is in, and which of its words carry meaning.
+
+The index holds English records (fields title/text/context) and Hungarian ones (title_hu/...).
+Scored in every field, a Hungarian question's function words ("a", "mi", "hogy") match thousands
+of English records and outweigh its one rare Hungarian word, and a Hungarian word missing from
+the index gets "corrected" into an English one ("hány" -> "and"). So a query is first given a
+language, from the letters it uses, the function words it has, and which of the two vocabularies
+(the index's English and Hungarian fields) know its words; then its words are scored in that
+language's fields, its function words are dropped, and a correction must come from its language.
+A query with no clear language (a rule term both documents use, a number) keeps every field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+HU_LETTERS = frozenset("őű")  # only Hungarian, among the corpus's languages
+ACCENTED = frozenset("áéíóöúü")
+# Hungarian function and question words: they say "Hungarian" and carry no topic.
+HU_FUNCTION = frozenset(["a", "az", "egy", "és", "es", "vagy", "hogy", "mi", "mit", "mik", "mikor", "miért", "miert", "hány", "hany", "hányat", "hol", "hova", "honnan", "ha", "van", "vannak", "nincs", "nem", "meg", "is", "de", "mint", "ez", "ezt", "azt", "ami", "amit", "amely", "amelyik", "aki", "akkor", "csak", "már", "mar", "még", "meg", "meg", "minden", "lesz", "volt", "kell", "kellett", "lehet", "ki", "kit", "kik", "milyen", "melyik", "hogyan", "mennyi", "mennyit", "mivel", "miben", "mire", "min", "után", "utan", "előtt", "elott", "alatt", "során", "soran", "között", "kozott", "fel", "le", "el", "be", "ki", "rá", "ra", "neki", "nekem", "én", "en", "te", "ő", "o", "mi", "ti", "ők", "ok", "engem", "téged", "enyém", "tied", "saját", "sajat", "szerint", "tehát", "tehat", "illetve", "azaz", "pedig", "sem", "se", "mert", "hanem", "ilyen", "olyan", "úgy", "ugy", "így", "igy", "itt", "ott", "most", "mindig", "soha", "sok", "kevés", "keves", "egyik", "másik", "masik", "történik", "tortenik", "kerül", "kerul"])
+# English function and question words: they say "English" and carry no topic.
+EN_FUNCTION = frozenset(["the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "from", "with", "without", "into", "onto", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "can", "could", "may", "might", "must", "shall", "should", "will", "would", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "happens", "happen", "if", "then", "than", "that", "this", "these", "those", "it", "its", "i", "me", "my", "you", "your", "we", "our", "they", "their", "he", "she", "his", "her", "them", "there", "here", "and", "or", "not", "no", "yes", "as", "so", "about", "much", "many", "any", "some", "does", "doesn't", "can't"])
+FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
+HU_FIELDS = ("title_hu", "text_hu", "context_hu")
+EN_FIELDS = ("title", "text", "context")
+
+
+def _letters(word: str) -> set[str]:
+    return set(word.lower())
+
+
+def detect(words: list[str], known: Callable[[str, str], bool]) -> str | None:
+    """"hu", "en" or None (no clear language). `known(lang, word)` says whether the index's
+    fields of that language hold the word (as their analyzer reads it)."""
+    hu = en = 0
+    for word in words:
+        lower = word.lower()
+        letters = _letters(lower)
+        if letters & HU_LETTERS:
+            hu += 2
+            continue
+        in_hu, in_en = known("hu", word), known("en", word)
+        if lower in HU_FUNCTION and lower not in EN_FUNCTION:
+            hu += 1
+        elif lower in EN_FUNCTION and lower not in HU_FUNCTION:
+            en += 1
+        elif letters & ACCENTED or in_hu and not in_en:
+            hu += 1
+        elif in_en and not in_hu:
+            en += 1
+    if hu > en:
+        return "hu"
+    if en > hu:
+        return "en"
+    return None
+
+
+def content_words(words: list[str], lang: str | None) -> list[str]:
+    """The words that carry the question: its language's function words dropped from a question
+    of three words or more. A shorter query keeps them: in "ki kezd" (who starts) the "who" is
+    half the question, and a search for "the" or "hogy" still searches for it."""
+    if len(words) < 3:
+        return words
+    stop = FUNCTION.get(lang or "", frozenset())
+    kept = [w for w in words if w.lower() not in stop]
+    return kept or words
+
+
+def fields_for(lang: str | None, fields: dict[str, float]) -> dict[str, float]:
+    """The text fields a query's words are scored in."""
+    if lang == "hu":
+        return {f: b for f, b in fields.items() if f in HU_FIELDS}
+    if lang == "en":
+        return {f: b for f, b in fields.items() if f in EN_FIELDS}
+    return fields

@@ -1,0 +1,573 @@
+"""Ranked search over the Whoosh index: one hit per rule, in the query's language.
+
+Queries are scorer.Clause lists (each word in its language's fields, "quoted phrases" in order,
+adjacent word pairs near each other, the bilingual term expansions); scorer.py sums their BM25F
+scores over the index's postings. Whoosh's own searcher serves only fuzzy matching and spelling
+suggestions.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Callable, Iterator
+from functools import cache, cached_property
+from itertools import chain
+from pathlib import Path
+
+from rulebase import language
+from rulebase.errors import IndexError_, UsageError
+from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
+from rulebase.index import DOCMETA, read_docmeta, whoosh_index
+from rulebase.records import Record, fold_typography
+from rulebase.records import fold_accents as fold
+from rulebase.scorer import Clause, Scorer
+
+KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
+              "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3}
+# `context` holds the record's section path, so a paragraph is found by its heading's words.
+TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
+PAIR_BOOST = 1.5
+BM25_B, BM25_K1 = 0.75, 1.2
+LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
+COORD_POWER = 1  # adjacent query words found together
+SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
+FILTER_FIELDS = ("edition", "kind", "lang", "source")
+MAX_WORDS = 32
+POOL = 100  # hits re-ranked per query: results are the same for any --limit up to this
+MAX_COUNTED = 2000  # a phrase matching up to this many rules gets an exact total of its hits
+FILL_BATCH = 20  # records read at a time while filling the result list
+PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
+MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
+MAX_SPELLED = 12  # distinct unknown words given a suggestion and fuzzy spellings: 20 typos stay fast
+MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have scores of them)
+MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
+_QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
+_WORD = re.compile(r"\w+(?:[.'’]\w+)*")
+
+def split_query(text: str) -> tuple[list[str], list[str]]:
+    """Words and "quoted phrases"; an unbalanced quote just ends the phrase at the end."""
+    if text.count('"') % 2:
+        text += '"'
+    words, phrases = [], []
+    for phrase, bare in _QUERY_PART.findall(text):
+        if phrase:
+            phrases.append(phrase)
+        words.extend(_WORD.findall(phrase or bare))
+    return words[:MAX_WORDS], phrases[:MAX_WORDS]
+
+
+class Searcher:
+    """An open, read-only view of the index. Cheap to query repeatedly; close when done."""
+
+    def __init__(self, path: Path, term_pairs: list[tuple[str, list[str]]] | None = None):
+        try:
+            self.ix = whoosh_index.open_dir(str(path), readonly=True)
+            self.reader = self.ix.reader()
+        except Exception as exc:  # noqa: BLE001 - whoosh raises many kinds on a damaged index
+            raise IndexError_(f"full-text index unreadable ({type(exc).__name__})", str(path),
+                              "run 'rulebase index build' to rebuild it") from None
+        self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1)
+        self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
+        self._columns: dict[str, object] = {}
+        self.path = Path(path)
+        self._docmeta = None
+        schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
+        self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
+        self.hu_by_en: dict[str, list[str]] = {}
+        self.en_by_hu: dict[str, list[str]] = {}
+        for hu, english in term_pairs or []:
+            for en in english:
+                self.hu_by_en.setdefault(en.lower(), []).append(hu)
+                self.en_by_hu.setdefault(fold(hu), []).append(en)
+
+    def close(self) -> None:
+        if self._whoosh is not None:
+            self._whoosh.close()
+        self.reader.close()
+
+    def _searcher(self):
+        """Whoosh's own searcher, opened on first need: importing it costs a cold search 20 ms."""
+        if self._whoosh is None:
+            from whoosh.scoring import BM25F
+            from whoosh.searching import Searcher as WhooshSearcher
+
+            self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
+        return self._whoosh
+
+    def _tokens(self, field: str, text: str) -> list[str]:
+        return [t.text for t in self.analyzers[field](text)]
+
+    def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
+        """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
+        return ((t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True))
+
+    def _allowed(self, filters: dict[str, list[str]]) -> set[int] | None:
+        """Documents passing every filter (values of one filter are alternatives); None: all."""
+        allowed = None
+        for name, values in filters.items():
+            if name not in FILTER_FIELDS:
+                raise UsageError(f"unknown filter {name!r}", hint="use " + ", ".join(FILTER_FIELDS))
+            if values:
+                docs = self.scorer.docs(name, values)
+                allowed = docs if allowed is None else allowed & docs
+        return allowed
+
+    def known(self, lang: str, word: str) -> bool:
+        """Whether the index's fields of that language hold the word (language.detect)."""
+        fields = ("text", "title") if lang == "en" else ("text_hu", "title_hu")
+        return any(self.reader.doc_frequency(f, tok) for f in fields for tok in self._tokens(f, word))
+
+    def fields_of(self, word: str, lang: str | None) -> list[str]:
+        """The fields a word is scored in: its query's language's, and the other language's too
+        when only that one knows the word ("burn" in a Hungarian question about mana burn)."""
+        if lang is None:
+            return list(TEXT_FIELDS)
+        other = "en" if lang == "hu" else "hu"
+        mine = language.fields_for(lang, TEXT_FIELDS)
+        if self.known(other, word) and not self.known(lang, word) and word.lower() not in language.FUNCTION[lang]:
+            return list(TEXT_FIELDS)
+        return list(mine)
+
+    def word_terms(self, words: list[str], lang: str | None = None) -> list[list[tuple[str, str]]]:
+        """Each query word as (field, token) pairs: the query's clauses and the coordination
+        count of every hit are both built from these."""
+        return [[(field, tok) for field in self.fields_of(word, lang) for tok in self._tokens(field, word)]
+                for word in words]
+
+    def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
+                    extra_boost: float = 0.3, lang: str | None = None) -> list[Clause]:
+        """Each word in any field, phrases in order, adjacent word pairs near each other, and the
+        bilingual expansions; a document's score is the sum over the clauses it matches."""
+        clauses = [Clause(field, (tok,), TEXT_FIELDS[field]) for pairs in per_word for field, tok in pairs]
+        for phrase in phrases:
+            for field in PHRASE_FIELDS:
+                toks = self._tokens(field, phrase)
+                if len(toks) > 1:
+                    clauses.append(Clause(field, tuple(toks), 2.0 * TEXT_FIELDS[field]))
+        pair_fields = [f for f in ("title", "text", "text_hu") if f in language.fields_for(lang, TEXT_FIELDS)]
+        for first, second in zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False):
+            for field in pair_fields:
+                toks = self._tokens(field, f"{first} {second}")
+                if len(toks) == 2:
+                    clauses.append(Clause(field, tuple(toks), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
+        return clauses + self._expand(words, extra_boost)
+
+    def _expand(self, words: list[str], boost: float) -> list[Clause]:
+        """English words pull in the Hungarian terms that name them, and vice versa."""
+        lowered = " ".join(w.lower() for w in words)
+        extra = []
+        for en, hus in self.hu_by_en.items():
+            if re.search(rf"\b{re.escape(en)}\b", lowered):
+                extra += [Clause("title_hu", (t,), boost) for hu in hus for t in self._tokens("title_hu", hu)]
+        for word in words:
+            for en in self.en_by_hu.get(fold(word), []):
+                extra += [Clause("title", (t,), boost) for t in self._tokens("title", en)]
+        return extra
+
+    def docmeta(self):
+        """Each document's group number and days in force (DOCMETA), read once per searcher."""
+        if self._docmeta is None:
+            self._docmeta = read_docmeta(self.path / DOCMETA, self.reader.doc_count_all())
+            if self._docmeta is None:
+                raise IndexError_(f"{DOCMETA} is missing or the wrong size", str(self.path),
+                                  "run 'rulebase index build' to rebuild it")
+        return self._docmeta
+
+    def in_force(self, when: int) -> Callable[[int], bool]:
+        _, first, last = self.docmeta()
+        return lambda docnum: first[docnum] <= when <= last[docnum]
+
+    def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
+               numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
+               when: int | None = None, pick: Callable[[list[str]], dict[str, str]] | None = None) -> Results:
+        """Ranked hits, one per group (the versions of one rule across releases, and identical
+        copies of them, are one hit showing the newest matching text); `numbers` (exact
+        rule-number matches) go first; `texts` fetches record text for snippets (the index stores
+        none); `when` keeps only what was in force that day, and `pick` names, for a document that
+        stands for several versions (see documents_of), the one in force then."""
+        if limit < 1:
+            raise UsageError("--limit must be at least 1")
+        allowed = self._allowed(filters or {})
+        if when is not None:
+            alive = self.in_force(when)
+            allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
+        words, phrases = split_query(text)
+        lang = language.detect(words, self.known)
+        words = language.content_words(words, lang)
+        if phrases:  # a quoted phrase is required, not just scored: totals count what holds it
+            allowed = self._holding(phrases, allowed)
+        per_word = self.word_terms(words, lang)
+        word_terms = [set(pairs) for pairs in per_word]
+        scores = self.scorer.score(self.build_query(words, phrases, per_word, lang=lang), allowed)
+        # The pool re-ranked below does not depend on --limit (up to POOL), so a longer list
+        # starts with the shorter one.
+        pool = max(POOL, limit) + len(numbers or ())
+        suggestion = None
+        if scores:
+            # Every match of a phrase is read, so its total is exact: a phrase's matches are few.
+            top, total = self._best_per_group(scores, pool, MAX_COUNTED if phrases else POOL)
+            matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
+        elif words and not phrases:
+            suggestion = self.correct(words, lang)
+            if lang is not None:  # near spellings in the query's own language only
+                own = self.scorer.docs("lang", [lang])
+                allowed = own if allowed is None else allowed & own
+            top, matched, total, word_terms = self._fuzzy(words, allowed, pool)
+        else:
+            top, matched, total = [], {}, 0
+        ids, kinds, leads_ = (self._column(name) for name in ("id", "kind", "lead"))
+        pooled = []
+        for docnum, score in top:
+            lead = leads_[docnum]
+            rid = lead or ids[docnum]
+            boost = KIND_BOOST.get(kinds[docnum], 1.0) * (LEAD_FACTOR if lead else 1.0)
+            pooled.append((rid, score * boost, matched.get(docnum, set())))
+        results = Results(query=text.strip(), total=0, suggestion=suggestion)
+        # When every match is in the pool, the total is exact: what the hits would be, all shown.
+        complete = len(top) >= total  # (the fuzzy path's total is not a count of pooled groups)
+        distinct = self._fill(results, list(numbers or []), rerank(pooled, word_terms), limit, texts, pick,
+                              count_all=complete)
+        results.total = distinct if complete else max(len(results.hits), total)
+        return results
+
+    def _holding(self, phrases: list[str], allowed: set[int] | None) -> set[int] | None:
+        """The allowed documents that hold every quoted phrase, in some field, word for word
+        (as the field's analyzer reads it)."""
+        for phrase in phrases:
+            found: set[int] = set()
+            spelled = False  # a phrase of punctuation only requires nothing
+            for field in PHRASE_FIELDS:
+                toks = tuple(self._tokens(field, phrase))
+                if toks:
+                    spelled = True
+                    found |= self.scorer.containing(field, toks, allowed)
+            if spelled:
+                allowed = found
+        return allowed
+
+    def _best_per_group(self, scores: dict[int, float], pool: int,
+                        keep_all: int) -> tuple[list[tuple[int, float]], int]:
+        """The top `pool` groups (every group, when no more than `keep_all` match), each as its
+        newest version with the group's best score, and the number of matching groups (rules)."""
+        group, _, last = self.docmeta()
+        total = len(set(map(group.__getitem__, scores)))
+        if total <= keep_all:
+            pool = max(pool, total)
+            candidates = list(scores.items())
+        else:
+            # Versions of one rule score alike, so the group's best and newest are among the top
+            # candidates: collapsing only those keeps a broad query's cost off the whole match set.
+            candidates = heapq.nlargest(20 * pool, scores.items(), key=lambda item: (item[1], -item[0]))
+        best: dict[int, tuple[int, float]] = {}  # group -> (docnum, score): the newest version
+        for docnum, score in candidates:
+            g = group[docnum]
+            held = best.get(g)
+            if held is None:
+                best[g] = (docnum, score)
+            else:
+                newer = last[docnum] > last[held[0]] or (last[docnum] == last[held[0]] and docnum < held[0])
+                best[g] = (docnum if newer else held[0], max(score, held[1]))
+        return heapq.nlargest(pool, best.values(), key=lambda item: (item[1], -item[0])), total
+
+    def _fill(self, results: Results, numbered: list[Hit], found: list[tuple], limit: int,
+              texts: Callable[[list[str]], dict[str, Record]] | None,
+              pick: Callable[[list[str]], dict[str, str]] | None, count_all: bool = False) -> int:
+        """Hits in order, up to `limit`: a text already shown (the same rule in another document,
+        or a twin rule) becomes one more id in that hit's `also`. Read in fixed batches, so what
+        a hit lists does not depend on `limit` within a batch. With `count_all`, reads on to the
+        end of `found` and returns how many distinct hits it holds (an exact total)."""
+        seen: set[str] = set()
+        by_text: dict[str, Hit] = {}
+        fetch = texts or (lambda ids: {})
+        distinct = 0
+
+        def place(hit: Hit, record: Record | None) -> bool:
+            nonlocal distinct
+            key = same_text_key(record) if record else hit.id
+            if key in by_text:
+                by_text[key].also.append(hit.id)
+                return False
+            by_text[key] = hit
+            distinct += 1
+            if len(results.hits) < limit:
+                results.hits.append(hit)
+            return True
+
+        records = fetch([h.id for h in numbered])
+        for hit in numbered:
+            if hit.id not in seen:
+                seen.add(hit.id)
+                place(hit, records.get(hit.id))
+        for start in range(0, len(found), FILL_BATCH):
+            if len(results.hits) >= limit and not count_all:
+                break
+            batch = found[start:start + FILL_BATCH]
+            chosen = pick([f[0] for f in batch]) if pick else {}
+            batch = [(chosen.get(rid, rid), score, terms) for rid, score, terms in batch]
+            records = fetch([f[0] for f in batch])
+            for rid, score, terms in batch:
+                if rid in seen:
+                    continue
+                seen.add(rid)
+                record = records.get(rid)
+                hit = Hit(rid, round(score, 4), "")
+                if place(hit, record) and record and results.hits and results.hits[-1] is hit:
+                    hit.snippet = highlight(record.text, terms, self._spans)
+        return distinct
+
+    def _column(self, name: str):
+        """A stored column's reader, opened once per searcher (each opening re-reads its offsets)."""
+        if name not in self._columns:
+            self._columns[name] = self.reader.column_reader(name)
+        return self._columns[name]
+
+    def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:
+        """Which of the query's word terms each pooled hit contains (for coordination and
+        highlighting)."""
+        matched: dict[int, set] = {docnum: set() for docnum in docnums}
+        for field, token in pairs:
+            postings = self.scorer.postings(field, token)
+            for docnum in postings.ids if postings else ():
+                if docnum in matched:
+                    matched[docnum].add((field, token))
+        return matched
+
+    def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
+        """Near spellings on the unstemmed field, when nothing matched as typed. Also returns each
+        fuzzy word's spellings found in the index, so coordination counts the words a hit matched
+        as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
+        the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
+        from whoosh.query import Or, Term
+
+        if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
+            return [], {}, 0, []
+        vocabulary, fuzzy = self._vocabulary, _spelled_fuzzy_term()
+        spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
+        parts = []
+        for w in words:
+            bare = fold(w)
+            if len(w) > 2 and bare in spelled:
+                maxdist = 2 if len(w) > 5 else 1
+                parts.append(fuzzy("exact", bare, vocabulary.spellings(bare, maxdist, 1), maxdist))
+        if not parts:
+            parts = [Term("exact", fold(words[0]))]
+        spellings = [{(f, t.decode()) for f, t in part.existing_terms(self.reader, expand=True)} for part in parts]
+        hits = self._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
+        docs: set[int] = set()  # (whoosh's len(hits) ignores the filter)
+        for field, term in set().union(*spellings):
+            postings = self.scorer.postings(field, term)
+            docs.update(postings.ids if postings else ())
+        if allowed is not None:
+            docs &= allowed
+        group = self.docmeta()[0]
+        total = len({group[d] for d in docs})
+        return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, total,
+                [found for found in spellings if found])
+
+    def correct(self, words: list[str], lang: str | None = None) -> str | None:
+        """A spelling suggestion from the unstemmed field's own vocabulary: Whoosh's corrector's
+        choice (the most frequent term within two edits), for the first MAX_SPELLED distinct
+        unknown words; the rest stay as typed. A query in a known language is only corrected
+        into words of that language: "hány" never becomes "and"."""
+        out, changed, tried = [], False, set()
+        for word in words:
+            bare = fold(word)
+            if (len(bare) > 2 and not bare.isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
+                    and self.reader.doc_frequency("exact", bare) == 0):
+                tried.add(bare)
+                suggestion = self._vocabulary.suggest(bare)
+                if suggestion and (lang is None or self.known(lang, suggestion)):
+                    out.append(suggestion)
+                    changed = True
+                    continue
+            out.append(word)
+        return " ".join(out) if changed else None
+
+    @cached_property
+    def _vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.reader, "exact")
+
+
+class Vocabulary:
+    """The unstemmed field's terms in memory, for spelling suggestions and fuzzy matching.
+
+    Whoosh finds the terms within n edits of a word by walking a Levenshtein automaton over its
+    on-disk term table, one binary search of struct reads per step: 0.15-0.2 s a word, so twenty
+    typos took seconds. Here the automaton walks only the terms that could be that close: of a
+    length within n of the word's, and with at most 2n characters that one of the two has and
+    the other lacks (an edit adds or drops at most two), a test on integer bit masks. Each
+    word's answer is kept: a word repeated in a query, or asked for by both the suggestion and
+    the fuzzy search, is looked up once."""
+
+    def __init__(self, reader, field: str):
+        self.reader, self.field = reader, field
+        self._bits: dict[str, int] = {}  # a bit per character seen
+        self._by_length: dict[int, tuple[list[str], list[int]]] = {}
+        for term in reader.lexicon(field):  # in sorted order, so each length's list is sorted
+            text = term.decode("utf-8")
+            if len(text) > MAX_SPELLED_LENGTH + 2:
+                continue  # too long to be two edits from a word we spell (a 10 MB one-word line)
+            terms, masks = self._by_length.setdefault(len(text), ([], []))
+            terms.append(text)
+            masks.append(self._mask(text))
+        self._found: dict[tuple, object] = {}
+
+    def _mask(self, text: str) -> int:
+        bits, mask = self._bits, 0
+        for char in text:
+            mask |= bits.setdefault(char, 1 << len(bits))
+        return mask
+
+    def _remember(self, key: tuple, compute: Callable[[], object]):
+        if key not in self._found:
+            if len(self._found) >= 4096:  # a long-lived searcher: forget rather than grow
+                self._found.clear()
+            self._found[key] = compute()
+        return self._found[key]
+
+    def within(self, word: str, maxdist: int, prefix: int = 0) -> list[str]:
+        """Terms within `maxdist` Levenshtein edits of `word` sharing its first `prefix`
+        characters, in term order: what Whoosh's `reader.terms_within` returns. Words longer
+        than MAX_SPELLED_LENGTH have none (the automaton grows with the word)."""
+        def compute() -> list[str]:
+            from bisect import bisect_left
+
+            from whoosh.automata.fsa import find_all_matches
+            from whoosh.automata.lev import levenshtein_automaton
+
+            if len(word) > MAX_SPELLED_LENGTH:
+                return []
+            start = word[:prefix]
+            wider = self._found.get(("within", word, max(maxdist, 2), 0))
+            if wider is not None:  # the suggestion's terms: equal first characters change no distance
+                terms = [term for term in wider if term.startswith(start)]
+                if maxdist >= 2:
+                    return terms
+            else:
+                mask, most = self._mask(word), 2 * maxdist
+                terms = sorted(term for n in range(max(0, len(word) - maxdist), len(word) + maxdist + 1)
+                               for term, other in zip(*self._by_length.get(n, ((), ())), strict=True)
+                               if (mask ^ other).bit_count() <= most and term.startswith(start))
+            if not terms:
+                return []
+
+            def first_from(key: str) -> str | None:
+                at = bisect_left(terms, key)
+                return terms[at] if at < len(terms) else None
+
+            return list(find_all_matches(levenshtein_automaton(word, maxdist, prefix).to_dfa(), first_from))
+
+        return self._remember(("within", word, maxdist, prefix), compute)
+
+    def suggest(self, word: str, maxdist: int = 2) -> str | None:
+        """Whoosh's ReaderCorrector.suggest(word, limit=1, maxdist): of the terms within
+        `maxdist`, the most frequent (its score, its tie-break on the later term)."""
+        def compute() -> str | None:
+            frequency = self.reader.frequency
+            scored = [(0 - (maxdist + (1.0 / (frequency(self.field, term) or 1) * 0.5)), term)
+                      for term in self.within(word, maxdist)]
+            return max(scored)[1] if scored else None
+
+        return self._remember(("suggest", word, maxdist), compute)
+
+    def spellings(self, word: str, maxdist: int, prefix: int) -> list[str]:
+        """The fuzzy spellings of `word`: at most MAX_SPELLINGS, the most widely used ones
+        kept (in term order) when a short word has more."""
+        def compute() -> list[str]:
+            found = self.within(word, maxdist, prefix)
+            if len(found) <= MAX_SPELLINGS:
+                return found
+            frequency = self.reader.doc_frequency
+            keep = set(sorted(found, key=lambda t: (-frequency(self.field, t), t))[:MAX_SPELLINGS])
+            return [t for t in found if t in keep]
+
+        return self._remember(("spellings", word, maxdist, prefix), compute)
+
+
+@cache
+def _spelled_fuzzy_term():
+    """A Whoosh FuzzyTerm whose spellings are given (found by Vocabulary): Whoosh matches and
+    scores it as its own FuzzyTerm, without walking the term table again. Built on first use:
+    importing whoosh.query costs a cold search time."""
+    from whoosh.query import FuzzyTerm
+
+    class SpelledFuzzyTerm(FuzzyTerm):
+        def __init__(self, fieldname: str, text: str, spellings: list[str], maxdist: int):
+            super().__init__(fieldname, text, maxdist=maxdist, prefixlength=1)
+            self.spellings = spellings
+
+        def _btexts(self, ixreader):
+            return self.spellings
+
+    return SpelledFuzzyTerm
+
+
+def same_text_key(record: Record) -> str:
+    """Two records print the same text when their words match, whatever the quotes and case."""
+    return " ".join(fold_typography(record.text).casefold().split())
+
+
+def coordination(matched, word_terms: list[set]) -> float:
+    """Share of the query's words a hit matched (in any field): BM25 alone lets one frequent
+    word outweigh a record that has every word of the question."""
+    if len(word_terms) < 2:
+        return 1.0
+    got = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
+    return (sum(1 for terms in word_terms if terms & got) / len(word_terms)) ** COORD_POWER
+
+
+def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
+    """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
+    one source cannot fill the page (the same question usually has answers in several editions)."""
+    best: dict[str, tuple] = {}
+    for rid, score, matched in found:  # a heading and its lead child collapse into one hit
+        score *= coordination(matched, word_terms)
+        if rid not in best or score > best[rid][1]:
+            best[rid] = (rid, score, matched)
+    found = sorted(best.values(), key=lambda f: (-f[1], f[0]))
+    per_source: dict[str, int] = {}
+    rescored = []
+    for rid, score, matched in found:
+        source = rid.split(":", 1)[0]
+        n = per_source.get(source, 0)
+        per_source[source] = n + 1
+        rescored.append((score * SAME_SOURCE_DECAY ** n, rid, matched))
+    rescored.sort(key=lambda r: (-r[0], r[1]))
+    return [(rid, score, matched) for score, rid, matched in rescored]
+
+
+def highlight(text: str, matched, spans: Callable[[str, str], Iterator[tuple[str, int, int]]],
+              width: int = 220) -> str:
+    """A snippet around the first matched word, with matched words wrapped in markers. The text
+    is analysed only as far as the snippet reaches: stemming every word of a long passage would
+    cost more than the search."""
+    wanted = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
+    fields = {f for f, _ in wanted} & {"text", "text_hu", "exact"} or {"text"}
+    streams = {field: spans(field, text) for field in sorted(fields)}
+    read: dict[str, list[tuple[str, int, int]]] = {field: [] for field in streams}
+    firsts = []
+    for field, stream in streams.items():
+        for token in stream:
+            read[field].append(token)
+            if (field, token[0]) in wanted:
+                firsts.append(token[1])
+                break
+    first = min(firsts, default=None)
+    start = max(0, (first or 0) - width // 3)
+    if start:
+        start = text.find(" ", start) + 1 or start
+    end = min(len(text), start + width)
+    out = set()
+    for field, stream in streams.items():
+        for tok, s, e in chain(read[field], stream):
+            if s > end:
+                break
+            if (field, tok) in wanted and s >= start and e <= end:
+                out.add((s, e))
+    piece, cursor = [], start
+    for s, e in sorted(out):
+        piece += [text[cursor:s], MARK_OPEN, text[s:e], MARK_CLOSE]
+        cursor = e
+    piece.append(text[cursor:end])
+    return ("…" if start else "") + "".join(piece) + ("…" if end < len(text) else "")

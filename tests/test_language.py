@@ -1,0 +1,51 @@
+"""Query language: letters, function words and the two vocabularies decide; words are kept or dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebase import language
+
+HU_WORDS = {"kezd", "konyvtar", "manaeges", "lap", "mana"}
+EN_WORDS = {"library", "burn", "mana", "draw", "trample", "deck"}
+
+
+def known(lang: str, word: str) -> bool:
+    return word.lower() in (HU_WORDS if lang == "hu" else EN_WORDS)
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("mi történik ha elfogy a könyvtár", "hu"),  # accents and function words
+    ("hány", "hu"),  # a word no document holds, but only Hungarian spells it so
+    ("manaeges", "hu"),  # no accents: only the Hungarian vocabulary knows it
+    ("ki kezd", "hu"),
+    ("what happens if I draw from an empty library", "en"),
+    ("trample", "en"),
+    ("mana", None),  # both documents use it
+    ("502.83a", None),
+    ("a", None),  # an article in both languages
+    ("mana burn manaégés", None),  # one word of each: every field
+    ("mana burn manaégés hogy", "hu"),
+])
+def test_detect(query, expected):
+    assert language.detect(query.split(), known) == expected
+
+
+def test_function_words_dropped_from_questions_of_three_words_or_more():
+    assert language.content_words(["what", "happens", "if", "I", "draw", "from", "an", "empty", "library"], "en") == [
+        "draw", "empty", "library"]
+    assert language.content_words(["mi", "történik", "ha", "elfogy", "a", "könyvtár"], "hu") == [
+        "elfogy", "könyvtár"]
+
+
+def test_short_queries_and_queries_of_function_words_only_keep_every_word():
+    assert language.content_words(["ki", "kezd"], "hu") == ["ki", "kezd"]
+    assert language.content_words(["what", "is", "the"], "en") == ["what", "is", "the"]
+    assert language.content_words(["the", "a", "trample"], None) == ["the", "a", "trample"]
+
+
+def test_fields_follow_the_language():
+    fields = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
+    assert list(language.fields_for("hu", fields)) == ["title_hu", "text_hu", "context_hu"]
+    assert list(language.fields_for("en", fields)) == ["title", "text", "context"]
+    assert language.fields_for(None, fields) == fields
