@@ -45,14 +45,15 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
 
         def pick(ids: list[str]) -> dict[str, str]:
             """For a hit that stands for several versions (indexer.documents_of), the newest one in
-            force on `when` and in the editions asked for: the one whose text is shown."""
+            force on `when` and in the editions asked for: the one whose text is shown; "" when
+            none is (a heading matched in that era, shown as its first rule of a later one)."""
             out = {}
             for record in store.get_many(ids):
                 if record.span and record.lineage and not fits([record]):
                     same = fold_typography(record.text)
                     chosen = [r for r in fits(store.lineage(record.lineage)) if fold_typography(r.text) == same]
-                    if chosen:
-                        out[record.id] = chosen[-1].id
+                    # none: a heading's lead child from another era ("" drops the hit)
+                    out[record.id] = chosen[-1].id if chosen else ""
             return out
     return library.searcher.search(query, filters, limit, numbered,
                                    texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import cache, cached_property
 from itertools import chain
+from math import log
 from pathlib import Path
 
 from rulebase import language
@@ -30,7 +31,7 @@ TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text
 PAIR_BOOST = 1.5
 BM25_B, BM25_K1 = 0.75, 1.2
 LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
-COORD_POWER = 1  # adjacent query words found together
+COORD_POWER = 2  # a hit's score is scaled by (weighted share of the query's words it has) ** this
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
 MAX_WORDS = 32
@@ -226,10 +227,15 @@ class Searcher:
         results = Results(query=text.strip(), total=0, suggestion=suggestion)
         # When every match is in the pool, the total is exact: what the hits would be, all shown.
         complete = len(top) >= total  # (the fuzzy path's total is not a count of pooled groups)
-        distinct = self._fill(results, list(numbers or []), rerank(pooled, word_terms), limit, texts, pick,
+        distinct = self._fill(results, list(numbers or []), rerank(pooled, word_terms, self._rarity(word_terms)), limit, texts, pick,
                               count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
         return results
+
+    def _rarity(self, word_terms: list[set]) -> list[float]:
+        """Each query word's idf (BM25's), by its most common spelling among the fields."""
+        count, df = self.reader.doc_count_all(), self.reader.doc_frequency
+        return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]
 
     def _holding(self, phrases: list[str], allowed: set[int] | None) -> set[int] | None:
         """The allowed documents that hold every quoted phrase, in some field, word for word
@@ -307,7 +313,7 @@ class Searcher:
             batch = [(chosen.get(rid, rid), score, terms) for rid, score, terms in batch]
             records = fetch([f[0] for f in batch])
             for rid, score, terms in batch:
-                if rid in seen:
+                if rid in seen or not rid:
                     continue
                 seen.add(rid)
                 record = records.get(rid)
@@ -508,21 +514,24 @@ def same_text_key(record: Record) -> str:
     return " ".join(fold_typography(record.text).casefold().split())
 
 
-def coordination(matched, word_terms: list[set]) -> float:
-    """Share of the query's words a hit matched (in any field): BM25 alone lets one frequent
-    word outweigh a record that has every word of the question."""
+def coordination(matched, word_terms: list[set], weights: list[float] | None = None) -> float:
+    """Share of the query's words a hit matched (in any field), each word weighted by its
+    rarity, squared: BM25 alone lets a short record that has one common word of a question
+    ("játék", "damage") outrank one that has its rare words too ("életponttal", "commander")."""
     if len(word_terms) < 2:
         return 1.0
+    weights = weights or [1.0] * len(word_terms)
     got = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
-    return (sum(1 for terms in word_terms if terms & got) / len(word_terms)) ** COORD_POWER
+    share = sum(w for w, terms in zip(weights, word_terms, strict=True) if terms & got) / (sum(weights) or 1)
+    return share ** COORD_POWER
 
 
-def rerank(found: list[tuple], word_terms: list[set]) -> list[tuple]:
+def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | None = None) -> list[tuple]:
     """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
     one source cannot fill the page (the same question usually has answers in several editions)."""
     best: dict[str, tuple] = {}
     for rid, score, matched in found:  # a heading and its lead child collapse into one hit
-        score *= coordination(matched, word_terms)
+        score *= coordination(matched, word_terms, weights)
         if rid not in best or score > best[rid][1]:
             best[rid] = (rid, score, matched)
     found = sorted(best.values(), key=lambda f: (-f[1], f[0]))

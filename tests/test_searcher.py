@@ -75,3 +75,15 @@ def test_a_shorter_list_is_the_start_of_a_longer_one(library, query):
     for limit in (1, 3, 10, 37):
         assert [h.id for h in search(library, query, limit).hits] == full[:limit]
     assert search(library, query, 3).total == search(library, query, 100).total
+
+
+@pytest.mark.parametrize(("query", "edition"), [("deathtouch", "10e"), ("exalted", "10e"), ("mana burn", "cr2003"),
+                                                ("trample", "cr2009"), ("damage prevention", "4e")])
+def test_an_edition_filter_shows_only_that_editions_texts(library, query, edition):
+    """A heading that spans eras once stood in for its first rule of a later era (deathtouch
+    -e 10e showed cr:702.2a@2009-07-11)."""
+    from rulebase.eras import labels_between
+
+    records = library.store.get_many([h.id for h in search(library, query, 20, edition=[edition]).hits])
+    assert records
+    assert [r.id for r in records if edition not in (labels_between(*r.span) if r.span else [r.edition])] == []
