@@ -8,12 +8,12 @@ suggestions.
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections.abc import Callable, Iterator
 from functools import cache, cached_property
 from itertools import chain
 from math import log
+from operator import itemgetter
 from pathlib import Path
 
 from rulebase import language
@@ -36,6 +36,7 @@ SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: ed
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
 MAX_WORDS = 32
 POOL = 100  # hits re-ranked per query: results are the same for any --limit up to this
+NEAR_CANDIDATES = 1000  # documents that phrase and word-pair clauses are matched in (see _score)
 MAX_COUNTED = 2000  # a phrase matching up to this many rules gets an exact total of its hits
 FILL_BATCH = 20  # records read at a time while filling the result list
 PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
@@ -75,6 +76,7 @@ class Searcher:
         self._docmeta = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
+        self._analysed: dict[tuple[str, str], list[str]] = {}
         self.hu_by_en: dict[str, list[str]] = {}
         self.en_by_hu: dict[str, list[str]] = {}
         for hu, english in term_pairs or []:
@@ -97,7 +99,12 @@ class Searcher:
         return self._whoosh
 
     def _tokens(self, field: str, text: str) -> list[str]:
-        return [t.text for t in self.analyzers[field](text)]
+        key = (field, text)
+        if key not in self._analysed:  # a query's words are analysed for detection and scoring
+            if len(self._analysed) > 10_000:
+                self._analysed.clear()
+            self._analysed[key] = [t.text for t in self.analyzers[field](text)]
+        return self._analysed[key]
 
     def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
         """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
@@ -200,7 +207,7 @@ class Searcher:
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
         word_terms = [set(pairs) for pairs in per_word]
-        scores = self.scorer.score(self.build_query(words, phrases, per_word, lang=lang), allowed)
+        scores = self._score(self.build_query(words, phrases, per_word, lang=lang), allowed)
         # The pool re-ranked below does not depend on --limit (up to POOL), so a longer list
         # starts with the shorter one.
         pool = max(POOL, limit) + len(numbers or ())
@@ -231,6 +238,24 @@ class Searcher:
                               count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
         return results
+
+    def _score(self, clauses: list[Clause], allowed: set[int] | None) -> dict[int, float]:
+        """The clauses' summed scores. Words first; phrase and word-pair clauses (positions to
+        decode and match) then only for the NEAR_CANDIDATES best documents: a broad question's
+        common pair ("ability spell") sits in thousands of documents, and the pair's bonus
+        reorders the leaders, it does not lift a document from beyond them."""
+        words = [c for c in clauses if len(c.tokens) == 1]
+        near = [c for c in clauses if len(c.tokens) > 1]
+        for clause in near:  # read once, positions and all
+            for token in clause.tokens:
+                self.scorer.postings(clause.field, token, positions=True)
+        scores = self.scorer.score(words, allowed)
+        if near:
+            if len(scores) > NEAR_CANDIDATES:
+                allowed = set(sorted(scores, key=scores.__getitem__, reverse=True)[:NEAR_CANDIDATES])
+            for docnum, bonus in self.scorer.score(near, allowed).items():
+                scores[docnum] = scores.get(docnum, 0.0) + bonus
+        return scores
 
     def _rarity(self, word_terms: list[set]) -> list[float]:
         """Each query word's idf (BM25's), by its most common spelling among the fields."""
@@ -264,7 +289,9 @@ class Searcher:
         else:
             # Versions of one rule score alike, so the group's best and newest are among the top
             # candidates: collapsing only those keeps a broad query's cost off the whole match set.
-            candidates = heapq.nlargest(20 * pool, scores.items(), key=lambda item: (item[1], -item[0]))
+            # (sorted() with a C key outruns heapq.nlargest with a Python one here, ties kept
+            # in the scores' own order)
+            candidates = [(d, scores[d]) for d in sorted(scores, key=scores.__getitem__, reverse=True)[:20 * pool]]
         best: dict[int, tuple[int, float]] = {}  # group -> (docnum, score): the newest version
         for docnum, score in candidates:
             g = group[docnum]
@@ -274,7 +301,7 @@ class Searcher:
             else:
                 newer = last[docnum] > last[held[0]] or (last[docnum] == last[held[0]] and docnum < held[0])
                 best[g] = (docnum if newer else held[0], max(score, held[1]))
-        return heapq.nlargest(pool, best.values(), key=lambda item: (item[1], -item[0])), total
+        return sorted(best.values(), key=itemgetter(1), reverse=True)[:pool], total
 
     def _fill(self, results: Results, numbered: list[Hit], found: list[tuple], limit: int,
               texts: Callable[[list[str]], dict[str, Record]] | None,

@@ -133,7 +133,8 @@ def pool(systems: Systems, name: str, depth: int) -> Path:
     return out
 
 
-def score(systems: Systems, sets: list[str], show_unjudged: bool = False) -> None:
+def score(systems: Systems, sets: list[str], show_unjudged: bool = False) -> dict[tuple[str, str], tuple]:
+    """(slice, system) -> (questions, MRR@10, nDCG@10, recall@5); slices: all, en, hu, en-keyword..."""
     table: dict[tuple[str, str], list[tuple[float, float, float]]] = defaultdict(list)
     holes = 0
     for name in sets:
@@ -162,16 +163,20 @@ def score(systems: Systems, sets: list[str], show_unjudged: bool = False) -> Non
                 m = metrics(grades, ideal)
                 for slice_ in ("all", q["lang"], f"{q['lang']}-{q['style']}"):
                     table[(slice_, system)].append(m)
-    if show_unjudged:
-        return
-    slices = sorted({s for s, _ in table}, key=lambda s: (s != "all", s))
+    out = {key: (len(rows), *(sum(col) / len(rows) for col in zip(*rows, strict=True)))
+           for key, rows in table.items()}
+    out[("all", "unjudged")] = (holes,)
+    return out
+
+
+def show(table: dict[tuple[str, str], tuple]) -> None:
+    slices = sorted({s for s, system in table if system in SYSTEMS}, key=lambda s: (s != "all", s))
     print(f"{'slice':<14} {'n':>3}  {'system':<9} {'MRR@10':>7} {'nDCG@10':>8} {'recall@5':>9}")
     for slice_ in slices:
         for system in SYSTEMS:
-            rows = table[(slice_, system)]
-            mrr, ndcg, rec = (sum(col) / len(rows) for col in zip(*rows, strict=True))
-            print(f"{slice_:<14} {len(rows):>3}  {system:<9} {mrr:>7.3f} {ndcg:>8.3f} {rec:>9.3f}")
-    print(f"unjudged rulebase hits in the top 10 (counted as 0): {holes}")
+            n, mrr, ndcg, rec = table[(slice_, system)]
+            print(f"{slice_:<14} {n:>3}  {system:<9} {mrr:>7.3f} {ndcg:>8.3f} {rec:>9.3f}")
+    print(f"unjudged rulebase hits in the top 10 (counted as 0): {table[('all', 'unjudged')][0]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,8 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "pool":
         for name in sets:
             print(pool(systems, name, args.depth))
+    elif args.action == "unjudged":
+        score(systems, sets, show_unjudged=True)
     else:
-        score(systems, sets, show_unjudged=args.action == "unjudged")
+        show(score(systems, sets))
     return 0
 
 
