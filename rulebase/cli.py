@@ -6,21 +6,157 @@ Exit codes: 0 found, 1 not found, 2 usage or input error, 3 internal error.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from rulebase.errors import NotFound, RulebaseError
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  help="Search and look up Magic: The Gathering rules documents, 1995 to 2026, and their history.")
-index_app = typer.Typer(no_args_is_help=True, help="Build or inspect the search index.")
+
+def _examples(*lines: tuple[str, str]) -> str:
+    """An "Examples:" section of (command line, comment) pairs, the comments aligned."""
+    width = max(len(line) for line, _ in lines)
+    return "Examples:\n" + "\n".join(f"  {line:<{width}}  # {note}" for line, note in lines)
+
+
+class _Verbatim:
+    """The epilog (Examples) prints as written, a section like "Options:", instead of being
+    re-wrapped by click into one indented paragraph. Help is plain text (rich_markup_mode=None)."""
+
+    def format_epilog(self, ctx, formatter) -> None:
+        if self.epilog:
+            formatter.write_paragraph()
+            formatter.write(self.epilog.rstrip("\n") + "\n")
+
+
+class Group(_Verbatim, TyperGroup):
+    pass
+
+
+class Command(_Verbatim, TyperCommand):
+    """A command that also takes the global options, after its name: `rulebase lookup 502.83a
+    --index DIR` is `rulebase --index DIR lookup 502.83a`. Click parses them (`--index=DIR`, `--`,
+    values that look like options); given before and after the command, the later wins."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params.extend(_global_options())
+
+    def format_help(self, ctx, formatter) -> None:
+        _restore_argument_help(self)
+        super().format_help(ctx, formatter)
+
+    def format_arguments(self, ctx, formatter) -> None:
+        """Nothing: typer's "Arguments:" section lists them already (click 8.5 would list them twice)."""
+
+
+INDEX_HELP = "Index directory (default: ./index in a checkout)."
+TRACEBACK_HELP = "Show Python tracebacks (for developers)."
+
+
+@functools.cache
+def _global_options() -> tuple[click.Option, ...]:
+    """--index and --traceback for every command (made once: click options hold no per-command
+    state). They update the state the root callback made (it runs before a command's options are
+    parsed) and are not passed to the command function. No envvar: RULEBASE_INDEX is the root
+    option's default, never an override of `--index DIR`."""
+
+    def set_index(ctx, param, value: Path | None) -> None:
+        if value is not None:
+            _state().override(index=value)
+
+    def set_traceback(ctx, param, value: bool) -> None:
+        if value:
+            _state().override(traceback=True)
+
+    return (click.Option(["--index"], type=click.Path(path_type=Path), metavar="DIR", expose_value=False,
+                         callback=set_index, help=INDEX_HELP),
+            click.Option(["--traceback"], is_flag=True, expose_value=False, callback=set_traceback,
+                         help=TRACEBACK_HELP))
+
+
+def _restore_argument_help(command) -> None:
+    """Give each argument its help back. typer 0.24 sets it on the click Argument and then calls
+    click's constructor, which since click 8.5 sets `help` itself (to None): arguments showed only
+    "[required]". Restored when help is shown, so running a command costs nothing."""
+    missing = [p for p in command.params if p.param_type_name == "argument" and not p.help]
+    if not missing or command.callback is None:
+        return
+    from typer.utils import get_params_from_function
+
+    declared = get_params_from_function(inspect.unwrap(command.callback))
+    for param in missing:
+        meta = declared.get(param.name)
+        param.help = getattr(meta.default, "help", None) if meta else None
+
+
+class CompareCommand(Command):
+    """`compare --help` also lists the curated topics, read from corpus/topics.toml only when help
+    is shown (importing this module reads nothing)."""
+
+    def format_epilog(self, ctx, formatter) -> None:
+        from rulebase.compare import TOPICS_FILE, load_topics
+        from rulebase.sources import default_corpus_dir
+
+        try:
+            names = [topic.name for topic in load_topics(default_corpus_dir() / TOPICS_FILE)]
+            listed = _pack(names, max(formatter.width, 60) - 2, "  ") or ["  (none)"]
+        except RulebaseError as exc:
+            listed = [f"  (unavailable: {exc.message})"]
+        formatter.write_paragraph()
+        formatter.write("Curated topics (or their aliases; other words are searched in each edition):\n")
+        formatter.write("\n".join(listed) + "\n")
+        super().format_epilog(ctx, formatter)
+
+
+def _pack(items: list[str], width: int, indent: str) -> list[str]:
+    """Comma-separated items on lines of at most `width` characters, never breaking an item."""
+    lines: list[str] = []
+    line = ""
+    for n, item in enumerate(items):
+        piece = item + ("," if n < len(items) - 1 else "")
+        if line and len(indent) + len(line) + 1 + len(piece) > width:
+            lines.append(indent + line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    return [*lines, indent + line] if line else lines
+
+
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+
+app = typer.Typer(
+    cls=Group, no_args_is_help=True, add_completion=False, rich_markup_mode=None, context_settings=HELP_OPTIONS,
+    help="Search and look up Magic: The Gathering rules documents, 1995 to 2026, and their history.\n\n"
+         "--index and --traceback may also follow the command.",
+    epilog=_examples(("rulebase lookup 502.83a", "a rule, its subrules and rulings"),
+                     ('rulebase search "damage prevention"', "ranked full-text search"),
+                     ('rulebase compare "mana burn"', "how the editions treat a topic"),
+                     ("rulebase lookup -h", "a command's options and examples")))
+index_app = typer.Typer(
+    cls=Group, no_args_is_help=True, context_settings=HELP_OPTIONS, help="Build or inspect the search index.",
+    epilog=_examples(("rulebase index status", "where it is, whether it is current"),
+                     ("rulebase index build", "rebuild the index now")))
 app.add_typer(index_app, name="index")
-glossary_app = typer.Typer(no_args_is_help=True, help="Publish the glossary as a static site or Markdown.")
+glossary_app = typer.Typer(
+    cls=Group, no_args_is_help=True, context_settings=HELP_OPTIONS,
+    help="Publish the glossary as a static site or Markdown.",
+    epilog=_examples(("rulebase glossary build site", "static HTML site in ./site"),
+                     ("rulebase glossary build md-out --format md", "Markdown pages in ./md-out")))
 app.add_typer(glossary_app, name="glossary")
+
+
+def command(typer_app: typer.Typer, name: str | None = None, *, examples: list[tuple[str, str]],
+            cls: type[Command] = Command):
+    """Register a command, with an Examples section of (command line, comment) pairs for its help."""
+    return typer_app.command(name, cls=cls, epilog=_examples(*examples))
+
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (no colour, no progress).")]
 AsOfOpt = Annotated[str | None, typer.Option(
@@ -38,6 +174,12 @@ class State:
         self.index = index
         self.traceback = traceback
         self._library = None
+
+    def override(self, index: Path | None = None, traceback: bool = False) -> None:
+        """Global options given after the command: they win over those before it."""
+        if index is not None:
+            self.index, self._library = index, None
+        self.traceback = self.traceback or traceback
 
     def library(self):
         if self._library is None:
@@ -100,12 +242,22 @@ def funnel(fn):
     return wrapper
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from rulebase.fastpath import version_line
+
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
 @app.callback()
 def root(
     ctx: typer.Context,
-    index: Annotated[Path | None, typer.Option("--index", envvar="RULEBASE_INDEX",
-                                               help="Index directory (default: ./index in a checkout).")] = None,
-    traceback: Annotated[bool, typer.Option("--traceback", help="Show Python tracebacks (for developers).")] = False,
+    index: Annotated[Path | None, typer.Option("--index", envvar="RULEBASE_INDEX", metavar="DIR",
+                                               help=INDEX_HELP)] = None,
+    traceback: Annotated[bool, typer.Option("--traceback", help=TRACEBACK_HELP)] = False,
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                          help="Print the version and exit.")] = False,
 ) -> None:
     global _STATE
     _STATE = State(index, traceback)
@@ -139,10 +291,17 @@ def _print_json(data) -> None:
     typer.echo(dumps(data))
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase lookup 502.83a", "the rule, subrules, rulings, copies"),
+    ("rulebase lookup 702.83a --as-of 2010", "what the number meant in 2010"),
+    ('rulebase lookup "4e p17"', "page 17 of the 4th Edition rulebook"),
+    ("rulebase lookup 502.83a --full --json", "everything, as JSON")])
 @funnel
 def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), record id, or page ('4e p17').")],
-           as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
+           as_of: AsOfOpt = None,
+           full: Annotated[bool, typer.Option(
+               "--full", help="Show everything: every era, all subrules and linked copies in full.")] = False,
+           json_out: JsonOpt = False) -> None:
     """Show a rule, record or page with its children and references.
 
     A rule number shows its meaning now (or --as-of a date) first, then what the number meant in
@@ -151,7 +310,7 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
 
     when = _when(as_of)
     library = _library(json_out)
-    result = lookups.lookup(library.store, ref, when)
+    result = lookups.lookup(library.store, ref, when, full=full)
     if json_out:
         from rulebase.views import lookup_json
 
@@ -163,15 +322,23 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
         render_lookup(console, result)
 
 
-@app.command()
+@command(app, examples=[
+    ('rulebase search "damage prevention"', "ranked hits, highlighted"),
+    ("rulebase search trample -e 4e -n 3", "top 3 hits in the 4e rulebook"),
+    ('rulebase search "mana burn" --as-of 2009-06', "in the rules of June 2009"),
+    ("rulebase search sebzés --lang hu --json", "Hungarian guide, as JSON")])
 @funnel
 def search(
     query: Annotated[str, typer.Argument(help='Free text, "quoted phrases", rule numbers.')],
-    edition: Annotated[list[str] | None, typer.Option("--edition", "-e", help="4e, 5e, 6e or 10e.")] = None,
-    kind: Annotated[list[str] | None, typer.Option("--kind", "-k", help="rule, ruling, glossary...")] = None,
-    lang: Annotated[list[str] | None, typer.Option("--lang", help="en or hu.")] = None,
-    source: Annotated[list[str] | None, typer.Option("--source", "-s", help="Source id (see 'sources').")] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500)] = 10,
+    edition: Annotated[list[str] | None, typer.Option(
+        "--edition", "-e", help="Only this edition: 4e, 5e, 6e, 10e or a Comprehensive Rules era crYYYY; repeatable.")]
+    = None,
+    kind: Annotated[list[str] | None, typer.Option(
+        "--kind", "-k", help="Only this kind: rule, ruling, glossary, example...; repeatable.")] = None,
+    lang: Annotated[list[str] | None, typer.Option("--lang", help="Only this language: en or hu; repeatable.")] = None,
+    source: Annotated[list[str] | None, typer.Option(
+        "--source", "-s", help="Only this document id (see 'rulebase sources'); repeatable.")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500, help="Show at most this many hits.")] = 10,
     as_of: AsOfOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -202,7 +369,10 @@ def search(
         raise typer.Exit(1)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase define trample", "every edition's definition"),
+    ('rulebase define "mana burn" --as-of 2005', "as the rules of 2005 defined it"),
+    ("rulebase define library --json", "as JSON")])
 @funnel
 def define(term: Annotated[str, typer.Argument(help="A glossary term, English or Hungarian.")],
            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
@@ -224,7 +394,9 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
         render_definitions(console, found.term, found.definitions, found.hungarian, found.referrers)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase show cr2008:502.83a", "a record, all fields"),
+    ("rulebase show rb4e:glossary.damage-prevention --json", "as JSON")])
 @funnel
 def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. cr2008:502.83a.")],
          json_out: JsonOpt = False) -> None:
@@ -245,7 +417,9 @@ def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record i
     render_show(_console(), record)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase sources", "a table of the documents"),
+    ("rulebase sources --json", "with counts by kind, as JSON")])
 @funnel
 def sources(json_out: JsonOpt = False) -> None:
     """The documents in the corpus: edition, date, records by kind, references, credit."""
@@ -259,7 +433,9 @@ def sources(json_out: JsonOpt = False) -> None:
     render_sources(_console(), meta["sources"])
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase ingest", "rebuild, then summarise what was parsed"),
+    ("rulebase ingest --verbose", "with every note and warning")])
 @funnel
 def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every note and warning.")] = False,
            json_out: JsonOpt = False) -> None:
@@ -275,7 +451,9 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
     render_ingest_report(_console(), generation.meta, verbose)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase export > records.jsonl", "every record, one JSON object a line"),
+    ("rulebase export | head -3", "the first three")])
 @funnel
 def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
@@ -288,7 +466,9 @@ def export() -> None:
     out.flush()
 
 
-@index_app.command("build")
+@command(index_app, "build", examples=[
+    ("rulebase index build", "rebuild the index now"),
+    ("rulebase index build --index /tmp/rb-index --json", "another index, as JSON")])
 @funnel
 def index_build(json_out: JsonOpt = False) -> None:
     """Rebuild the index now (beside the old one, switched atomically)."""
@@ -305,7 +485,9 @@ def index_build(json_out: JsonOpt = False) -> None:
                f"-> {generation.path}")
 
 
-@index_app.command("status")
+@command(index_app, "status", examples=[
+    ("rulebase index status", "where it is, whether it is current"),
+    ("rulebase index status --json", "as JSON")])
 @funnel
 def index_status(json_out: JsonOpt = False) -> None:
     """Where the index is, what it was built from, and whether it is current."""
@@ -338,7 +520,10 @@ def _rebuild_after(library, json_out: bool, what: str):
                           hint="it rebuilds on next use of a writable --index") from None
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase add MagicCompRules-20251114.txt", "a Comprehensive Rules file"),
+    ("rulebase add cr.txt --edition cr2025 --id mine", "set its edition and id"),
+    ("rulebase add a.txt b.txt --json", "two files, one rebuild")])
 @funnel
 def add(
     files: Annotated[list[Path], typer.Argument(
@@ -373,7 +558,9 @@ def add(
         render_added(console, one, generation if n == len(added) else None)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase remove cr2025", "what 'rulebase add' stored as cr2025"),
+    ("rulebase remove mine --json", "report as JSON")])
 @funnel
 def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a document you added.")],
            json_out: JsonOpt = False) -> None:
@@ -391,7 +578,11 @@ def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a doc
     render_removed(_console(), gone, generation)
 
 
-@app.command()
+@command(app, cls=CompareCommand, examples=[
+    ('rulebase compare "mana burn"', "a curated topic"),
+    ("rulebase compare legends --editions 4e,10e", "only two columns"),
+    ('rulebase compare "damage timing" --as-of 2005', "editions in force in 2005"),
+    ('rulebase compare "first strike"', "not curated: search results")])
 @funnel
 def compare(
     topic: Annotated[str, typer.Argument(help='A topic: "damage timing", "mana burn", "legends", or any words.')],
@@ -422,7 +613,10 @@ def compare(
         render_compare(console, result)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase diff ck2008:306.5 cr2008:306.5", "two records, word by word"),
+    ("rulebase diff --term trample", "a term, edition by edition"),
+    ('rulebase diff --term "mana burn" --json', "as JSON")])
 @funnel
 def diff(
     a: Annotated[str | None, typer.Argument(metavar="A", help="Record id or rule number (e.g. ck2008:306.5).")] = None,
@@ -460,7 +654,10 @@ def diff(
         render_diff(console, result)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase changes", "Crystal Keep's (+) list"),
+    ("rulebase changes --from 2009-05-01 --to 2009-07-11", "Magic 2010's changes"),
+    ("rulebase changes --from 2020 --kind glossary", "glossary since 2020")])
 @funnel
 def changes(
     start: Annotated[str | None, typer.Option("--from", metavar="DATE", help="Compare the rules in force this day...")]
@@ -513,7 +710,10 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
         render_changes_between(console, found)
 
 
-@app.command()
+@command(app, examples=[
+    ("rulebase history 702.83a", "every version of a rule, by date"),
+    ("rulebase history 510.2 --as-of 2005", "the 2005 rule first"),
+    ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
 def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502.83a) or a record id.")],
             as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
@@ -538,7 +738,10 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
         render_history(console, found)
 
 
-@glossary_app.command("build")
+@command(glossary_app, "build", examples=[
+    ("rulebase glossary build site", "static HTML site in ./site"),
+    ("rulebase glossary build md-out --format md", "Markdown pages in ./md-out"),
+    ("rulebase glossary build site --editions 4e,10e", "4e and 10e only")])
 @funnel
 def glossary_build(
     out: Annotated[Path, typer.Argument(help="Output directory (created if missing).")],

@@ -19,28 +19,30 @@ _VALUE_OPTS = {"--limit": "limit", "-n": "limit", "--edition": "edition", "-e": 
 
 
 def parse(argv: list[str]) -> dict | None:
-    """The request if it is a simple lookup/search this path serves, else None."""
-    opts: dict = {"index": None, "json": False, "limit": 10, "args": [],
+    """The request if it is a simple lookup/search this path serves, else None (typer then parses
+    it, and words any usage error). `--index DIR` (or `--index=DIR`) may come before or after the
+    command, as in cli.py; the last one wins."""
+    opts: dict = {"index": None, "json": False, "full": False, "limit": 10, "args": [],
                   "edition": [], "kind": [], "lang": [], "source": []}
     args = list(argv)
-    while args and args[0].startswith("--index"):
-        flag = args.pop(0)
-        if "=" in flag:
-            opts["index"] = flag.split("=", 1)[1]
-        elif args:
-            opts["index"] = args.pop(0)
-        else:
-            return None
-    if not args or args[0] not in ("lookup", "search"):
-        return None
-    opts["command"] = args.pop(0)
     while args:
         arg = args.pop(0)
-        if arg == "--json":
-            opts["json"] = True
-        elif arg == "--":
+        if arg == "--" and "command" in opts:
             opts["args"] += args
             break
+        if arg == "--index" or arg.startswith("--index="):
+            value = arg.partition("=")[2] if "=" in arg else (args.pop(0) if args else "")
+            if not value or value.startswith("-"):
+                return None  # missing, or a value that looks like an option: as click decides
+            opts["index"] = value
+        elif "command" not in opts:
+            if arg not in ("lookup", "search"):
+                return None
+            opts["command"] = arg
+        elif arg == "--json":
+            opts["json"] = True
+        elif arg == "--full" and opts["command"] == "lookup":
+            opts["full"] = True
         elif arg in _VALUE_OPTS and args and opts["command"] == "search":
             key, value = _VALUE_OPTS[arg], args.pop(0)
             if key == "limit":
@@ -53,7 +55,31 @@ def parse(argv: list[str]) -> dict | None:
             return None
         else:
             opts["args"].append(arg)
-    return opts if len(opts["args"]) == 1 else None
+    return opts if "command" in opts and len(opts["args"]) == 1 else None
+
+
+def version_line() -> str:
+    """What `rulebase --version` prints."""
+    return f"rulebase {package_version()}"
+
+
+def package_version() -> str:
+    """The installed distribution's version, else (a checkout run without installing) pyproject's."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("rulebase")
+    except metadata.PackageNotFoundError:
+        pass
+    import tomllib
+
+    try:
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        from rulebase import __version__
+
+        return __version__
 
 
 def serve(opts: dict) -> int:
@@ -155,7 +181,7 @@ def _choices(library, name: str) -> list[str]:
 def _lookup(library, opts: dict) -> int:
     from rulebase.lookup import lookup
 
-    result = lookup(library.store, opts["args"][0])
+    result = lookup(library.store, opts["args"][0], None, full=opts["full"])
     if opts["json"]:
         from rulebase.views import lookup_json
 
@@ -208,6 +234,9 @@ def main() -> None:
     # index is written inside `with` blocks and explicit commits), so nothing is left to flush.
     gc.set_threshold(50_000, 20, 100)
     try:
+        if sys.argv[1:] == ["--version"]:  # no typer needed to say this
+            print(version_line())
+            sys.exit(0)
         opts = parse(sys.argv[1:])
         if opts is not None and (opts["json"] or not sys.stdout.isatty()):
             sys.exit(serve(opts))

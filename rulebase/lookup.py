@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from rulebase.errors import NotFound, UsageError
-from rulebase.records import Record, number_key
+from rulebase.records import Record, Ref, fold_space, number_key
 from rulebase.sources import edition_rank
 from rulebase.store import RecordStore
 
@@ -18,13 +18,44 @@ PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]
 
 @dataclass(slots=True)
 class Entry:
-    """One record with everything a reader wants next to it."""
+    """One record with everything a reader wants next to it.
+
+    `expand` gathers everything; a compact lookup (`compact`, the default of `lookup`) cuts the
+    lists down and says here what it left out, so the plain, rich and JSON views only render it.
+    The defaults are the full entry."""
 
     record: Record
     children: list[Record] = field(default_factory=list)
     refs_out: list[Record] = field(default_factory=list)
     refs_in: list[Record] = field(default_factory=list)
     same: list[Record] = field(default_factory=list)
+    compact: bool = False  # shown the compact way (below); False: everything in full
+    era: bool = False  # another era of the number: one line (its releases and first words)
+    outline: bool = False  # children one line each (number and first words), not in full
+    refs: list[Ref] | None = None  # the record's own references named (None: all of record.refs)
+    twins: list[Record] = field(default_factory=list)  # the very same text elsewhere: named, not repeated
+    copies: dict[str, str] = field(default_factory=dict)  # child id -> id of the same text shown above it
+    subrules: dict[str, int] = field(default_factory=dict)  # child id -> its own subrules left out
+    leads: dict[str, str] = field(default_factory=dict)  # record id -> first words (outline, era)
+    now: Record | None = None  # the version of this rule in force now, if another and not shown
+    now_same: bool = False  # ... and its words are this record's (quotes and dashes aside)
+    left_out: dict[str, int] = field(default_factory=dict)  # what is not shown: see LEFT_OUT
+
+    def cited(self) -> list[Ref]:
+        """The record's references shown: all, or what a compact lookup kept."""
+        return self.record.refs if self.refs is None else self.refs
+
+    def same_rule(self) -> list[Record]:
+        """The same rule elsewhere, named one line each: in a compact entry only where the text
+        differs (the identical ones are `twins`, named together on one line)."""
+        twins = {t.id for t in self.twins}
+        return [s for s in self.same if s.id not in twins]
+
+
+# What a compact entry leaves out, counted in Entry.left_out (and --json "truncated"): records
+# of the full entry's children, references either way and same-rule links, and whole entries
+# of other documents with the identical text, folded into this one as `twins`.
+LEFT_OUT = ("children", "refs_out", "refs_in", "same_rule", "twins")
 
 
 @dataclass(slots=True)
@@ -33,29 +64,75 @@ class Lookup:
     kind: str  # "number", "id", "page"
     entries: list[Entry]
     diff_hint: str | None = None  # 'rulebase diff A B' when several documents print the number
+    full: bool = True  # False: compact (`compact`); `full_hint` says what --full would add
+
+    @property
+    def shortened(self) -> bool:
+        return any(e.era or e.outline or e.copies or any(e.left_out.values()) for e in self.entries)
+
+    def full_hint(self) -> str | None:
+        """'--full shows everything (...)' when the compact lookup shortened anything, else None."""
+        if self.full or not self.shortened:
+            return None
+        total = {key: sum(e.left_out.get(key, 0) for e in self.entries if not e.era) for key in LEFT_OUT}
+        listed = sum(len(e.children) for e in self.entries if e.outline)
+        eras = sum(e.era for e in self.entries)
+        copies = sum(len(e.copies) for e in self.entries) + total["twins"]
+        parts = [_count(listed, "subrule") + " in full" if listed else "",
+                 _count(total["children"], "more subrule") if total["children"] else "",
+                 _count(total["refs_out"] + total["refs_in"], "more reference")
+                 if total["refs_out"] + total["refs_in"] else "",
+                 _count(copies, "identical copy", "identical copies") if copies else "",
+                 _count(eras, "other era") + " in full" if eras else ""]
+        return "--full shows everything (" + ", ".join(p for p in parts if p) + ")"
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def expand(store: RecordStore, record: Record, when: int | None = None) -> Entry:
     """A record with its children, references and twins. An archive version's children are the
     versions in force beside it: on `when`, else on the last day the version itself was in force."""
     children = store.children(record.id)
+    day = None
+    if record.span:
+        day = when if when is not None else store.windows([record.id])[record.id][1]
     if record.number:
         seen = {c.id for c in children}
-        for sub in store.by_number_prefix(record.number, record.source):
+        for sub in _filed_under(store, record, day):
             rest = sub.number[len(record.number):] if sub.number else ""
             if (rest[:1].isalpha() or rest[:1] == ".") and sub.id not in seen:
                 children.append(sub)
                 seen.add(sub.id)
         children.sort(key=lambda c: c.order)
-    if record.span:
+    if day is not None:
         from rulebase.history import in_force
 
-        day = when if when is not None else store.windows([record.id])[record.id][1]
         children = sorted(in_force(store, children, day), key=lambda c: (number_key(c.number), c.order))
     out_ids = list(dict.fromkeys(r.target for r in record.refs if r.target))
     same_ids = [link.target for link in record.links if link.kind in ("same-rule", "same-text")]
     return Entry(record, children, store.get_many(out_ids), store.get_many(record.refs_in),
                  store.get_many(same_ids))
+
+
+ARCHIVE_SCAN = 5000  # most archive versions filed under one number that are weighed by id
+
+
+def _filed_under(store: RecordStore, record: Record, day: int | None) -> list[Record]:
+    """The records filed under a record's number in its document (store.by_number_prefix). Of an
+    archive's versions only those in force on `day` are read: every era of '502' is ~1,200
+    versions, of which a handful are in force. An archive version's id is its number and first
+    release ('cr:502.2a@2021-11-15'), so their ids and windows pick them without parsing all."""
+    if day is None or not record.number:
+        return store.by_number_prefix(record.number or "", record.source)
+    ids = store.ids_like(f"{record.source}:{record.number}", ARCHIVE_SCAN + 1)
+    if len(ids) > ARCHIVE_SCAN:
+        return store.by_number_prefix(record.number, record.source)
+    spans = store.windows(ids)
+    low = record.number.lower()
+    found = store.get_many([i for i in ids if spans[i][0] <= day <= spans[i][1]])
+    return [r for r in found if r.number and r.number.lower().startswith(low) and r.number.lower() != low]
 
 
 def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
@@ -90,7 +167,14 @@ def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
     return [v for v in versions if not (v.span and any(k.kind == "same-text" and k.target in ids for k in v.links))]
 
 
-def lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
+def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False) -> Lookup:
+    """What `ref` names, compact (the rule, its direct subrules, one line for each copy elsewhere
+    and each other era: see `compact`) or, with `full`, every record in full."""
+    result = _lookup(store, ref, when)
+    return result if full else compact(store, result, when)
+
+
+def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
     ref = ref.strip()
     if not ref:
         raise UsageError("empty reference", hint="give a rule number (502.83a), a record id or a page (4e p17)")
@@ -125,6 +209,159 @@ def lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
                        hint=f"'rulebase history {ref}' shows when it was")
     raise NotFound(f"no rule, record or page matches {ref!r}", suggest(store, ref),
                    hint="try 'rulebase search' for free text")
+
+
+# A compact lookup: what a judge reads first. Everything else is one line, or a count.
+REF_CAP = 6  # records named per direction of reference ('... and N more')
+OUTLINE_COUNT = 20  # more direct subrules than this, or
+OUTLINE_TEXT = 6000  # more characters of them than this, and they are listed one line each
+LEAD = 80  # at most this many characters of a text in a one-line listing, cut at a word ('…')
+
+
+def compact(store: RecordStore, result: Lookup, when: int | None = None) -> Lookup:
+    """The compact form of a full lookup. Per entry: the record, its direct subrules (in full, or
+    one line each when they are many or long), references as capped lists, and the same text
+    elsewhere named once. An entry of another document with the identical text (Crystal Keep's
+    copy of a 2008 rule) is folded into the first as a twin; a subrule identical to one shown
+    above says so instead of repeating it; other eras of the number are one line each."""
+    if result.kind == "page":  # already one line a record
+        return Lookup(result.ref, result.kind, result.entries, result.diff_hint, full=False)
+    entries = result.entries
+    gone: set[str] = set()
+    if when is None and result.kind == "number":  # after the first match, archive versions no
+        from rulebase.eras import OPEN_END  # longer in force: what the number meant in other eras
+
+        spans = store.windows([e.record.id for e in entries[1:] if e.record.span])
+        gone = {rid for rid, (_, last) in spans.items() if last < OPEN_END}
+    folded: dict[int, int] = {}  # entry -> the earlier entry it is a copy of
+    for j, entry in enumerate(entries):
+        if entry.record.id not in gone:
+            host = next((i for i in range(j) if i not in folded and entries[i].record.id not in gone
+                         and _copy_of(entry, entries[i])), None)
+            if host is not None:
+                folded[j] = host
+    shown: dict[tuple[str, str], str] = {}  # (number, text) shown in full -> the record showing it
+    out: list[Entry] = []
+    for j, entry in enumerate(entries):
+        if j in folded:
+            continue
+        if entry.record.id in gone:
+            out.append(_era(entry))
+        else:
+            out.append(_compact_entry(entry, [entries[k].record for k, i in folded.items() if i == j], shown))
+    named = {r.id for e in out for r in (e.record, *e.twins)}
+    for entry in out:
+        _now(store, entry, named)
+    hint = diff_hint([e.record for e in out]) if result.diff_hint else None
+    return Lookup(result.ref, result.kind, out, hint, full=False)
+
+
+def _now(store: RecordStore, entry: Entry, named: set[str]) -> None:
+    """Where the rule is now: the version of its lineage in force today, unless it is the entry
+    itself or named elsewhere in the lookup (a twin, another entry)."""
+    if not entry.record.lineage:
+        return
+    from rulebase.eras import OPEN_END
+    from rulebase.records import fold_typography
+
+    versions = store.lineage(entry.record.lineage)
+    spans = store.windows([v.id for v in versions])
+    live = [v for v in versions if spans.get(v.id, (0, 0))[1] >= OPEN_END]
+    if live and not named & {v.id for v in live}:
+        entry.now = live[-1]
+        entry.now_same = fold_typography(live[-1].text) == fold_typography(entry.record.text)
+
+
+def _key(record: Record) -> tuple[str, str]:
+    return ((record.number or "").lower(), fold_space(record.text))
+
+
+def _copy_of(entry: Entry, host: Entry) -> bool:
+    """`entry` says nothing `host` does not: the same text, and each child the same as one of its."""
+    if entry.record.source == host.record.source or _key(entry.record)[1] != _key(host.record)[1]:
+        return False
+    have = {_key(c) for c in host.children}
+    return all(_key(c) in have for c in entry.children)
+
+
+def lead(record: Record, width: int = LEAD) -> str:
+    """The first words of a record's first paragraph, spaces folded; '…' marks a cut."""
+    text = fold_space(record.text.split("\n\n")[0])
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width)
+    return text[: cut if cut > width // 2 else width].rstrip(" ,;:") + "…"
+
+
+def direct(record: Record, children: list[Record]) -> tuple[list[Record], dict[str, int]]:
+    """The children directly under `record` (502 -> 502.1, not 502.1a), and how many records
+    each has under it in turn."""
+    numbered = {c.number.lower(): c for c in children if c.number}
+    ids = {c.id for c in children}
+    top: dict[str, str] = {}  # child id -> the direct child it is filed under
+    for child in children:
+        if child.number:
+            number = child.number.lower()
+            for cut in range(len(record.number or ""), len(number)):
+                if number[:cut] in numbered and (number[cut].isalpha() or number[cut] == "."):
+                    top[child.id] = numbered[number[:cut]].id
+                    break
+        elif child.parent in ids:
+            top[child.id] = child.parent
+    for cid in top:  # an unnumbered grandchild: up to the direct child
+        for _ in range(len(top)):  # (a parent loop in a broken document ends here)
+            if top[cid] not in top:
+                break
+            top[cid] = top[top[cid]]
+    under: dict[str, int] = {}
+    for parent in top.values():
+        under[parent] = under.get(parent, 0) + 1
+    return [c for c in children if c.id not in top], under
+
+
+def _capped(records: list[Record]) -> list[Record]:
+    """The first REF_CAP records with distinct names (an archive's versions of one rule once)."""
+    out, names = [], set()
+    for record in records:
+        name = (record.source, record.kind, record.number, record.title)
+        if name not in names and len(out) < REF_CAP:
+            names.add(name)
+            out.append(record)
+    return out
+
+
+def _compact_entry(entry: Entry, folded: list[Record], shown: dict[tuple[str, str], str]) -> Entry:
+    record = entry.record
+    children, under = direct(record, entry.children)
+    outline = len(children) > OUTLINE_COUNT or sum(len(c.text) for c in children) > OUTLINE_TEXT
+    copies = {}
+    if not outline:
+        for child in children:
+            if child.number and _key(child) in shown:
+                copies[child.id] = shown[_key(child)]
+            elif child.number:
+                shown[_key(child)] = child.id
+    refs: list[Ref] = []
+    for ref in record.refs:  # each target once, as the text first cites it
+        if len(refs) < REF_CAP and all((r.target or r.label) != (ref.target or ref.label) for r in refs):
+            refs.append(ref)
+    targets = {r.target for r in refs}
+    refs_in = _capped(entry.refs_in)
+    text = _key(record)[1]
+    twins = list({r.id: r for r in [*(s for s in entry.same if fold_space(s.text) == text), *folded]}.values())
+    left_out = {"children": len(entry.children) - len(children), "refs_out": len(record.refs) - len(refs),
+                "refs_in": len(entry.refs_in) - len(refs_in), "same_rule": 0, "twins": len(folded)}
+    return Entry(record, children, [r for r in entry.refs_out if r.id in targets], refs_in, entry.same, compact=True,
+                 outline=outline, refs=refs, twins=twins, copies=copies, subrules=under,
+                 leads={c.id: lead(c) for c in children} if outline else {}, left_out=left_out)
+
+
+def _era(entry: Entry) -> Entry:
+    """Another era of the number: the record alone, named by its releases and first words."""
+    left_out = {"children": len(entry.children), "refs_out": len(entry.record.refs),
+                "refs_in": len(entry.refs_in), "same_rule": len(entry.same), "twins": 0}
+    return Entry(entry.record, compact=True, era=True, refs=[], leads={entry.record.id: lead(entry.record)},
+                 left_out=left_out)
 
 
 def newest_first(records: list[Record], documents: dict[str, dict]) -> list[Record]:

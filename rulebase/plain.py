@@ -77,6 +77,9 @@ def record_lines(record: Record, indent: str = "") -> list[str]:
 
 
 def ref_lines(entry: Entry) -> Iterable[str]:
+    if entry.compact:
+        yield from compact_ref_lines(entry)
+        return
     titles = {r.id: label(r) for r in entry.refs_out}
     for ref in entry.record.refs:
         if ref.target:
@@ -91,10 +94,85 @@ def ref_lines(entry: Entry) -> Iterable[str]:
         yield f"history: rulebase history {entry.record.id}"
 
 
+def more(names: list[str], left: int) -> str:
+    """'a, b, c' and, when some were left out, ' ... and 9 more'."""
+    return ", ".join(names) + (f" ... and {left} more" if left else "")
+
+
+def compact_ref_lines(entry: Entry) -> Iterable[str]:
+    """A compact entry's references and copies, one line a kind: what it cites, what cites it,
+    where the same text appears, the same rule with other text, its history."""
+    titles = {r.id: label(r) for r in entry.refs_out}
+    cited = [titles.get(ref.target, ref.target) if ref.target else f"{ref.label} (unresolved)"
+             for ref in entry.cited()]
+    if cited:
+        yield "-> cites " + more(cited, entry.left_out.get("refs_out", 0))
+    if entry.refs_in:
+        yield "<- cited by " + more([label(r) for r in entry.refs_in], entry.left_out.get("refs_in", 0))
+    if entry.twins:
+        yield "= same text in " + ", ".join(r.id for r in entry.twins)
+    for rec in entry.same_rule():
+        yield f"= same rule in {rec.source}: {rec.id}"
+    if entry.now:
+        yield f"now: {now_note(entry)} ({entry.now.id})"
+    if entry.record.lineage:
+        yield f"history: rulebase history {entry.record.id}"
+
+
+def now_note(entry: Entry) -> str:
+    """'rule 702.83a, same text': where the rule of a compact entry is in force today."""
+    now = entry.now
+    name = f"rule {now.number}" if now.number else label(now)
+    return f"{name}, {'same text' if entry.now_same else 'text since changed'}"
+
+
+def child_name(record: Record) -> str:
+    """How a compact entry names a subrule: its number ('502.83a'), else its id."""
+    return record.number or record.id
+
+
+def subrules_note(entry: Entry, child: Record) -> str:
+    """How many subrules a shown subrule has under it: '(+1 subrule)', in an outline '(+4)'."""
+    n = entry.subrules.get(child.id, 0)
+    if not n:
+        return ""
+    return f"(+{n})" if entry.outline else f"(+{n} subrule{'s' if n != 1 else ''})"
+
+
+def child_lines(entry: Entry, child: Record, indent: str = "    ") -> list[str]:
+    """One subrule of a compact entry: number and text (judgebot style), or one line."""
+    note = subrules_note(entry, child)
+    if entry.outline:
+        return [indent + "  ".join(part for part in (child_name(child), entry.leads[child.id], note) if part)]
+    if child.id in entry.copies:
+        return [f"{indent}{child_name(child)}  = same text as {entry.copies[child.id]}"]
+    first, *paras = child.text.split("\n\n")
+    lines = [f"{indent}{child_name(child)}  {first}"] + [f"{indent}  {para}" for para in paras]
+    lines += [f"{indent}  {citation_line(c)}" for c in child.citations]
+    lines += [f"{indent}  ! {flag}" for flag in child.flags]
+    return lines + ([f"{indent}  {note}"] if note else [])
+
+
+def era_head(entry: Entry) -> str:
+    """The header over a number's other eras."""
+    return f"{entry.record.number or entry.record.id} in other eras:"
+
+
+def era_line(entry: Entry) -> str:
+    """Another era of a number, one line: its releases, its id, its first words."""
+    record = entry.record
+    first, last = (record.span + ["", ""])[:2]
+    when = first if first == last else f"{first} to {last}"
+    now = f" (now {now_note(entry)})" if entry.now else ""
+    return f"  {when}  {record.id}{now}  {entry.leads[record.id]}"
+
+
 def entry_lines(entry: Entry) -> list[str]:
+    if entry.era:
+        return [era_line(entry)]
     lines = record_lines(entry.record)
     for child in entry.children:
-        lines += record_lines(child, indent="    ")
+        lines += child_lines(entry, child) if entry.compact else record_lines(child, indent="    ")
     lines += ["  " + line for line in ref_lines(entry)]
     return lines + [""]
 
@@ -106,8 +184,21 @@ def list_lines(title: str, records: list[Record]) -> list[str]:
 def lookup_lines(result: Lookup) -> list[str]:
     if result.kind == "page":
         return list_lines(f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
-    lines = [line for entry in result.entries for line in entry_lines(entry)]
-    return lines + [f"compare the versions: {result.diff_hint}"] if result.diff_hint else lines
+    lines: list[str] = []
+    for n, entry in enumerate(result.entries):
+        if entry.era and not (n and result.entries[n - 1].era):
+            lines.append(era_head(entry))
+        lines += entry_lines(entry)
+        if entry.era and (n + 1 == len(result.entries) or not result.entries[n + 1].era):
+            lines.append("")
+    return lines + tail_lines(result)
+
+
+def tail_lines(result: Lookup) -> list[str]:
+    """What follows the entries: the diff to compare versions, what --full would add."""
+    lines = [f"compare the versions: {result.diff_hint}"] if result.diff_hint else []
+    hint = result.full_hint()
+    return lines + [hint] if hint else lines
 
 
 def results_header(results: Results) -> str:

@@ -11,18 +11,21 @@ from contextlib import contextmanager
 
 from rich import box
 from rich.console import Console, Group
+from rich.padding import Padding
 from rich.pager import Pager
 from rich.panel import Panel
 from rich.segment import Segment
-from rich.table import Table
 from rich.text import Text
 
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Results
 from rulebase.lookup import Entry, Lookup
 from rulebase.plain import (
     CONTROL,
+    child_name,
     citation_line,
     entry_lines,
+    era_head,
+    era_line,
     label,
     lookup_lines,
     meta_line,
@@ -31,6 +34,8 @@ from rulebase.plain import (
     results_header,
     search_lines,
     snip,
+    subrules_note,
+    tail_lines,
 )
 from rulebase.records import Record
 
@@ -41,19 +46,21 @@ class SafeConsole(Console):
     """A Console that lets no control character from the data reach the terminal.
 
     Strings printed are made `printable` before rich sees them (rich would drop BEL but pass ESC),
-    so plain output matches the fast path byte for byte; any text segment rendered from a Text,
-    table or panel is checked again, so only rich's own colour codes reach a terminal. A reader
-    that goes away raises BrokenPipeError for the CLI's funnel (exit 0) instead of rich's exit 1."""
+    so plain output matches the fast path byte for byte; every text segment of what is printed or
+    captured (from a Text, table or panel) is checked again, so only rich's own colour codes reach
+    a terminal. A reader that goes away raises BrokenPipeError for the CLI's funnel (exit 0)
+    instead of rich's exit 1."""
 
     def print(self, *objects, **kwargs) -> None:
         super().print(*(printable(o) if isinstance(o, str) else o for o in objects), **kwargs)
 
-    def render(self, renderable, options=None):
-        for segment in super().render(renderable, options):
-            if segment.control is None and CONTROL.search(segment.text):
-                yield Segment(printable(segment.text), segment.style)
-            else:
-                yield segment
+    def _render_buffer(self, buffer) -> str:
+        # rich's one way out for print and capture: each segment is checked once, on its way to
+        # the terminal (a check in render() ran again at every level of nesting: a third of
+        # the time of a long lookup)
+        return super()._render_buffer(
+            Segment(printable(seg.text), seg.style) if seg.control is None and CONTROL.search(seg.text) else seg
+            for seg in buffer)
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
@@ -110,6 +117,9 @@ def render_entry(console: Console, entry: Entry) -> None:
     if not _rich(console):
         _print_lines(console, entry_lines(entry))
         return
+    if entry.compact:
+        console.print(_compact_panel(entry))
+        return
     parts: list = [_record_body(record)]
     for child in entry.children:
         parts.append(Panel(_record_body(child), title=_text(label(child)), title_align="left", box=box.SIMPLE))
@@ -119,6 +129,84 @@ def render_entry(console: Console, entry: Entry) -> None:
     console.print(Panel(Group(*parts), title=_text(label(record), style="bold"), title_align="left"))
 
 
+class _Outline:
+    """One-line subrules, runs of short ones packed into as many columns as the width holds
+    (down, then across, like ls); a long one on a line of its own, cut at the edge with '…'."""
+
+    def __init__(self, lines: list[Text]):
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options):
+        width = options.max_width
+        run: list[Text] = []
+        for line in self.lines:
+            if line.cell_len * 2 + 2 <= width:
+                run.append(line)
+                continue
+            yield from self._packed(run, width)
+            run = []
+            yield line
+        yield from self._packed(run, width)
+
+    @staticmethod
+    def _packed(lines: list[Text], width: int):
+        """Like ls: the most columns (each as wide as its widest line, two spaces apart) that fit."""
+        if not lines:
+            return
+        cells = [line.cell_len for line in lines]
+        for across in range(len(lines), 0, -1):
+            down = -(-len(lines) // across)
+            widths = [max(cells[n:n + down]) for n in range(0, len(lines), down)]
+            if across == 1 or sum(widths) + 2 * (len(widths) - 1) <= width:
+                break
+        starts = [sum(widths[:col]) + 2 * col for col in range(len(widths))]
+        for row in range(down):
+            out = Text(no_wrap=True, overflow="ellipsis", end="\n")
+            for n in range(row, len(lines), down):
+                out.pad_right(starts[n // down] - out.cell_len)
+                out.append_text(lines[n])
+            yield out
+
+    def __rich_measure__(self, console: Console, options):
+        from rich.measure import Measurement
+
+        widest = max(line.cell_len for line in self.lines)
+        return Measurement(min(widest, options.max_width), options.max_width)
+
+
+def _compact_child(entry: Entry, child: Record):
+    """A subrule of a compact entry: its number in bold and its text (plain.child_lines' content)."""
+    line = Text.assemble((printable(child_name(child)), "bold"), "  ")
+    note = subrules_note(entry, child)
+    if entry.outline:  # one line on the screen too: cut at the edge, marked '…'
+        line.append(printable(entry.leads[child.id]))
+        if note:
+            line.append(f"  {note}", style="dim")
+        line.no_wrap, line.overflow = True, "ellipsis"
+        return line
+    if child.id in entry.copies:
+        line.append(printable(f"= same text as {entry.copies[child.id]}"), style="magenta")
+        return line
+    first, *paras = child.text.split("\n\n")
+    line.append(printable(first))
+    parts: list = [line, *(_text(para) for para in paras)]
+    parts += [_text(citation_line(c), style="cyan") for c in child.citations]
+    parts += [_text(f"⚠ {flag}", style="yellow") for flag in child.flags]
+    if note:
+        parts.append(Text(note, style="dim"))
+    return Padding(Group(*parts), (0, 0, 0, 2))
+
+
+def _compact_panel(entry: Entry) -> Panel:
+    parts: list = [_record_body(entry.record)]
+    children = [_compact_child(entry, child) for child in entry.children]
+    parts += [_Outline(children)] if entry.outline and children else children
+    refs = list(ref_lines(entry))
+    if refs:
+        parts.append(_text("\n".join(refs), style="magenta"))
+    return Panel(Group(*parts), title=_text(label(entry.record), style="bold"), title_align="left")
+
+
 def render_lookup(console: Console, result: Lookup) -> None:
     if not _rich(console):
         _print_lines(console, lookup_lines(result))
@@ -126,13 +214,20 @@ def render_lookup(console: Console, result: Lookup) -> None:
     if result.kind == "page":
         _render_list(console, f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
         return
-    for entry in result.entries:
-        render_entry(console, entry)
-    if result.diff_hint:
-        console.print(f"compare the versions: {result.diff_hint}", markup=False, style="dim")
+    for n, entry in enumerate(result.entries):
+        if not entry.era:
+            render_entry(console, entry)
+            continue
+        if not (n and result.entries[n - 1].era):
+            console.print(_text(era_head(entry), style="bold"))
+        console.print(_text(era_line(entry)), no_wrap=True, overflow="ellipsis")
+    for line in tail_lines(result):
+        console.print(line, markup=False, style="dim", soft_wrap=True)
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:
+    from rich.table import Table  # only where a table is drawn: not on a lookup's path
+
     table = Table(title=_text(title), box=box.SIMPLE_HEAD, expand=True)
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("kind")
@@ -148,6 +243,8 @@ def render_search(console: Console, results: Results, records: dict[str, Record]
         return
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
+    from rich.table import Table
+
     header = results_header(results)
     table = Table(title=_text(header), box=box.SIMPLE_HEAD, expand=True, show_lines=False)
     table.add_column("#", justify="right", style="dim")
@@ -186,6 +283,8 @@ def render_show(console: Console, record: Record) -> None:
         for key, value in data.items():
             console.print(f"{key}: {value}", markup=False, soft_wrap=True)
         return
+    from rich.table import Table
+
     table = Table(title=_text(record.id), box=box.SIMPLE_HEAD, show_header=False, expand=True)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", ratio=1)
@@ -205,6 +304,8 @@ def render_sources(console: Console, sources: list[dict]) -> None:
                           markup=False)
             console.print(f"  credit: {s['credit']}", markup=False, soft_wrap=True)
         return
+    from rich.table import Table
+
     table = Table(title="Sources", box=box.SIMPLE_HEAD, expand=True)
     for col in ("id", "edition", "date", "title", "records", "refs ok/unres.", "credit"):
         table.add_column(col, ratio=1 if col in ("title", "credit") else None)
@@ -266,23 +367,33 @@ def render_status(console: Console, status) -> None:
 
 @contextmanager
 def build_progress(enabled: bool = True):
-    """A progress bar on stderr while the index builds; a no-op when piped or disabled."""
+    """A progress bar on stderr while the index builds; a no-op when piped or disabled. The bar
+    (and rich.progress) starts with the first report, so a command on a current index pays
+    nothing for it and prints no cursor codes."""
     console = Console(stderr=True)
     if not enabled or not console.is_terminal:
         yield None
         return
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+    bars: list = []
+    tasks: dict[str, int] = {}
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), console=console,
-                  transient=True) as bar:
-        tasks: dict[str, int] = {}
+    def update(stage: str, done: int, total: int) -> None:
+        if not bars:
+            from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
-        def update(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(f"building index: {stage}", total=total)
-            bar.update(tasks[stage], completed=done, total=total)
+            bars.append(Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                                 console=console, transient=True))
+            bars[0].start()
+        bar = bars[0]
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(f"building index: {stage}", total=total)
+        bar.update(tasks[stage], completed=done, total=total)
 
+    try:
         yield update
+    finally:
+        if bars:
+            bars[0].stop()
 
 
 _LESS_STRING = set("DkoOpPtT")  # less options whose string value runs to '$' or the end of LESS
@@ -336,12 +447,16 @@ def paged(console: Console, min_lines: int | None = None):
         return
     with console.capture() as capture:
         yield console
-    text = capture.get()
+    text = capture.get()  # rendered once: written as is (SafeConsole escaped the data already)
     if text.count("\n") > (min_lines or console.height):
-        with console.pager(LessPager(), styles=True):
-            console.print(Text.from_ansi(text), end="")
-    else:
-        console.print(Text.from_ansi(text), end="")
+        LessPager().show(text)
+        return
+    try:
+        console.file.write(text)
+        console.file.flush()
+    except BrokenPipeError:
+        console.on_broken_pipe()
+        raise
 
 
 def render_added(console: Console, added, generation) -> None:
@@ -406,6 +521,8 @@ def render_compare(console: Console, comparison) -> None:
             console.print(Panel(_stance_body(stance, comparison.curated), title=Text(stance.edition, style="bold"),
                                 title_align="left"))
         return
+    from rich.table import Table
+
     table = Table(title=_text(title), box=box.SIMPLE_HEAD, expand=True, show_lines=False)
     for stance in stances:
         table.add_column(stance.edition, ratio=1, vertical="top")

@@ -6,7 +6,7 @@ import json
 import re
 
 from rulebase.hits import Results, unmark
-from rulebase.lookup import Definitions, Entry, Lookup
+from rulebase.lookup import LEFT_OUT, Definitions, Entry, Lookup
 from rulebase.records import Record, to_dict
 
 # What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on: DEL, C1 and the bidi
@@ -36,21 +36,53 @@ def entry_json(entry: Entry) -> dict:
     data["refs_out"] = [
         {"label": ref.label, "kind": ref.kind, "key": ref.key, "target": ref.target, "reason": ref.reason,
          "target_record": brief(titles[ref.target]) if ref.target in titles else None}
-        for ref in entry.record.refs
+        for ref in entry.cited()
     ]
     data["refs_in"] = [brief(r) for r in entry.refs_in]
     data["same_rule"] = [brief(r) for r in entry.same]
     return data
 
 
+def _shown(entry: Entry, data: dict) -> dict:
+    """`data` (entry_json) plus what a compact lookup decided about the entry (see lookup_json)."""
+    data["truncated"] = {key: entry.left_out.get(key, 0) for key in LEFT_OUT}
+    data["era"] = entry.era
+    data["outline"] = entry.outline
+    data["twins"] = [brief(r) for r in entry.twins]
+    data["copies"] = dict(entry.copies)
+    data["now"] = dict(brief(entry.now), same_text=entry.now_same) if entry.now else None
+    return data
+
+
 def lookup_json(result: Lookup) -> dict:
-    """The first match in full; other documents' matches under 'also' (same shape)."""
+    """The first match; other documents' matches and other eras under 'also' (same shape).
+
+    Each entry has the record's fields and "children" (full records), "refs_out", "refs_in" and
+    "same_rule", as `show --json`; by default they hold what the compact lookup shows (see
+    lookup.compact), with --full everything. Added per entry (also in each 'also' item):
+
+      "truncated": {"children", "refs_out", "refs_in", "same_rule", "twins"}: how many were left
+          out: records of the children, references out and in, same-rule links, and whole
+          entries of other documents with the identical text (folded in, named under "twins");
+          all 0 with --full
+      "era": true for another era of the number, shown as one line (its lists left out)
+      "outline": true when the children are listed one line each (number and first words)
+      "twins": brief records elsewhere with the identical text (named once, not repeated)
+      "copies": {child id: id of the identical text shown above it} (a child not repeated)
+      "now": the brief record of the rule's version in force today, plus "same_text", when it
+          is another record that the lookup does not show; else null
+
+    and at the top: "full" (the --full flag) and "full_hint", the line saying what --full would
+    add (null when nothing was shortened). Page matches ("match": "page") are always complete."""
     first, *rest = result.entries
     data = entry_json(first)
     data["ref"] = result.ref
     data["match"] = result.kind
-    data["also"] = [entry_json(e) for e in rest]
+    data["also"] = [_shown(e, entry_json(e)) for e in rest]
     data["diff_hint"] = result.diff_hint
+    _shown(first, data)
+    data["full"] = result.full
+    data["full_hint"] = result.full_hint()
     return data
 
 

@@ -29,10 +29,18 @@ def test_lookup_rule_shows_subrules_rulings_and_the_other_document(index_dir):
     assert result.exit_code == 0
     out = result.stdout
     assert out.startswith("cr2008 502.83 Exalted\n")
+    lines = out.splitlines()
+    for child in ("502.83a  Exalted is a triggered ability.", "502.83b  A creature \"attacks alone\"",
+                  "502.83.Ruling.1  Exalted bonuses stack.", "502.83.Ruling.6  If an effect puts a creature"):
+        assert any(line.startswith("    " + child) for line in lines), child
+    assert "    502.83a  = same text as cr2008:502.83a" in lines  # Crystal Keep's copy, not repeated
+    assert "  = same text in ck2008:502.83, cr:502.83@2008-10-01" in lines
+    assert "      cites [CompRules 2008/10/01] -> cr2008:502.83b" in lines
+    full = run(index_dir, "lookup", "502.83", "--full").stdout  # every record in full, as before
     for child in ("cr2008 502.83a", "cr2008 502.83b", "ck2008 502.83.Ruling.1", "ck2008 502.83.Ruling.6"):
-        assert child in out
-    assert "= same rule in ck2008: ck2008:502.83" in out
-    assert "cites [CompRules 2008/10/01] -> cr2008:502.83a" in out
+        assert child in full
+    assert "= same rule in ck2008: ck2008:502.83" in full
+    assert "cites [CompRules 2008/10/01] -> cr2008:502.83a" in full
 
 
 def test_lookup_json_shape(index_dir):
@@ -45,6 +53,10 @@ def test_lookup_json_shape(index_dir):
     assert data["text"] == ('Exalted is a triggered ability. "Exalted" means "Whenever a creature you control '
                             'attacks alone, that creature gets +1/+1 until end of turn."')
     assert [s["id"] for s in data["same_rule"]] == ["ck2008:502.83a", "cr:502.83a@2008-10-01"]
+    # compact: Crystal Keep's identical copy is named, not repeated under 'also'
+    assert [t["id"] for t in data["twins"]] == ["ck2008:502.83a", "cr:502.83a@2008-10-01"]
+    assert data["also"] == [] and data["truncated"]["twins"] == 1 and data["full"] is False
+    data = json.loads(run(index_dir, "lookup", "502.83a", "--full", "--json").stdout)
     assert [a["id"] for a in data["also"]] == ["ck2008:502.83a"]
     assert data["also"][0]["citations"][0]["target"] == "cr2008:502.83a"
 
