@@ -96,7 +96,7 @@ def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
 def term_diffs(store, term: str) -> TermDiff:
     """A glossary term's definitions in edition order, each diffed against the one before it.
     Definitions in different languages are listed but not diffed (a word diff would be noise)."""
-    from rulebase.lookup import define
+    from rulebase.definitions import define
 
     found = define(store, term)
     result = TermDiff(found.term, found.definitions, [])

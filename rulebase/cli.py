@@ -378,11 +378,12 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
     """Every glossary definition of a term across editions, with its Hungarian name and referrers
     (the newest Comprehensive Rules definition, or with --as-of only those in force that day)."""
-    from rulebase import lookup as lookups
+    from rulebase.definitions import curated_names
+    from rulebase.definitions import define as define_term
 
     when = _when(as_of)
     library = _library(json_out)
-    found = lookups.define(library.store, term, when)
+    found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
     if json_out:
         from rulebase.views import define_json
 

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulebase.definitions import defining_text, loose_term
 from rulebase.diff import DiffOp, merge_short_equals, word_diff
 from rulebase.errors import UsageError
 from rulebase.ingest.link import fold_term
-from rulebase.lookup import loose_term
 from rulebase.records import Record, fold_accents, fold_space, slugify
 from rulebase.sources import EDITIONS, edition_rank
 
@@ -205,20 +205,26 @@ def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
 
 def _supplement(corpus: _Corpus, pages: list[TermPage], editions: set[str]) -> None:
     """Where a source has no glossary entry for a term, the paragraph or rule heading that defines
-    it (4th Edition's '-Trample-:' paragraph; Crystal Keep 1999's 'A.27 - Trample', shown by its
-    first rule): the same definitions `rulebase define` lists."""
+    it (4th Edition's '-Trample-:' paragraph and its continuation; Crystal Keep 1999's 'A.27 -
+    Trample', shown by the rule that says what it does): definitions.defining_text, as `rulebase
+    define` lists them."""
     defining: dict[str, list[Record]] = {}
     for r in corpus.records:
         if r.kind in ("passage", "chapter") and r.title and r.edition in editions:
             for name in {term_key(n) for n in [r.title, *r.aliases] if n.strip()}:
                 defining.setdefault(name, []).append(r)
+    children = lambda record_id: corpus.kids.get(record_id, [])  # noqa: E731
     for page in pages:
         have = {d.record.source for d in page.definitions}
+        loose = {loose_term(n) for n in page.names}
         for key in sorted({term_key(n) for n in page.names}):
             for r in defining.get(key, []):
-                entry = r if r.kind == "passage" else next(iter(corpus.kids.get(r.id, [])), None)
-                if entry is not None and r.source not in have:
-                    page.definitions.append(_definition(corpus, entry))
+                shown = defining_text(r, children, loose)
+                if shown and r.source not in have:
+                    head = _definition(corpus, shown[0])
+                    if len(shown) > 1:  # a titled paragraph and the paragraphs that continue it
+                        head = Definition(shown[0], shown[1:], "\n\n".join(p.text for p in shown))
+                    page.definitions.append(head)
                     have.add(r.source)
         page.definitions.sort(key=lambda d: (edition_rank(d.record.edition), corpus.order(d.record)))
 

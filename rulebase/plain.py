@@ -214,7 +214,15 @@ def search_lines(results: Results, records: dict[str, Record]) -> list[str]:
         record = records[hit.id]
         lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]")
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
+        if hit.also:
+            lines.append(printable(f"    = same text in {also_text(hit.also)}"))
     return lines
+
+
+def also_text(ids: list[str], shown: int = 3) -> str:
+    """Ids of records printing a hit's text, a few by name and the rest counted."""
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(ids[:shown]) + more
 
 
 # --- edition comparison and diffs (rulebase compare / diff / changes) ---

@@ -21,6 +21,7 @@ from rulebase.hits import MARK_CLOSE, MARK_OPEN, Results
 from rulebase.lookup import Entry, Lookup
 from rulebase.plain import (
     CONTROL,
+    also_text,
     child_name,
     citation_line,
     entry_lines,
@@ -255,6 +256,8 @@ def render_search(console: Console, results: Results, records: dict[str, Record]
         record = records[hit.id]
         where = _text(label(record))
         where.append(printable(f"\n{hit.id}"), style="dim")
+        if hit.also:
+            where.append(printable(f"\n= {also_text(hit.also)}"), style="dim")
         table.add_row(str(n), where, _text(record.edition), marked(" ".join(hit.snippet.split())))
     console.print(table)
 

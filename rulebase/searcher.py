@@ -307,7 +307,8 @@ class Searcher:
               texts: Callable[[list[str]], dict[str, Record]] | None,
               pick: Callable[[list[str]], dict[str, str]] | None, count_all: bool = False) -> int:
         """Hits in order, up to `limit`: a text already shown (the same rule in another document,
-        or a twin rule) becomes one more id in that hit's `also`. Read in fixed batches, so what
+        or a twin rule) becomes one more id in that hit's `also`, and the hit is named by the
+        copy in the newest release (the rules in force now, over a 2008 ruling that quotes them). Read in fixed batches, so what
         a hit lists does not depend on `limit` within a batch. With `count_all`, reads on to the
         end of `found` and returns how many distinct hits it holds (an exact total)."""
         seen: set[str] = set()
@@ -315,13 +316,23 @@ class Searcher:
         fetch = texts or (lambda ids: {})
         distinct = 0
 
-        def place(hit: Hit, record: Record | None) -> bool:
+        newest: dict[str, tuple[int, str]] = {}  # text -> (batch, latest release of the hit's record)
+
+        def place(hit: Hit, record: Record | None, batch: int = -1) -> bool:
             nonlocal distinct
             key = same_text_key(record) if record else hit.id
+            last = record.span[1] if record and record.span else ""
             if key in by_text:
-                by_text[key].also.append(hit.id)
+                held = by_text[key]
+                # the rules in force now name it; only a twin read in the same batch, so that
+                # no --limit shows another name
+                if (batch, last) > newest[key] and batch == newest[key][0] and not held.exact_number:
+                    held.also.append(held.id)
+                    held.id, newest[key] = hit.id, (batch, last)
+                else:
+                    held.also.append(hit.id)
                 return False
-            by_text[key] = hit
+            by_text[key], newest[key] = hit, (batch, last)
             distinct += 1
             if len(results.hits) < limit:
                 results.hits.append(hit)
@@ -345,7 +356,7 @@ class Searcher:
                 seen.add(rid)
                 record = records.get(rid)
                 hit = Hit(rid, round(score, 4), "")
-                if place(hit, record) and record and results.hits and results.hits[-1] is hit:
+                if place(hit, record, start) and record and results.hits and results.hits[-1] is hit:
                     hit.snippet = highlight(record.text, terms, self._spans)
         return distinct
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import re
 
+from rulebase.definitions import Definitions
 from rulebase.hits import Results, unmark
-from rulebase.lookup import LEFT_OUT, Definitions, Entry, Lookup
+from rulebase.lookup import LEFT_OUT, Entry, Lookup
 from rulebase.records import Record, to_dict
 
 # What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on: DEL, C1 and the bidi
@@ -94,6 +95,7 @@ def search_json(results: Results, records: dict[str, Record]) -> dict:
         row["score"] = hit.score
         row["snippet"] = unmark(hit.snippet)
         row["exact_number"] = hit.exact_number
+        row["also"] = list(hit.also)  # records printing the same text, listed once under this hit
         hits.append(row)
     return {"query": results.query, "total": results.total, "hits": hits, "suggestion": results.suggestion}
 

@@ -210,8 +210,11 @@ def test_fast_path_prints_the_same_bytes_as_the_typer_path(index_dir, args):
 
 def test_define_falls_back_to_defining_paragraphs_and_rules(index_dir):
     data = json.loads(run(index_dir, "define", "trample", "--json").stdout)
-    assert [d["id"] for d in data["definitions"]] == ["rb4e:creature-special-abilities.8", "ck1999:A.27.1",
-                                                      "cr2008:glossary.trample", "cr:glossary.trample@2019-05-03"]
+    # the 4th Edition's entry is its titled paragraph and the two that continue it; Crystal Keep's
+    # is the rule that says what trample does, not A.27.1 'The ability is written "Trample".'
+    assert [d["id"] for d in data["definitions"]] == [
+        "rb4e:creature-special-abilities.8", "rb4e:creature-special-abilities.9", "rb4e:creature-special-abilities.10",
+        "ck1999:A.27.2", "cr2008:glossary.trample", "cr:glossary.trample@2019-05-03"]
     data = json.loads(run(index_dir, "define", "library", "--json").stdout)
     assert [d["id"] for d in data["definitions"]] == ["ck1999:Z.5.1", "hu-guide:glossary.konyvtar",
                                                       "cr2008:glossary.library", "cr:glossary.library@2021-07-12"]

@@ -147,6 +147,7 @@ def test_error_line_quoting_a_path_is_escaped(hostile, path, tmp_path):
 def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeypatch):
     from rulebase import compare as comparing
     from rulebase import lookup as lookups
+    from rulebase.definitions import define
     from rulebase.library import Library
     from rulebase.query import run_search
     from rulebase.render import (
@@ -167,7 +168,7 @@ def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeyp
     render_lookup(console, lookups.lookup(library.store, "100.1b"))
     results = run_search(library, "[/x] zorblax", {}, 10)  # brackets: markup would raise here
     render_search(console, results, {r.id: r for r in library.store.get_many([h.id for h in results.hits])})
-    found = lookups.define(library.store, "zorblax")
+    found = define(library.store, "zorblax")
     render_definitions(console, "[/x]", found.definitions, found.hungarian, found.referrers)
     render_show(console, library.store.get("cr2025:100.1a"))
     render_compare(console, comparing.compare(library, "[/x] zorblax", None))

@@ -1,0 +1,179 @@
+"""Definitions of a term across editions and sources: the text that defines it, in each document.
+
+A document defines a term in one of four ways, and `define` looks for each:
+- a glossary entry titled with the term (or one of its aliases);
+- a titled paragraph or a rule heading ("-Trample-:" in the 4th Edition rulebook, "A.27 - Trample"
+  in Crystal Keep), where the definition is the entry's text as the book prints it: the titled
+  paragraph and the untitled paragraphs that continue it, or the heading's first rule that says
+  what the term does, not how it is printed ("The ability is written 'Trample'");
+- a sentence that names it inside another entry ("This kind of damage is called mana burn" in the
+  4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide);
+- a Hungarian term record pairing the word with the English one ("Könyvtár (library)").
+A Hungarian name is only ever one the corpus states: a term record's pairing, or a curated topic
+(corpus/topics.toml) that lists it as an alias, confirmed by a naming sentence in the guide.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebase.errors import NotFound, UsageError
+from rulebase.records import Record, fold_accents
+from rulebase.sources import edition_rank
+from rulebase.store import RecordStore
+
+_STOP = {"the", "a", "an", "of", "to"}
+# A rule that says how an ability is printed, not what it does: not a definition.
+_FORM_ONLY = re.compile(r"\b(?:is|are) (?:written|abbreviated|spelled|printed)\b", re.IGNORECASE)
+CONTINUATION = 3  # untitled paragraphs that may continue a titled one
+# "is called mana burn", "called \"mana burn\"", "known as mana burn"
+_NAMED_EN = r"(?:is|are) called|called|known as"
+# Hungarian: "Ezt manaégésnek hívjuk" (the name takes a case ending before the verb)
+_NAMED_HU = re.compile(r"(\w+)\s+(?:hívjuk|hivjuk|nevezzük|nevezzuk|hívják|nevezik)\b", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Definitions:
+    term: str
+    definitions: list[Record]
+    hungarian: list[Record]
+    referrers: list[Record]
+
+
+def loose_term(text: str) -> str:
+    """Looser than link.fold_term: 'Removed from the game' meets 'remove from game'."""
+    from rulebase.ingest.link import fold_term
+
+    words = []
+    for word in fold_term(text).split():
+        if word in _STOP:
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(word) > len(suffix) + 3 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        if len(word) > 4 and word.endswith("e"):  # 'remove' and 'removed' both -> 'remov'
+            word = word[:-1]
+        words.append(word)
+    return " ".join(words)
+
+
+def define(store: RecordStore, term: str, when: int | None = None,
+           also_named: Iterable[str] = ()) -> Definitions:
+    """Every definition of `term` (or its Hungarian name) across editions and sources, one per
+    document: of the archive's versions the newest, or with `when` what was in force that day.
+    `also_named`: further names the caller knows for the term (a curated topic's aliases); they
+    count only where a document names them in so many words."""
+    from rulebase.lookup import without_twins
+
+    key = loose_term(term)
+    if not key:
+        raise UsageError("empty term", hint="give a glossary term, e.g. 'rulebase define trample'")
+    hungarian = [t for t in store.of_kind("term")
+                 if key in {loose_term(a) for a in t.aliases} or fold_accents(t.title or "") == fold_accents(term)]
+    names = {key} | {loose_term(a) for t in hungarian for a in t.aliases}
+    definitions = [r for r in store.of_kind("glossary", when)
+                   if names & {loose_term(n) for n in [r.title or "", *r.aliases]}]
+    definitions += _defining_entries(store, names, {r.source for r in definitions}, when)
+    parents = store.get_many([t.parent for t in hungarian if t.parent])
+    definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
+    covered = {r.source for r in definitions}
+    definitions += naming_sentences(store, [term, *also_named], covered, when)
+    definitions = without_twins(definitions, definitions)
+    definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
+    if not definitions and not hungarian:
+        titles = [r.title for r in store.of_kind("glossary", when) if r.title]
+        from difflib import get_close_matches
+
+        close = get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)
+        raise NotFound(f"no glossary definition of {term!r}", close, hint="try 'rulebase search'")
+    ids = {r.id for r in definitions}
+    ref_ids = list(dict.fromkeys(i for r in definitions for i in r.refs_in if i not in ids))
+    return Definitions(term, definitions, hungarian, store.get_many(ref_ids))
+
+
+def curated_names(corpus_dir: Path, term: str) -> list[str]:
+    """The Hungarian names a curated topic (corpus/topics.toml) gives the term: its aliases in
+    Hungarian ("manaégés" for mana burn). A broken topics file gives none here; `compare`
+    reports it."""
+    from rulebase.compare import TOPICS_FILE, find_topic, load_topics
+    from rulebase.errors import ManifestError
+
+    try:
+        topic = find_topic(load_topics(Path(corpus_dir) / TOPICS_FILE), term)
+    except ManifestError:
+        return []
+    return [a for a in (topic.aliases if topic else ()) if not a.isascii()]
+
+
+def _defining_entries(store: RecordStore, names: set[str], covered: set[str],
+                      when: int | None = None) -> list[Record]:
+    """Where a source has no glossary entry for the term, the paragraph or rule heading titled
+    with it, as defining_text() reads it."""
+    found: list[Record] = []
+    for kind in ("passage", "chapter"):
+        for record in store.of_kind(kind, when):
+            if record.source in covered or not record.title:
+                continue
+            if names & {loose_term(n) for n in [record.title, *record.aliases]}:
+                shown = defining_text(record, store.children, names)
+                if shown:
+                    found += shown
+                    covered.add(record.source)
+    return found
+
+
+def defining_text(record: Record, children: Callable[[str], list[Record]], names: set[str]) -> list[Record]:
+    """What defines the term a titled record names (`children(id)`: a record's children in
+    order). A rule heading: its first rule that is not about how the ability is written (else its
+    first rule). A titled paragraph: the paragraph and the untitled ones that continue it, while
+    they still speak of the term (`names`, as loose_term gives them)."""
+    if record.kind == "chapter":
+        kids = children(record.id)
+        rules = [c for c in kids if c.kind in ("rule", "passage")] or kids
+        for child in rules:
+            if not _FORM_ONLY.search(child.text):
+                return [child]
+        return rules[:1]
+    shown = [record]
+    if record.parent:
+        after = [s for s in children(record.parent) if s.order > record.order]
+        for sibling in after[:CONTINUATION]:
+            if sibling.title or sibling.kind != record.kind or not _mentions(sibling.text, names):
+                break
+            shown.append(sibling)
+    return shown
+
+
+def _mentions(text: str, names: set[str]) -> bool:
+    """Whether the text uses one of the loose names (a word-level match after loose_term)."""
+    words = f" {loose_term(text)} "
+    return any(f" {name} " in words or f" {name}" in words for name in names if name)
+
+
+def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str],
+                     when: int | None = None) -> list[Record]:
+    """Records whose text names the term in a sentence ("... is called mana burn", "Ezt
+    manaégésnek hívjuk"), one per document not already covered."""
+    english = [n for n in names if n.strip() and n.isascii()]
+    hungarian = {fold_accents(n).lower() for n in names if n.strip()}
+    patterns = [re.compile(rf"(?:{_NAMED_EN})\s+[\"“']?{re.escape(n)}\b", re.IGNORECASE) for n in english]
+    found: list[Record] = []
+    like = ("%called%", "%known as%", "%hívjuk%", "%hivjuk%", "%nevezz%")
+    for kind in ("glossary", "passage", "rule"):
+        for record in store.of_kind(kind, when, like):
+            if record.source in covered:
+                continue
+            text = record.text
+            if record.lang == "hu":
+                named = {fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(text)}
+                hit = any(word.startswith(n) for word in named for n in hungarian if len(n) >= 4)
+            else:
+                hit = any(p.search(text) for p in patterns)
+            if hit:
+                found.append(record)
+                covered.add(record.source)
+    return found
