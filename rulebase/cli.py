@@ -164,6 +164,8 @@ AsOfOpt = Annotated[str | None, typer.Option(
 
 
 def _when(as_of: str | None) -> int | None:
+    if as_of is None:  # (history imports difflib: not for every command)
+        return None
     from rulebase.history import as_of_day
 
     return as_of_day(as_of)

@@ -28,6 +28,7 @@ from rulebase.store import RecordStore
 _STOP = {"the", "a", "an", "of", "to"}
 # A rule that says how an ability is printed, not what it does: not a definition.
 _FORM_ONLY = re.compile(r"\b(?:is|are) (?:written|abbreviated|spelled|printed)\b", re.IGNORECASE)
+_HUNGARIAN = '%"lang": "hu"%'  # how a Hungarian record's stored JSON says so (store.py)
 CONTINUATION = 3  # untitled paragraphs that may continue a titled one
 # "is called mana burn", "called \"mana burn\"", "known as mana burn"
 _NAMED_EN = r"(?:is|are) called|called|known as"
@@ -75,7 +76,8 @@ def define(store: RecordStore, term: str, when: int | None = None,
     hungarian = [t for t in store.of_kind("term")
                  if key in {loose_term(a) for a in t.aliases} or fold_accents(t.title or "") == fold_accents(term)]
     names = {key} | {loose_term(a) for t in hungarian for a in t.aliases}
-    definitions = [r for r in store.of_kind("glossary", when)
+    like = _like(names)
+    definitions = [r for r in store.of_kind("glossary", when, like)
                    if names & {loose_term(n) for n in [r.title or "", *r.aliases]}]
     definitions += _defining_entries(store, names, {r.source for r in definitions}, when)
     parents = store.get_many([t.parent for t in hungarian if t.parent])
@@ -114,8 +116,9 @@ def _defining_entries(store: RecordStore, names: set[str], covered: set[str],
     """Where a source has no glossary entry for the term, the paragraph or rule heading titled
     with it, as defining_text() reads it."""
     found: list[Record] = []
+    like = _like(names)
     for kind in ("passage", "chapter"):
-        for record in store.of_kind(kind, when):
+        for record in store.of_kind(kind, when, like):
             if record.source in covered or not record.title:
                 continue
             if names & {loose_term(n) for n in [record.title, *record.aliases]}:
@@ -148,6 +151,16 @@ def defining_text(record: Record, children: Callable[[str], list[Record]], names
     return shown
 
 
+def _like(names: set[str]) -> tuple[str, ...]:
+    """SQL LIKE prefilters that every record titled with one of the (loose) names passes: its
+    words in order (loose_term's stems are prefixes of the words), and every Hungarian record
+    (LIKE cannot fold accents, and loose names are accent-folded). Empty (no prefilter) when a
+    name is not ASCII."""
+    if not names or not all(n.isascii() for n in names):
+        return ()
+    return (*("%" + "%".join(n.split()) + "%" for n in names if n), _HUNGARIAN)
+
+
 def _mentions(text: str, names: set[str]) -> bool:
     """Whether the text uses one of the loose names (a word-level match after loose_term)."""
     words = f" {loose_term(text)} "
@@ -162,9 +175,10 @@ def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str]
     hungarian = {fold_accents(n).lower() for n in names if n.strip()}
     patterns = [re.compile(rf"(?:{_NAMED_EN})\s+[\"“']?{re.escape(n)}\b", re.IGNORECASE) for n in english]
     found: list[Record] = []
-    like = ("%called%", "%known as%", "%hívjuk%", "%hivjuk%", "%nevezz%")
-    for kind in ("glossary", "passage", "rule"):
-        for record in store.of_kind(kind, when, like):
+    like = tuple(f"%{verb}%{name}%" for verb in ("called", "known as") for name in english)
+    like += ("%hívjuk%", "%hivjuk%", "%nevezz%")  # (only the Hungarian guide says these)
+    for kind in ("glossary", "passage"):  # (rules: a scan of every release's versions, and a
+        for record in store.of_kind(kind, when, like):  # rule-based document has a glossary)
             if record.source in covered:
                 continue
             text = record.text

@@ -1,10 +1,10 @@
 """The console-script entry point, with a fast path for the two commands scripts call most.
 
-`rulebase lookup REF` and `rulebase search QUERY` with plain or --json output (piped, as in
-scripts and editors) are served here without importing typer, click or rich, which together
-cost more than the whole lookup. Their output is produced by the same functions the typer
-commands use (plain.py, views.py), so the two paths print the same bytes. Anything else,
-including a terminal that deserves rich output, goes to the typer app in cli.py.
+`rulebase lookup REF` and `rulebase search QUERY` are served here without importing typer and
+click, which cost more than the whole lookup; piped or with --json (scripts, editors) rich is not
+imported either. Their output is produced by the same functions the typer commands use (plain.py,
+views.py, render.py), so the two paths print the same bytes. Anything else goes to the typer app
+in cli.py.
 """
 
 from __future__ import annotations
@@ -91,7 +91,13 @@ def serve(opts: dict) -> int:
         try:
             library = Library(Path(opts["index"]) if opts["index"] else None)
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
-            library.ensure()
+            if _terminal(opts):  # a build shows its progress bar, as in the typer path
+                from rulebase.render import build_progress
+
+                with build_progress() as progress:
+                    library.ensure(progress)
+            else:
+                library.ensure()
             if library.stale_reason:
                 print(printable(f"warning: {library.stale_reason}"), file=sys.stderr)
             if opts["command"] == "lookup":
@@ -186,6 +192,11 @@ def _lookup(library, opts: dict) -> int:
         from rulebase.views import lookup_json
 
         _dump(lookup_json(result))
+    elif _terminal(opts):
+        from rulebase.render import make_console, paged, render_lookup
+
+        with paged(make_console()) as console:
+            render_lookup(console, result)
     else:
         from rulebase.plain import lookup_lines
 
@@ -203,11 +214,22 @@ def _search(library, opts: dict) -> int:
         from rulebase.views import search_json
 
         _dump(search_json(results, records))
+    elif _terminal(opts):
+        from rulebase.render import make_console, paged, render_search
+
+        with paged(make_console()) as console:
+            render_search(console, results, records)
     else:
         from rulebase.plain import search_lines
 
         _emit(search_lines(results, records))
     return 0 if results.hits else 1
+
+
+def _terminal(opts: dict) -> bool:
+    """Rich output (the same renderers as cli.py), without typer and click: 50 ms of a terminal
+    answer."""
+    return not opts["json"] and sys.stdout.isatty()
 
 
 def _emit(lines: list[str]) -> None:
@@ -238,7 +260,7 @@ def main() -> None:
             print(version_line())
             sys.exit(0)
         opts = parse(sys.argv[1:])
-        if opts is not None and (opts["json"] or not sys.stdout.isatty()):
+        if opts is not None:
             sys.exit(serve(opts))
         from rulebase.cli import main as cli_main
 
