@@ -264,9 +264,7 @@ def _now(store: RecordStore, entry: Entry, named: set[str]) -> None:
     from rulebase.eras import OPEN_END
     from rulebase.records import fold_typography
 
-    versions = store.lineage(entry.record.lineage)
-    spans = store.windows([v.id for v in versions])
-    live = [v for v in versions if spans.get(v.id, (0, 0))[1] >= OPEN_END]
+    live = store.lineage(entry.record.lineage, OPEN_END)
     if live and not named & {v.id for v in live}:
         entry.now = live[-1]
         entry.now_same = fold_typography(live[-1].text) == fold_typography(entry.record.text)

@@ -77,6 +77,7 @@ class Searcher:
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self._analysed: dict[tuple[str, str], list[str]] = {}
+        self._frequencies: dict[tuple[str, str], int] = {}
         self.hu_by_en: dict[str, list[str]] = {}
         self.en_by_hu: dict[str, list[str]] = {}
         for hu, english in term_pairs or []:
@@ -97,6 +98,16 @@ class Searcher:
 
             self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
         return self._whoosh
+
+    def _df(self, field: str, token: str) -> int:
+        """A term's document frequency, kept: language detection and word weights ask for the
+        same terms again and again, and each asking is a term-table search."""
+        key = (field, token)
+        if key not in self._frequencies:
+            if len(self._frequencies) > 50_000:
+                self._frequencies.clear()
+            self._frequencies[key] = self.reader.doc_frequency(field, token)
+        return self._frequencies[key]
 
     def _tokens(self, field: str, text: str) -> list[str]:
         key = (field, text)
@@ -124,7 +135,7 @@ class Searcher:
     def known(self, lang: str, word: str) -> bool:
         """Whether the index's fields of that language hold the word (language.detect)."""
         fields = ("text", "title") if lang == "en" else ("text_hu", "title_hu")
-        return any(self.reader.doc_frequency(f, tok) for f in fields for tok in self._tokens(f, word))
+        return any(self._df(f, tok) for f in fields for tok in self._tokens(f, word))
 
     def fields_of(self, word: str, lang: str | None) -> list[str]:
         """The fields a word is scored in: its query's language's, and the other language's too
@@ -233,7 +244,9 @@ class Searcher:
             pooled.append((rid, score * boost, matched.get(docnum, set())))
         results = Results(query=text.strip(), total=0, suggestion=suggestion)
         # When every match is in the pool, the total is exact: what the hits would be, all shown.
-        complete = len(top) >= total  # (the fuzzy path's total is not a count of pooled groups)
+        # A phrase's total counts the hits there are to list, identical texts once (its matches
+        # are few); other totals count the matching rules.
+        complete = bool(phrases) and len(top) >= total
         distinct = self._fill(results, list(numbers or []), rerank(pooled, word_terms, self._rarity(word_terms)), limit, texts, pick,
                               count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
@@ -259,7 +272,7 @@ class Searcher:
 
     def _rarity(self, word_terms: list[set]) -> list[float]:
         """Each query word's idf (BM25's), by its most common spelling among the fields."""
-        count, df = self.reader.doc_count_all(), self.reader.doc_frequency
+        count, df = self.reader.doc_count_all(), self._df
         return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]
 
     def _holding(self, phrases: list[str], allowed: set[int] | None) -> set[int] | None:

@@ -421,8 +421,12 @@ class RecordStore:
             f"SELECT id, first_day, last_day FROM records WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))
         return {row[0]: (row[1], row[2]) for row in rows}
 
-    def lineage(self, key: str) -> list[Record]:
-        """Every version of one rule, oldest first (across edits and renumberings)."""
+    def lineage(self, key: str, day: int | None = None) -> list[Record]:
+        """Every version of one rule, oldest first (across edits and renumberings); with `day`,
+        only those in force that day (eras.OPEN_END: today)."""
+        if day is not None:
+            return self._many("SELECT data FROM records WHERE lineage = ? AND first_day <= ? AND last_day >= ? "
+                              "ORDER BY first_day, rank", (key, day, day))
         return self._many("SELECT data FROM records WHERE lineage = ? ORDER BY first_day, rank", (key,))
 
     def in_force(self, day: int, source: str, kinds: tuple[str, ...] = ("rule",)) -> list[Record]:
