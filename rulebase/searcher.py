@@ -29,6 +29,8 @@ KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage
 # `context` holds the record's section path, so a paragraph is found by its heading's words.
 TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
 PAIR_BOOST = 1.5
+COMMON_CONTEXT = 0.1  # a section-path term in more than this share of documents is not scored
+CONTEXT_FIELDS = ("context", "context_hu")
 BM25_B, BM25_K1 = 0.75, 1.2
 LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
 COORD_POWER = 2  # a hit's score is scaled by (weighted share of the query's words it has) ** this
@@ -151,8 +153,15 @@ class Searcher:
     def word_terms(self, words: list[str], lang: str | None = None) -> list[list[tuple[str, str]]]:
         """Each query word as (field, token) pairs: the query's clauses and the coordination
         count of every hit are both built from these."""
-        return [[(field, tok) for field in self.fields_of(word, lang) for tok in self._tokens(field, word)]
-                for word in words]
+        common = COMMON_CONTEXT * self.reader.doc_count_all()
+        out = []
+        for word in words:
+            pairs = [(field, tok) for field in self.fields_of(word, lang) for tok in self._tokens(field, word)]
+            # A section-path word a tenth of all documents share ("rules", "abilities") says
+            # nothing about one of them, and its postings are the longest a query reads.
+            kept = [(f, t) for f, t in pairs if f not in CONTEXT_FIELDS or self._df(f, t) <= common]
+            out.append(kept or pairs)
+        return out
 
     def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
                     extra_boost: float = 0.3, lang: str | None = None) -> list[Clause]:
