@@ -162,9 +162,10 @@ def _like(names: set[str]) -> tuple[str, ...]:
 
 
 def _mentions(text: str, names: set[str]) -> bool:
-    """Whether the text uses one of the loose names (a word-level match after loose_term)."""
-    words = f" {loose_term(text)} "
-    return any(f" {name} " in words or f" {name}" in words for name in names if name)
+    """Whether the text uses one of the loose names: a word starting with it, after loose_term
+    ("trampl" in "trampling")."""
+    words = f" {loose_term(text)}"
+    return any(f" {name}" in words for name in names if name)
 
 
 def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str],

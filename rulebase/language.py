@@ -17,9 +17,29 @@ from collections.abc import Callable
 HU_LETTERS = frozenset("őű")  # only Hungarian, among the corpus's languages
 ACCENTED = frozenset("áéíóöúü")
 # Hungarian function and question words: they say "Hungarian" and carry no topic.
-HU_FUNCTION = frozenset(["a", "az", "egy", "és", "es", "vagy", "hogy", "mi", "mit", "mik", "mikor", "miért", "miert", "hány", "hany", "hányat", "hol", "hova", "honnan", "ha", "van", "vannak", "nincs", "nem", "meg", "is", "de", "mint", "ez", "ezt", "azt", "ami", "amit", "amely", "amelyik", "aki", "akkor", "csak", "már", "mar", "még", "meg", "meg", "minden", "lesz", "volt", "kell", "kellett", "lehet", "ki", "kit", "kik", "milyen", "melyik", "hogyan", "mennyi", "mennyit", "mivel", "miben", "mire", "min", "után", "utan", "előtt", "elott", "alatt", "során", "soran", "között", "kozott", "fel", "le", "el", "be", "ki", "rá", "ra", "neki", "nekem", "én", "en", "te", "ő", "o", "mi", "ti", "ők", "ok", "engem", "téged", "enyém", "tied", "saját", "sajat", "szerint", "tehát", "tehat", "illetve", "azaz", "pedig", "sem", "se", "mert", "hanem", "ilyen", "olyan", "úgy", "ugy", "így", "igy", "itt", "ott", "most", "mindig", "soha", "sok", "kevés", "keves", "egyik", "másik", "masik", "történik", "tortenik", "kerül", "kerul"])
+HU_FUNCTION = frozenset([
+    "a", "az", "egy", "és", "es", "vagy", "hogy", "mi", "mit", "mik", "mikor", "miért", "miert",
+    "hány", "hany", "hányat", "hol", "hova", "honnan", "ha", "van", "vannak", "nincs", "nem", "meg",
+    "is", "de", "mint", "ez", "ezt", "azt", "ami", "amit", "amely", "amelyik", "aki", "akkor", "csak",
+    "már", "mar", "még", "minden", "lesz", "volt", "kell", "kellett", "lehet", "ki", "kit", "kik",
+    "milyen", "melyik", "hogyan", "mennyi", "mennyit", "mivel", "miben", "mire", "min", "után", "utan",
+    "előtt", "elott", "alatt", "során", "soran", "között", "kozott", "fel", "le", "el", "be", "rá",
+    "ra", "neki", "nekem", "én", "en", "te", "ő", "o", "ti", "ők", "ok", "engem", "téged", "enyém",
+    "tied", "saját", "sajat", "szerint", "tehát", "tehat", "illetve", "azaz", "pedig", "sem", "se",
+    "mert", "hanem", "ilyen", "olyan", "úgy", "ugy", "így", "igy", "itt", "ott", "most", "mindig",
+    "soha", "sok", "kevés", "keves", "egyik", "másik", "masik", "történik", "tortenik", "kerül",
+    "kerul",
+])
 # English function and question words: they say "English" and carry no topic.
-EN_FUNCTION = frozenset(["the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "from", "with", "without", "into", "onto", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "can", "could", "may", "might", "must", "shall", "should", "will", "would", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "happens", "happen", "if", "then", "than", "that", "this", "these", "those", "it", "its", "i", "me", "my", "you", "your", "we", "our", "they", "their", "he", "she", "his", "her", "them", "there", "here", "and", "or", "not", "no", "yes", "as", "so", "about", "much", "many", "any", "some", "does", "doesn't", "can't"])
+EN_FUNCTION = frozenset([
+    "the", "a", "an", "of", "to", "in", "on", "at", "by", "for", "from", "with", "without", "into",
+    "onto", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "can",
+    "could", "may", "might", "must", "shall", "should", "will", "would", "what", "which", "who",
+    "whom", "whose", "when", "where", "why", "how", "happens", "happen", "if", "then", "than", "that",
+    "this", "these", "those", "it", "its", "i", "me", "my", "you", "your", "we", "our", "they",
+    "their", "he", "she", "his", "her", "them", "there", "here", "and", "or", "not", "no", "yes", "as",
+    "so", "about", "much", "many", "any", "some", "doesn't", "can't",
+])
 FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
 HU_FIELDS = ("title_hu", "text_hu", "context_hu")
 EN_FIELDS = ("title", "text", "context")
