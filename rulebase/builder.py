@@ -27,7 +27,8 @@ from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generati
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 _CODE_DIRS = ("ingest",)
-_CODE_FILES = ("records.py", "index.py", "indexer.py", "store.py", "builder.py", "terms.py", "lineage.py", "eras.py")
+_CODE_FILES = ("records.py", "index.py", "indexer.py", "store.py", "builder.py", "terms.py", "lineage.py", "eras.py",
+               "postings.py", "scorer.py")
 
 
 def code_files() -> list[Path]:

@@ -88,11 +88,12 @@ def _write_segment(path: str, docs: list[dict]):
 def write_index(path: Path, records: list[Record],
                 progress: Callable[[str, int, int], None] | None = None,
                 windows: dict[str, tuple[int, int]] | None = None, workers: int = 1,
-                cached: dict[str, Path] | None = None) -> None:
+                cached: dict[str, Path] | None = None, common: bool = True) -> None:
     """Write the full-text index; with several `workers` each writes a segment of consecutive
     records in its own process. `cached`: per source id, an index written earlier for exactly that
     source's records with this schema (cache.py); its segments are copied in after ours. Also
-    writes DOCMETA, each document's group and days in force in document-number order."""
+    writes DOCMETA, each document's group and days in force in document-number order, and (with
+    `common`) the common terms' decoded postings (postings.py)."""
     from whoosh.index import TOC, clean_files
 
     cached = cached or {}
@@ -128,6 +129,12 @@ def write_index(path: Path, records: list[Record],
     TOC(schema, segments, generation).write(ix.storage, ix.indexname)
     clean_files(ix.storage, ix.indexname, generation, segments)
     _write_docmeta(path / DOCMETA, order, windows)
+    if common:  # (not for the build cache's archive segment: its scores are not the index's)
+        from rulebase import postings
+        from rulebase.scorer import Scorer
+
+        with whoosh_index.open_dir(str(path)).reader() as reader:
+            postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))
 
 
 def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> list[tuple]:

@@ -56,8 +56,9 @@ class Postings:
 class Scorer:
     """Scores clauses against one open Whoosh index reader; cheap to call again and again."""
 
-    def __init__(self, reader, B: float = 0.75, K1: float = 1.2, cache_terms: int = 4096):
+    def __init__(self, reader, B: float = 0.75, K1: float = 1.2, cache_terms: int = 4096, stored=None):
         self.reader = reader
+        self.stored = stored  # postings.Stored: the common terms' postings, decoded at build time
         self._leaves = reader.leaf_readers()  # [(segment reader, first document number)]
         self.doc_count = reader.doc_count_all()
         self.B, self.K1 = B, K1
@@ -79,13 +80,22 @@ class Scorer:
             self._terms.move_to_end(key)
             found = self._terms[key]
         else:
-            found = self._read(field, token, positions) if key in self.reader else None
+            kept = self.stored.get(field, token, positions) if self.stored is not None else None
+            if kept is not None:
+                found = Postings(kept[0], kept[1], kept[2])
+            else:
+                found = self._read(field, token, positions) if key in self.reader else None
             self._terms[key] = found
             if len(self._terms) > self.cache_terms:
                 self._terms.popitem(last=False)
         if positions and found is not None and found.values is None:
-            found.values = self._read_values(field, token)
+            kept = self.stored.get(field, token, True) if self.stored is not None else None
+            found.values = kept[2] if kept is not None and kept[2] is not None else self._read_values(field, token)
         return found
+
+    def close(self) -> None:
+        if self.stored is not None:
+            self.stored.close()
 
     def _read_values(self, field: str, token: str) -> list[bytes]:
         values: list[bytes] = []

@@ -20,6 +20,7 @@ from rulebase import language
 from rulebase.errors import IndexError_, UsageError
 from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 from rulebase.index import DOCMETA, read_docmeta, whoosh_index
+from rulebase.postings import BM25_B, BM25_K1, Stored
 from rulebase.records import Record, fold_typography
 from rulebase.records import fold_accents as fold
 from rulebase.scorer import Clause, Scorer
@@ -31,7 +32,6 @@ TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text
 PAIR_BOOST = 1.5
 COMMON_CONTEXT = 0.1  # a section-path term in more than this share of documents is not scored
 CONTEXT_FIELDS = ("context", "context_hu")
-BM25_B, BM25_K1 = 0.75, 1.2
 LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
 COORD_POWER = 2  # a hit's score is scaled by (weighted share of the query's words it has) ** this
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
@@ -71,7 +71,7 @@ class Searcher:
         except Exception as exc:  # noqa: BLE001 - whoosh raises many kinds on a damaged index
             raise IndexError_(f"full-text index unreadable ({type(exc).__name__})", str(path),
                               "run 'rulebase index build' to rebuild it") from None
-        self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1)
+        self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1, stored=Stored(Path(path)))
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
         self.path = Path(path)
@@ -90,6 +90,7 @@ class Searcher:
     def close(self) -> None:
         if self._whoosh is not None:
             self._whoosh.close()
+        self.scorer.close()
         self.reader.close()
 
     def _searcher(self):

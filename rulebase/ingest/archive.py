@@ -144,7 +144,7 @@ def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
     spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
 
     def write_segment(folder: Path) -> None:
-        indexer.write_index(folder, archived.parsed.records, None, spans, default_workers())
+        indexer.write_index(folder, archived.parsed.records, None, spans, default_workers(), common=False)
 
     saved = entry.save(archived.parsed, archived.encodings, write_segment)
     return archived, entry.segment_dir if saved else None

@@ -1,0 +1,118 @@
+"""Decoded postings of the index's common terms, written once per build beside the Whoosh files.
+
+A query's time goes to reading the postings of its common words for the first time: Whoosh
+unpickles and decompresses every block of 128 postings, and a word like "spell" sits in 10,000
+documents. The few hundred terms in at least COMMON documents hold most postings a query reads, so
+the build stores theirs ready to use: document numbers (uint32), BM25F scores (float64, computed by
+scorer.Scorer exactly as at query time, over the finished index's statistics) and, for positional
+fields, each posting's raw positions. A reader maps the file and turns a term into arrays with two
+byte copies. The file belongs to one generation of the index, like DOCMETA.
+
+Layout of FILE: per term, ids | scores | value offsets (uint32, n + 1) | values; TABLE (JSON) maps
+"field<TAB>token" to [start, n, values length] (values length -1: the field has no positions).
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+from array import array
+from pathlib import Path
+
+FILE, TABLE = "postings.bin", "postings.json"
+BM25_B, BM25_K1 = 0.75, 1.2  # the ranking's BM25F parameters: the stored scores are computed with them
+COMMON = 300  # documents a term must be in to be stored here
+FIELDS = ("title", "text", "context", "title_hu", "text_hu", "context_hu")
+
+
+def write(path: Path, reader, scorer) -> int:
+    """Store the common terms of an open index (its reader and a scorer.Scorer over it); returns
+    how many. Written to temporary names and renamed, so a reader never sees half a file."""
+    table: dict[str, list[int]] = {}
+    tmp_file, tmp_table = path / (FILE + ".tmp"), path / (TABLE + ".tmp")
+    with open(tmp_file, "wb") as out:
+        start = 0
+        for field in FIELDS:
+            if field not in reader.schema:
+                continue
+            positional = reader.schema[field].format.supports("positions")
+            for term in reader.lexicon(field):
+                token = term.decode("utf-8")
+                if reader.doc_frequency(field, token) < COMMON:
+                    continue
+                found = scorer._read(field, token, positional)
+                parts = [array("I", found.ids).tobytes(), array("d", found.scores).tobytes()]
+                blob_length = -1
+                if positional:
+                    offsets, at = array("I", [0]), 0
+                    for value in found.values:
+                        at += len(value)
+                        offsets.append(at)
+                    parts += [offsets.tobytes(), b"".join(found.values)]
+                    blob_length = at
+                for part in parts:
+                    out.write(part)
+                table[f"{field}\t{token}"] = [start, len(found.ids), blob_length]
+                start += sum(map(len, parts))
+    tmp_table.write_text(json.dumps(table), encoding="utf-8")
+    tmp_file.replace(path / FILE)
+    tmp_table.replace(path / TABLE)
+    return len(table)
+
+
+class Values:
+    """One term's raw positions, posting by posting, read from the mapped file on demand."""
+
+    __slots__ = ("_data", "_offsets", "_base")
+
+    def __init__(self, data, offsets: array, base: int):
+        self._data, self._offsets, self._base = data, offsets, base
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def __getitem__(self, i: int) -> bytes:
+        return bytes(self._data[self._base + self._offsets[i]:self._base + self._offsets[i + 1]])
+
+
+class Stored:
+    """The common terms of one generation, opened lazily; `get` is None for any other term (and
+    for all of them when the files are missing: an index from before them reads Whoosh)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._table: dict[str, list[int]] | None = None
+        self._data = None
+
+    def _open(self) -> None:
+        self._table = {}
+        try:
+            self._table = json.loads((self.path / TABLE).read_text(encoding="utf-8"))
+            with open(self.path / FILE, "rb") as handle:
+                self._data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if self._table else None
+        except (OSError, ValueError):
+            self._table, self._data = {}, None
+
+    def get(self, field: str, token: str, positions: bool) -> tuple[array, array, Values | None] | None:
+        if self._table is None:
+            self._open()
+        entry = self._table.get(f"{field}\t{token}")
+        if entry is None or self._data is None:
+            return None
+        start, n, blob_length = entry
+        ids, scores = array("I"), array("d")
+        ids.frombytes(self._data[start:start + 4 * n])
+        at = start + 4 * n
+        scores.frombytes(self._data[at:at + 8 * n])
+        values = None
+        if positions and blob_length >= 0:
+            at += 8 * n
+            offsets = array("I")
+            offsets.frombytes(self._data[at:at + 4 * (n + 1)])
+            values = Values(self._data, offsets, at + 4 * (n + 1))
+        return ids, scores, values
+
+    def close(self) -> None:
+        if self._data is not None:
+            self._data.close()
+            self._data = None

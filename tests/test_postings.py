@@ -1,0 +1,54 @@
+"""The common terms' postings stored at build time read back exactly as Whoosh's own."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from rulebase import postings
+from rulebase.postings import BM25_B, BM25_K1, Stored
+from rulebase.scorer import Scorer
+
+
+def test_every_stored_term_equals_its_postings_read_from_whoosh(library):
+    searcher = library._open("searcher")
+    reader = searcher.reader
+    table = json.loads((searcher.path / postings.TABLE).read_text(encoding="utf-8"))
+    assert len(table) > 100  # "rule", "spell", "ability"... in every field that has them
+    stored, plain = Stored(searcher.path), Scorer(reader, B=BM25_B, K1=BM25_K1)
+    for key in table:
+        field, token = key.split("\t")
+        assert reader.doc_frequency(field, token) >= postings.COMMON
+        positional = reader.schema[field].format.supports("positions")
+        ids, scores, values = stored.get(field, token, positional)
+        expected = plain._read(field, token, positional)
+        assert (list(ids), list(scores)) == (expected.ids, expected.scores), key
+        if positional:
+            assert [values[i] for i in range(len(values))] == expected.values, key
+    stored.close()
+
+
+def test_a_rare_term_is_not_stored(library):
+    searcher = library._open("searcher")
+    assert searcher.reader.doc_frequency("text", "exalt") < postings.COMMON
+    assert Stored(searcher.path).get("text", "exalt", True) is None
+
+
+def test_without_the_files_search_reads_whoosh_and_ranks_the_same(library, tmp_path):
+    from rulebase.query import run_search
+    from rulebase.searcher import Searcher
+
+    searcher = library._open("searcher")
+    copy = tmp_path / "whoosh"
+    shutil.copytree(searcher.path, copy)
+    (copy / postings.FILE).unlink()
+    (copy / postings.TABLE).unlink()
+    bare = Searcher(copy)
+    try:
+        for query in ["damage prevention", "what happens if I draw from an empty library", '"mana burn"']:
+            ours = run_search(library, query, {}, 20)
+            theirs = bare.search(query, {}, 20, texts=lambda ids: {r.id: r for r in library.store.get_many(ids)})
+            assert [(h.id, h.score) for h in ours.hits if not h.exact_number] == [
+                (h.id, h.score) for h in theirs.hits], query
+    finally:
+        bare.close()
