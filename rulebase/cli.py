@@ -9,6 +9,7 @@ import functools
 import inspect
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -287,6 +288,19 @@ def _library(json_mode: bool = False):
     return library
 
 
+def _answer(json_out: bool, data: Callable[[], object], renderer: str, *args) -> None:
+    """A read command's answer: with --json the data (built only then) as JSON; else the
+    render.py function named `renderer` draws `args` into a paged console. By name, so that
+    --json never imports render.py and rich."""
+    if json_out:
+        _print_json(data())
+        return
+    from rulebase import render
+
+    with render.paged(_console()) as console:
+        getattr(render, renderer)(console, *args)
+
+
 def _print_json(data) -> None:
     from rulebase.views import dumps
 
@@ -313,15 +327,9 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
     when = _when(as_of)
     library = _library(json_out)
     result = lookups.lookup(library.store, ref, when, full=full)
-    if json_out:
-        from rulebase.views import lookup_json
+    from rulebase import views
 
-        _print_json(lookup_json(result))
-        return
-    from rulebase.render import paged, render_lookup
-
-    with paged(_console()) as console:
-        render_lookup(console, result)
+    _answer(json_out, lambda: views.lookup_json(result), "render_lookup", result)
 
 
 @command(app, examples=[
@@ -358,15 +366,9 @@ def search(
                                       "source": source or []})
     results = run_search(library, query, filters, limit, when)
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
-    if json_out:
-        from rulebase.views import search_json
+    from rulebase import views
 
-        _print_json(search_json(results, records))
-    else:
-        from rulebase.render import paged, render_search
-
-        with paged(_console()) as console:
-            render_search(console, results, records)
+    _answer(json_out, lambda: views.search_json(results, records), "render_search", results, records)
     if not results.hits:
         raise typer.Exit(1)
 
@@ -386,15 +388,10 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
     when = _when(as_of)
     library = _library(json_out)
     found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
-    if json_out:
-        from rulebase.views import define_json
+    from rulebase import views
 
-        _print_json(define_json(found))
-        return
-    from rulebase.render import paged, render_definitions
-
-    with paged(_console()) as console:
-        render_definitions(console, found.term, found.definitions, found.hungarian, found.referrers)
+    _answer(json_out, lambda: views.define_json(found), "render_definitions",
+            found.term, found.definitions, found.hungarian, found.referrers)
 
 
 @command(app, examples=[
@@ -607,13 +604,7 @@ def compare(
     when = _when(as_of)
     library = _library(json_out)
     result = comparing.compare(library, topic, editions, when=when)
-    if json_out:
-        _print_json(comparing.comparison_json(result))
-        return
-    from rulebase.render import paged, render_compare
-
-    with paged(_console()) as console:
-        render_compare(console, result)
+    _answer(json_out, lambda: comparing.comparison_json(result), "render_compare", result)
 
 
 @command(app, examples=[
@@ -639,22 +630,10 @@ def diff(
     library = _library(json_out)
     if term is not None:
         found = changing.term_diffs(library.store, term)
-        if json_out:
-            _print_json(changing.term_diff_json(found))
-            return
-        from rulebase.render import paged, render_term_diff
-
-        with paged(_console()) as console:
-            render_term_diff(console, found)
+        _answer(json_out, lambda: changing.term_diff_json(found), "render_term_diff", found)
         return
     result = changing.diff_refs(library.store, a, b)
-    if json_out:
-        _print_json(changing.record_diff_json(result))
-        return
-    from rulebase.render import paged, render_diff
-
-    with paged(_console()) as console:
-        render_diff(console, result)
+    _answer(json_out, lambda: changing.record_diff_json(result), "render_diff", result)
 
 
 @command(app, examples=[
@@ -680,13 +659,7 @@ def changes(
         return
     library = _library(json_out)
     groups = changing.changes(library.store)
-    if json_out:
-        _print_json(changing.changes_json(groups))
-        return
-    from rulebase.render import paged, render_changes
-
-    with paged(_console()) as console:
-        render_changes(console, groups)
+    _answer(json_out, lambda: changing.changes_json(groups), "render_changes", groups)
 
 
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
@@ -704,13 +677,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
         raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
     library = _library(json_out)
     found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
-    if json_out:
-        _print_json(changes_between_json(found))
-        return
-    from rulebase.render import paged, render_changes_between
-
-    with paged(_console()) as console:
-        render_changes_between(console, found)
+    _answer(json_out, lambda: changes_between_json(found), "render_changes_between", found)
 
 
 @command(app, examples=[
@@ -730,15 +697,9 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
     when = _when(as_of)
     library = _library(json_out)
     found = histories.history(library.store, ref, when)
-    if json_out:
-        from rulebase.views import history_json
+    from rulebase import views
 
-        _print_json(history_json(found))
-        return
-    from rulebase.render import paged, render_history
-
-    with paged(_console()) as console:
-        render_history(console, found)
+    _answer(json_out, lambda: views.history_json(found), "render_history", found)
 
 
 @command(glossary_app, "build", examples=[
