@@ -50,3 +50,21 @@ def library(index_dir):
     from rulebase.library import Library
 
     return Library(index_dir)
+
+
+@pytest.fixture
+def one_source_corpus():
+    """Writes a corpus folder holding one fixture document and its manifest: a bundled or user
+    corpus small enough that the index rebuilds a test causes stay cheap."""
+    def write(folder: Path, fixture: str, file: str, source_id: str, title: str, edition: str, date: str,
+              fmt: str) -> Path:
+        import shutil
+
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(Path(__file__).parent / "fixtures" / fixture, folder / file)
+        (folder / "sources.toml").write_text(
+            f'[[source]]\nid = "{source_id}"\ntitle = "{title}"\nedition = "{edition}"\ndate = "{date}"\n'
+            f'lang = "en"\nfile = "{file}"\nformat = "{fmt}"\nprovenance = "test"\ncredit = "test"\n')
+        return folder
+
+    return write

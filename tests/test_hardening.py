@@ -79,14 +79,10 @@ def test_sigkill_at_random_points_leaves_the_previous_index_answering(built, ind
     assert before in names or current != before
 
 
-def test_killed_rebuild_of_a_stale_index_is_redone_on_next_use(built, index, tmp_path):
+def test_killed_rebuild_of_a_stale_index_is_redone_on_next_use(built, index, tmp_path, one_source_corpus):
     _, _, baseline, _ = built
-    user = tmp_path / "user"
-    user.mkdir()
-    shutil.copy(FIXTURES / "ck-2008-mini.txt", user / "mine.txt")
-    (user / "sources.toml").write_text(
-        '[[source]]\nid = "mine"\ntitle = "Mine"\nedition = "10e"\ndate = "2008-10-20"\nlang = "en"\n'
-        'file = "mine.txt"\nformat = "crystalkeep-2008"\nprovenance = "test"\ncredit = "test"\n')
+    user = one_source_corpus(tmp_path / "user", "ck-2008-mini.txt", "mine.txt", "mine", "Mine", "10e", "2008-10-20",
+                             "crystalkeep-2008")
     proc = subprocess.Popen(_cmd(index, "index", "build"), env=_env(user),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.5)

@@ -274,14 +274,10 @@ def test_one_id_cannot_name_several_files(corpus):
 
 
 @pytest.fixture
-def tiny(tmp_path, monkeypatch):
+def tiny(tmp_path, monkeypatch, one_source_corpus):
     """A one-document bundled corpus: the rebuilds these CLI tests cause stay cheap."""
-    bundled = tmp_path / "bundled"
-    bundled.mkdir()
-    shutil.copy(FIXTURES / "ck-1999-mini.txt", bundled / "ck.txt")
-    (bundled / "sources.toml").write_text(
-        '[[source]]\nid = "ck1999"\ntitle = "Crystal Keep mini"\nedition = "5e"\ndate = "1999-04"\n'
-        'lang = "en"\nfile = "ck.txt"\nformat = "crystalkeep-1999"\nprovenance = "test"\ncredit = "test"\n')
+    bundled = one_source_corpus(tmp_path / "bundled", "ck-1999-mini.txt", "ck.txt", "ck1999", "Crystal Keep mini",
+                                "5e", "1999-04", "crystalkeep-1999")
     monkeypatch.setenv("RULEBASE_CORPUS", str(bundled))
     monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
     builds = []

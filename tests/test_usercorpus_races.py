@@ -220,15 +220,10 @@ def test_concurrent_removes_of_one_document_remove_it_once(tmp_path):
 
 
 @pytest.fixture
-def tiny_bundled(tmp_path) -> Path:
+def tiny_bundled(tmp_path, one_source_corpus) -> Path:
     """A one-document bundled corpus, so the index rebuilds these tests cause take a moment."""
-    bundled = tmp_path / "bundled"
-    bundled.mkdir()
-    shutil.copy(FIXTURES / "ck-2008-mini.txt", bundled / "ck.txt")
-    (bundled / "sources.toml").write_text(
-        '[[source]]\nid = "ck2008"\ntitle = "Crystal Keep mini"\nedition = "10e"\ndate = "2008-10-20"\n'
-        'lang = "en"\nfile = "ck.txt"\nformat = "crystalkeep-2008"\nprovenance = "test"\ncredit = "test"\n')
-    return bundled
+    return one_source_corpus(tmp_path / "bundled", "ck-2008-mini.txt", "ck.txt", "ck2008", "Crystal Keep mini",
+                             "10e", "2008-10-20", "crystalkeep-2008")
 
 
 def test_cli_adds_and_removes_at_once_leave_every_command_working(tmp_path, releases, tiny_bundled):
