@@ -1,3 +1,3 @@
-from rulebase.fastpath import main
+from rulebase.cli.entry import main
 
 main()

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.errors import DiskFull, IndexError_, RulebaseError
-from rulebase.sources import Source, default_corpus_dir, load_manifest
-from rulebase.store import (
+from rulebase.core.errors import DiskFull, IndexError_, RulebaseError
+from rulebase.core.sources import Source, default_corpus_dir, load_manifest
+from rulebase.index.store import (
     POINTER,
     Generation,
     RecordStore,
@@ -30,7 +30,7 @@ from rulebase.store import (
     stamp_matches,
     verify,
 )
-from rulebase.store import damage as store_damage
+from rulebase.index.store import damage as store_damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Library:
 
     def _watched(self) -> list[Path]:
         """The manifests: adding or removing a document changes one of them."""
-        from rulebase.sources import MANIFEST_NAME, user_corpus_dir
+        from rulebase.core.sources import MANIFEST_NAME, user_corpus_dir
 
         return [self.corpus_dir / MANIFEST_NAME, user_corpus_dir() / MANIFEST_NAME]
 
@@ -80,7 +80,7 @@ class Library:
     def status(self, checksums: bool = True) -> Status:
         """Where the index is and whether it is current. `checksums`: read every file against
         meta.json (what `index status` wants); without, damage is judged from stat calls."""
-        from rulebase.builder import expected_fingerprint
+        from rulebase.build.builder import expected_fingerprint
 
         generation = current_generation(self.index_dir)
         problem = None
@@ -90,7 +90,7 @@ class Library:
                       problem)
 
     def build(self, progress=None, force: bool = True) -> Generation:
-        from rulebase.builder import build
+        from rulebase.build.builder import build
 
         self._generation = build(self.index_dir, self.sources, progress, force=force, watch=self._watched())
         self._opened.clear()
@@ -116,7 +116,7 @@ class Library:
         status = self.status(checksums=False)
         generation = status.generation
         if status.writable:
-            from rulebase.builder import clean_leftovers
+            from rulebase.build.builder import clean_leftovers
 
             clean_leftovers(self.index_dir)
         problem = status.problem
@@ -181,7 +181,7 @@ class Library:
         return RecordStore(self.ensure().db_path)
 
     def _open_searcher(self):
-        from rulebase.searcher import Searcher
+        from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
         return Searcher(self.ensure().whoosh_path, pairs)

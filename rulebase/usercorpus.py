@@ -22,10 +22,17 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 from pathlib import Path
 
-from rulebase.detect import Detected, detect
-from rulebase.errors import ManifestError, NotFound, SourceError, UsageError
-from rulebase.locking import folder_lock
-from rulebase.sources import ENV_USER_CORPUS, MANIFEST_NAME, REQUIRED, Source, is_edition, user_corpus_dir
+from rulebase.core.errors import ManifestError, NotFound, SourceError, UsageError
+from rulebase.core.locking import folder_lock
+from rulebase.core.sources import (
+    ENV_USER_CORPUS,
+    MANIFEST_NAME,
+    REQUIRED,
+    Source,
+    is_edition,
+    user_corpus_dir,
+)
+from rulebase.ingest.detect import Detected, detect
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 _TMP = re.compile(r"^\..+\.\d+\.tmp$")  # what _write_atomic leaves if killed

@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rulebase.library import Library  # noqa: E402
-from rulebase.lookup import lookup  # noqa: E402
-from rulebase.query import run_search  # noqa: E402
+from rulebase.rules.lookup import lookup  # noqa: E402
+from rulebase.search.request import run_search  # noqa: E402
 
 TARGETS = {"build": 60.0, "rss": 1024.0, "size": 150.0, "add": None, "lookup_p50": 0.001, "search_p95": 0.020,
            "cold_lookup": 0.15, "cold_search": 0.25}
@@ -75,7 +75,7 @@ def cold(cmd: list[str], index: Path, runs: int) -> list[float]:
 
 def corpus_without_archive(tmp: Path) -> Path:
     """A copy of corpus/ whose manifest leaves out the archive (the bundled-only figures)."""
-    from rulebase.sources import copy_without
+    from rulebase.core.sources import copy_without
 
     return copy_without(ROOT / "corpus", tmp / "bundled-corpus", "comprules-archive")
 

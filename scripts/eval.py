@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rulebase.core.records import Record  # noqa: E402
 from rulebase.library import Library  # noqa: E402
-from rulebase.query import run_search  # noqa: E402
-from rulebase.records import Record  # noqa: E402
+from rulebase.search.request import run_search  # noqa: E402
 
 DEFAULT_SETS = [ROOT / "tests" / "eval" / "dev-queries.tsv", ROOT / "tests" / "eval" / "queries.tsv"]
 

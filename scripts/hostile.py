@@ -90,8 +90,8 @@ CHILD = """
 import json, sys, time
 from pathlib import Path
 from rulebase.library import Library
-from rulebase.query import run_search
-from rulebase.store import current_generation
+from rulebase.search.request import run_search
+from rulebase.index.store import current_generation
 library = Library(sys.argv[1], sys.argv[4] if sys.argv[4] else None)
 library._generation = current_generation(Path(sys.argv[1]))  # as built: code edited since must not rebuild it
 searcher = library.searcher
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="run only the queries whose label contains this")
     parser.add_argument("--corpus", type=Path, help="the bundled corpus folder to build beside (default corpus/)")
     args = parser.parse_args(argv)
-    from rulebase.store import current_generation
+    from rulebase.index.store import current_generation
 
     with tempfile.TemporaryDirectory() as scratch:
         tmp = args.keep or Path(scratch)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from eval import Fts5Baseline, GrepBaseline, fold  # noqa: E402
 
 from rulebase.library import Library  # noqa: E402
-from rulebase.query import run_search  # noqa: E402
+from rulebase.search.request import run_search  # noqa: E402
 
 DIR = ROOT / "tests" / "eval" / "judged"
 SYSTEMS = ("rulebase", "fts5", "grep")

@@ -30,7 +30,7 @@ def _isolated_user_dirs(tmp_path_factory):
 def corpus_without_archive(tmp_path_factory) -> Path:
     """The bundled corpus less the Comprehensive Rules archive: for tests of documents a user adds
     (a release the archive lacks), where the archive would only add a minute of building."""
-    from rulebase.sources import copy_without, default_corpus_dir
+    from rulebase.core.sources import copy_without, default_corpus_dir
 
     return copy_without(default_corpus_dir(), tmp_path_factory.mktemp("bundled") / "corpus", "comprules-archive")
 

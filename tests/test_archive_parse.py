@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.sources import Source
 from rulebase.ingest import comprules
 from rulebase.ingest.comprules import parse
 from rulebase.ingest.text import Parsed, decode
-from rulebase.sources import Source
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz"

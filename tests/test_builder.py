@@ -1,6 +1,6 @@
 import os
 
-from rulebase.builder import clean_leftovers, leftovers
+from rulebase.build.builder import clean_leftovers, leftovers
 
 
 def test_leftovers_of_a_killed_build_are_cleaned_when_no_builder_runs(tmp_path):

@@ -15,7 +15,7 @@ import pytest
 
 from rulebase.ingest import archive
 from rulebase.library import Library
-from rulebase.query import run_search
+from rulebase.search.request import run_search
 
 ROOT = Path(__file__).resolve().parent.parent
 RELEASES = ("2009-05-01", "2009-07-11", "2009-09-04")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from rulebase.changes import changes, changes_json, diff_refs, record_diff_json, resolve, term_diffs
-from rulebase.diff import DiffOp
-from rulebase.errors import NotFound, UsageError
-from rulebase.plain import diff_text
-from rulebase.render import render_changes, render_diff
+from rulebase.cli.plain import diff_text
+from rulebase.cli.render import render_changes, render_diff
+from rulebase.core.errors import NotFound, UsageError
+from rulebase.rules.changes import changes, changes_json, diff_refs, record_diff_json, resolve, term_diffs
+from rulebase.rules.diff import DiffOp
 
 REST_306_5 = ("alone if it's the only creature declared as an attacker during the declare attackers step. "
               "A creature is attacking alone if it's attacking but no other ")

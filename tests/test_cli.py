@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulebase.cli import app
+from rulebase.cli.app import app
 
 runner = CliRunner()
 

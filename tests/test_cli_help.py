@@ -18,8 +18,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from rulebase import fastpath
-from rulebase.cli import app
+from rulebase.cli import entry as fastpath
+from rulebase.cli.app import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,9 +207,9 @@ def test_compare_help_lists_every_curated_topic():
 def test_importing_the_cli_reads_no_topics_and_no_index():
     code = ("import sys, builtins; opened = []; real = builtins.open\n"
             "builtins.open = lambda f, *a, **k: (opened.append(str(f)), real(f, *a, **k))[1]\n"
-            "import rulebase.cli\n"
+            "import rulebase.cli.app\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('whoosh', 'rich', 'tomllib')"
-            " or m in ('rulebase.compare', 'rulebase.library')))\n"
+            " or m in ('rulebase.rules.compare', 'rulebase.library')))\n"
             "print([f for f in opened if f.endswith('.toml')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "[]\n[]\n"
@@ -220,9 +220,9 @@ def test_lookup_full_reaches_the_library(index_dir):
     full = runner.invoke(app, ["--index", str(index_dir), "lookup", "502.83a", "--full"])
     assert compact.exit_code == full.exit_code == 0
     assert full.stdout.startswith("cr2008 502.83a\n")
+    from rulebase.cli.plain import lookup_lines
     from rulebase.library import Library
-    from rulebase.lookup import lookup
-    from rulebase.plain import lookup_lines
+    from rulebase.rules.lookup import lookup
 
     store = Library(index_dir).store
     expected = "\n".join(lookup_lines(lookup(store, "502.83a", None, full=True))) + "\n"

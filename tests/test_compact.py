@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from rulebase.lookup import lookup
-from rulebase.plain import lookup_lines
-from rulebase.records import fold_space
-from rulebase.render import SafeConsole, render_lookup
-from rulebase.views import dumps, lookup_json
+from rulebase.cli.plain import lookup_lines
+from rulebase.cli.render import SafeConsole, render_lookup
+from rulebase.cli.views import dumps, lookup_json
+from rulebase.core.records import fold_space
+from rulebase.rules.lookup import lookup
 
 SGR = re.compile("\x1b\\[[0-9;]*m")
 EXALTED = ('Exalted is a triggered ability. "Exalted" means "Whenever a creature you control attacks alone, '

@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from rulebase.compare import (
+from rulebase.cli.render import render_compare
+from rulebase.core.eras import labels_between
+from rulebase.core.errors import ManifestError, UsageError
+from rulebase.core.records import fold_space
+from rulebase.core.sources import default_corpus_dir
+from rulebase.rules.compare import (
     EDITIONS,
     NOT_COVERED,
     TOPICS_FILE,
@@ -18,11 +23,6 @@ from rulebase.compare import (
     load_topics,
     parse_editions,
 )
-from rulebase.eras import labels_between
-from rulebase.errors import ManifestError, UsageError
-from rulebase.records import fold_space
-from rulebase.render import render_compare
-from rulebase.sources import default_corpus_dir
 
 REQUIRED = {
     "damage timing", "mana burn", "first player's first draw", "deck size and copies", "turn structure",

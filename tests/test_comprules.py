@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.records import number_key
+from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import ingest_source
 from rulebase.ingest.comprules import parse
 from rulebase.ingest.text import Parsed, decode
-from rulebase.records import number_key
-from rulebase.sources import Source, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CR2025 = FIXTURES / "comprules-2025-11-14.txt"

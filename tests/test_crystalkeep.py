@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from rulebase.core.records import Citation, fold_space
+from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import crystalkeep, ingest_source
 from rulebase.ingest.citations import late_citation_flags, parse_citation, split_citations
 from rulebase.ingest.text import decode
-from rulebase.records import Citation, fold_space
-from rulebase.sources import Source, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

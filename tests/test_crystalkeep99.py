@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.records import Citation, Ref, fold_space
+from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import crystalkeep99, ingest_source
 from rulebase.ingest.crystalkeep99 import _ends_group
 from rulebase.ingest.text import decode
-from rulebase.records import Citation, Ref, fold_space
-from rulebase.sources import Source, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

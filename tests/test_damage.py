@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulebase.cli import app
+from rulebase.cli.app import app
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 runner = CliRunner()
@@ -151,7 +151,7 @@ def test_status_checksums_find_damage_that_kept_size_and_time(mini, index, cli_e
 def test_a_read_error_during_a_query_is_damage_rebuilt_once(mini, index, cli_env):
     """Damage the stat check cannot see, found only when a query reads it: rebuild once, answer."""
     from rulebase.library import Library
-    from rulebase.lookup import lookup
+    from rulebase.rules.lookup import lookup
 
     db = _gen(index) / "records.db"
     times = db.stat()
@@ -177,8 +177,8 @@ def test_a_read_error_during_a_query_is_damage_rebuilt_once(mini, index, cli_env
 
 def test_a_failure_that_is_not_damage_is_not_rebuilt(mini, index, cli_env, monkeypatch):
     """A bug in a query is not damage: the checksums match, so no rebuild hides it."""
+    from rulebase.index.store import RecordStore
     from rulebase.library import Library
-    from rulebase.store import RecordStore
 
     def broken(self, number):
         raise ValueError("a bug")
@@ -211,9 +211,9 @@ def _sqlite_full(*args, **kwargs):
 
 
 @pytest.mark.parametrize(("target", "fail", "why"), [
-    ("rulebase.builder.write_db", _enospc, "No space left on device"),
-    ("rulebase.indexer.write_index", _edquot_after_a_file, "Disk quota exceeded"),
-    ("rulebase.builder.write_db", _sqlite_full, "database or disk is full"),
+    ("rulebase.build.builder.write_db", _enospc, "No space left on device"),
+    ("rulebase.build.writer.write_index", _edquot_after_a_file, "Disk quota exceeded"),
+    ("rulebase.build.builder.write_db", _sqlite_full, "database or disk is full"),
 ])
 def test_a_full_disk_is_a_one_line_error_and_the_old_index_answers(mini, index, cli_env, monkeypatch,
                                                                    target, fail, why):
@@ -240,7 +240,7 @@ def test_a_full_disk_while_rebuilding_a_stale_index_serves_the_old_one(mini, ind
     meta["fingerprint"] = "an-older-corpus"  # stale: the next reader rebuilds
     meta["stamp"] = []  # (else the stamp says no input changed, and nothing is re-hashed)
     meta_path.write_text(json.dumps(meta))
-    monkeypatch.setattr("rulebase.builder.write_db", _enospc)
+    monkeypatch.setattr("rulebase.build.builder.write_db", _enospc)
     answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
     assert (answer.exit_code, answer.stdout) == (0, baseline["lookup"])
     assert answer.stderr == (f"warning: the index at {index} is out of date and could not be rebuilt (no space "
@@ -300,7 +300,7 @@ def test_an_index_built_by_an_older_version_is_adopted(mini, index):
 
 
 def test_pruning_never_runs_in_an_unmarked_folder(home):
-    from rulebase.builder import _clean_partial, _prune, clean_leftovers
+    from rulebase.build.builder import _clean_partial, _prune, clean_leftovers
 
     before = _snapshot(home)
     (home / "CURRENT").write_text("gen-photos\n")

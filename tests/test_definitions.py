@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulebase.definitions import curated_names, define, loose_term
+from rulebase.rules.definitions import curated_names, define, loose_term
 
 
 def ids(found):

@@ -2,8 +2,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.detect import detect, edition_for_date
-from rulebase.errors import UsageError
+from rulebase.core.eras import edition_for_date
+from rulebase.core.errors import UsageError
+from rulebase.ingest.detect import detect
 from rulebase.ingest.text import read_source
 
 FIXTURES = Path(__file__).parent / "fixtures"

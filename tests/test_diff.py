@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulebase.diff import DiffOp, changed, merge_short_equals, similarity, tokens, word_diff
+from rulebase.rules.diff import DiffOp, changed, merge_short_equals, similarity, tokens, word_diff
 
 
 def test_replace_insert_and_equal_runs_carry_their_slices():

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from rulebase.cli import app
+from rulebase.cli.app import app
 
 runner = CliRunner()
 

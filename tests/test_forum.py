@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import forum
 from rulebase.ingest.markup import LOST_SYMBOL_FLAG, canon_symbols, clean, lost_symbols, strip_bbcode
 from rulebase.ingest.rulebook import assign_pages, parse
-from rulebase.sources import Source, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

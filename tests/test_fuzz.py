@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from rulebase.cli import app
-from rulebase.errors import RulebaseError, SourceError
+from rulebase.cli.app import app
+from rulebase.core.errors import RulebaseError, SourceError
+from rulebase.core.sources import Source
 from rulebase.ingest import PARSERS, parser_for
 from rulebase.ingest.text import decode
 from rulebase.library import Library
-from rulebase.sources import Source
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = [FIXTURES / n for n in ("ck-2008-mini.txt", "ck-1999-mini.txt", "forum-thread.txt", "hu-structure.txt",
@@ -93,7 +93,7 @@ QUERIES = st.one_of(
 @settings(max_examples=150, deadline=None)
 @given(query=QUERIES)
 def test_query_path_returns_results_or_a_typed_error(library, query):
-    from rulebase.query import run_search
+    from rulebase.search.request import run_search
 
     try:
         results = run_search(library, query, {"edition": [], "kind": [], "lang": [], "source": []}, 10)

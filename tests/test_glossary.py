@@ -8,11 +8,11 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from rulebase.errors import UsageError
-from rulebase.glossary import MARKER, build_from_library, build_glossary, plan, term_key
-from rulebase.records import Record, Ref
-from rulebase.site import md, rewritten
-from rulebase.sources import Source
+from rulebase.core.errors import UsageError
+from rulebase.core.records import Record, Ref
+from rulebase.core.sources import Source
+from rulebase.glossary.plan import MARKER, build_from_library, build_glossary, plan, term_key
+from rulebase.glossary.site import md, rewritten
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.glossary import build_from_library
+from rulebase.glossary.plan import build_from_library
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",

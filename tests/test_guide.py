@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import ingest_source
 from rulebase.ingest.guide import heading_shaped, parse
 from rulebase.ingest.text import read_source
-from rulebase.sources import Source, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulebase.cli import app
+from rulebase.cli.app import app
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()

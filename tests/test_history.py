@@ -9,8 +9,8 @@ from collections import Counter
 
 from typer.testing import CliRunner
 
-from rulebase.cli import app
-from rulebase.history import changes_between, history
+from rulebase.cli.app import app
+from rulebase.rules.history import changes_between, history
 
 runner = CliRunner()
 
@@ -160,8 +160,8 @@ def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, li
 
 
 def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library):
-    from rulebase.lookup import lookup
-    from rulebase.records import number_key
+    from rulebase.core.records import number_key
+    from rulebase.rules.lookup import lookup
 
     for number in ("702", "702.83", "100.1", "510"):  # a chapter's children mix 702.1 and 702.1a
         entry = lookup(library.store, number).entries[0]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import rulebase.scorer as scorer_module
-from rulebase import searcher as index_module
-from rulebase.indexer import write_index
-from rulebase.records import Record
-from rulebase.searcher import Searcher, split_query
+import rulebase.index.scorer as scorer_module
+from rulebase.build.writer import write_index
+from rulebase.core.records import Record
+from rulebase.search import searcher as index_module
+from rulebase.search.searcher import Searcher, split_query
 
 FIXTURE = Path(__file__).parent / "fixtures" / "comprules-2025-11-14.txt"
 FIRST_STRIKE = 2000  # "first strike" repeats in one record (the is 20,000)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.hits import MARK_CLOSE, MARK_OPEN
-from rulebase.index import check
-from rulebase.indexer import leads, write_index
-from rulebase.query import run_search
-from rulebase.records import Record
-from rulebase.searcher import highlight, split_query
+from rulebase.build.writer import leads, write_index
+from rulebase.core.records import Record
+from rulebase.index.schema import check
+from rulebase.search.hits import MARK_CLOSE, MARK_OPEN
+from rulebase.search.request import run_search
+from rulebase.search.searcher import highlight, split_query
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase import language
+from rulebase.search import language
 
 HU_WORDS = {"kezd", "konyvtar", "manaeges", "lap", "mana"}
 EN_WORDS = {"library", "burn", "mana", "draw", "trample", "deck"}

@@ -1,6 +1,6 @@
 import pytest
 
-from rulebase.errors import IndexError_, ManifestError
+from rulebase.core.errors import IndexError_, ManifestError
 from rulebase.library import Library
 
 

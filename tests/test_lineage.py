@@ -1,4 +1,4 @@
-"""rulebase.lineage: one small hand-made fixture per matching case, then the real 2003-2026 archive."""
+"""rulebase.ingest.lineage: one small hand-made fixture per matching case, then the real 2003-2026 archive."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rulebase import lineage
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.records import fold_space
+from rulebase.core.sources import Source
+from rulebase.ingest import lineage
 from rulebase.ingest.comprules import parse
-from rulebase.ingest.text import decode
-from rulebase.lineage import (
+from rulebase.ingest.lineage import (
     BRIDGE,
     MOVED_MIN,
     SAME_PLACE_MIN,
@@ -24,8 +25,7 @@ from rulebase.lineage import (
     trace,
     with_ids,
 )
-from rulebase.records import fold_space
-from rulebase.sources import Source
+from rulebase.ingest.text import decode
 
 ARCHIVE = Path(__file__).resolve().parent.parent / "corpus" / "comprules-archive-2003-2026.tar.xz"
 

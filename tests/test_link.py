@@ -1,8 +1,8 @@
 from pathlib import Path
 
+from rulebase.core.records import Citation, Record, Ref
+from rulebase.core.sources import Source
 from rulebase.ingest.link import fold_term, link
-from rulebase.records import Citation, Record, Ref
-from rulebase.sources import Source
 
 
 def src(id_, edition, fmt, date="2008-10-01", lang="en"):

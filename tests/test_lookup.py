@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase.lookup import slips, suggest
+from rulebase.rules.lookup import slips, suggest
 
 
 @pytest.mark.parametrize(("a", "b", "expected"), [

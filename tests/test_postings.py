@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import shutil
 
-from rulebase import postings
-from rulebase.postings import BM25_B, BM25_K1, Stored
-from rulebase.scorer import Scorer
+from rulebase.index import postings
+from rulebase.index.postings import BM25_B, BM25_K1, Stored
+from rulebase.index.scorer import Scorer
 
 
 def test_every_stored_term_equals_its_postings_read_from_whoosh(library):
@@ -35,8 +35,8 @@ def test_a_rare_term_is_not_stored(library):
 
 
 def test_without_the_files_search_reads_whoosh_and_ranks_the_same(library, tmp_path):
-    from rulebase.query import run_search
-    from rulebase.searcher import Searcher
+    from rulebase.search.request import run_search
+    from rulebase.search.searcher import Searcher
 
     searcher = library._open("searcher")
     copy = tmp_path / "whoosh"

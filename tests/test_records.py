@@ -1,6 +1,6 @@
 import json
 
-from rulebase.records import (
+from rulebase.core.records import (
     Citation,
     Link,
     Record,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import ingest_source
 from rulebase.ingest.markup import LOST_SYMBOL_FLAG
 from rulebase.ingest.rulebook import parse
 from rulebase.ingest.text import Parsed
-from rulebase.sources import Source, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHROME = ["Private Mod Note", "The Collection", "Goblins have poor impulse control", "Every English card",

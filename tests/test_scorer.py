@@ -9,9 +9,9 @@ from whoosh.query import Or, Phrase, Term
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 
-from rulebase.postings import BM25_B, BM25_K1
-from rulebase.scorer import Clause, Scorer, as_bits, merged, near
-from rulebase.searcher import split_query
+from rulebase.index.postings import BM25_B, BM25_K1
+from rulebase.index.scorer import Clause, Scorer, as_bits, merged, near
+from rulebase.search.searcher import split_query
 
 
 def as_whoosh(clauses: list[Clause]):

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from rulebase.query import run_search
-from rulebase.records import fold_accents
+from rulebase.core.records import fold_accents
+from rulebase.search.request import run_search
 
 
 def search(library, query, limit=10, **filters):
@@ -82,7 +82,7 @@ def test_a_shorter_list_is_the_start_of_a_longer_one(library, query):
 def test_an_edition_filter_shows_only_that_editions_texts(library, query, edition):
     """A heading that spans eras once stood in for its first rule of a later era (deathtouch
     -e 10e showed cr:702.2a@2009-07-11)."""
-    from rulebase.eras import labels_between
+    from rulebase.core.eras import labels_between
 
     records = library.store.get_many([h.id for h in search(library, query, 20, edition=[edition]).hits])
     assert records

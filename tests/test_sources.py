@@ -1,7 +1,7 @@
 import pytest
 
-from rulebase.errors import ManifestError
-from rulebase.sources import EDITIONS, edition_rank, is_edition, load_manifest
+from rulebase.core.errors import ManifestError
+from rulebase.core.sources import EDITIONS, edition_rank, is_edition, load_manifest
 
 GOOD = """
 [[source]]

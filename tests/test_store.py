@@ -1,8 +1,8 @@
 from pathlib import Path
 
-from rulebase.records import Record
-from rulebase.sources import Source
-from rulebase.store import Generation, RecordStore, damage, file_sizes, write_db
+from rulebase.core.records import Record
+from rulebase.core.sources import Source
+from rulebase.index.store import Generation, RecordStore, damage, file_sizes, write_db
 
 
 def _db(tmp_path: Path) -> Path:
@@ -39,7 +39,7 @@ def test_damage_finds_truncated_missing_and_foreign_files(tmp_path):
 
 
 def test_stamp_notices_changed_absent_and_unwatched_inputs(tmp_path):
-    from rulebase.store import stamp, stamp_matches
+    from rulebase.index.store import stamp, stamp_matches
 
     source, manifest = tmp_path / "a.txt", tmp_path / "sources.toml"
     source.write_text("rules")

@@ -4,7 +4,7 @@ pipes, colour through the pager, and filter values checked against the index.
 The hostile document is a user-added Comprehensive Rules text whose rules, titles and glossary
 carry a screen-clearing CSI, a window-retitling OSC ended by BEL, a C1 CSI and a bidi override.
 Both output paths run as real processes: the fast path (`python -m rulebase`, piped) and the
-typer/rich path (`rulebase.cli.main`).
+typer/rich path (`rulebase.cli.app.main`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ ECHO, ECHOED = "\x1b\x07\x9b", "\\x1b\\x07\\x9b"  # in input: no word to search 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 SGR = re.compile("\x1b\\[[0-9;]*m")  # rich's own colour codes, the only escapes allowed on a terminal
 FAST = [sys.executable, "-m", "rulebase"]
-TYPER = [sys.executable, "-c", "from rulebase.cli import main; main()"]
+TYPER = [sys.executable, "-c", "from rulebase.cli.app import main; main()"]
 
 MANIFEST = """[[source]]
 id = "mini"
@@ -145,12 +145,7 @@ def test_error_line_quoting_a_path_is_escaped(hostile, path, tmp_path):
 
 
 def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeypatch):
-    from rulebase import compare as comparing
-    from rulebase import lookup as lookups
-    from rulebase.definitions import define
-    from rulebase.library import Library
-    from rulebase.query import run_search
-    from rulebase.render import (
+    from rulebase.cli.render import (
         SafeConsole,
         render_compare,
         render_definitions,
@@ -158,6 +153,11 @@ def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeyp
         render_search,
         render_show,
     )
+    from rulebase.library import Library
+    from rulebase.rules import compare as comparing
+    from rulebase.rules import lookup as lookups
+    from rulebase.rules.definitions import define
+    from rulebase.search.request import run_search
 
     for key in ("RULEBASE_CORPUS", "RULEBASE_USER_CORPUS"):
         monkeypatch.setenv(key, hostile[key])
@@ -179,7 +179,7 @@ def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeyp
 
 
 def test_printable_escapes_only_control_characters():
-    from rulebase.plain import printable
+    from rulebase.cli.plain import printable
 
     assert printable("a\tb\nc · ű “q” 🙂") == "a\tb\nc · ű “q” 🙂"
     assert printable(f"{EVIL}\r\x00\x7f{C1_BIDI}\u2066") == f"{SHOWN}\\x0d\\x00\\x7f\\x9b31m\\u202e\\u2066"
@@ -229,7 +229,7 @@ def test_head_reading_one_line_of_long_output(hostile):
     ("-Ps Rome", "-R -Ps Rome"), ("-x4R", "-R -x4R"), ("-x4 -R", "-x4 -R"),
 ])
 def test_less_flags_keep_the_users_and_add_raw_colour(user, expected):
-    from rulebase.render import less_flags
+    from rulebase.cli.render import less_flags
 
     assert less_flags(user) == expected
 
@@ -240,7 +240,7 @@ def test_the_pager_gets_less_r_and_the_environment_is_restored(monkeypatch, user
 
     from rich.text import Text
 
-    from rulebase.render import SafeConsole, paged
+    from rulebase.cli.render import SafeConsole, paged
 
     if user is None:
         monkeypatch.delenv("LESS", raising=False)

@@ -6,19 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from rulebase.core.records import Ref
+from rulebase.core.sources import load_manifest
 from rulebase.ingest import ingest_source
+from rulebase.ingest.terms import english_terms, find_terms
 from rulebase.ingest.text import read_source
-from rulebase.records import Ref
-from rulebase.sources import load_manifest
-from rulebase.terms import (
-    TermEntry,
-    default_term_map,
-    english_for,
-    english_terms,
-    find_terms,
-    hungarian_for,
-    term_map,
-)
+from rulebase.rules.terms import TermEntry, default_term_map, english_for, hungarian_for, term_map
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

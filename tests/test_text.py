@@ -1,6 +1,6 @@
 import pytest
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
 from rulebase.ingest.text import decode, read_source
 
 

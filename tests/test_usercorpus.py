@@ -9,11 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from rulebase import usercorpus
-from rulebase.cli import app
-from rulebase.errors import ManifestError, NotFound, UsageError
+from rulebase.cli.app import app
+from rulebase.core.errors import ManifestError, NotFound, UsageError
+from rulebase.core.sources import load_manifest
 from rulebase.library import Library
-from rulebase.lookup import diff_hint, newest_first
-from rulebase.sources import load_manifest
+from rulebase.rules.lookup import diff_hint, newest_first
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CR2025 = FIXTURES / "comprules-2025-11-14.txt"

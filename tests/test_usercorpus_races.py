@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from rulebase import usercorpus
-from rulebase.sources import load_manifest
+from rulebase.core.sources import load_manifest
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -38,7 +38,7 @@ WORKER = r"""
 import sys, time
 from pathlib import Path
 from rulebase import usercorpus
-from rulebase.errors import RulebaseError
+from rulebase.core.errors import RulebaseError
 from rulebase.library import Library
 op, arg, ready, go = sys.argv[1:5]
 existing = Library(Path(ready).parent / "index").sources
@@ -60,7 +60,7 @@ KILLED = r"""
 import os, signal, sys
 from pathlib import Path
 from rulebase import usercorpus
-from rulebase.sources import load_manifest
+from rulebase.core.sources import load_manifest
 real = os.replace
 def replace(src, dst):
     if str(dst).endswith(sys.argv[2]):

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.records import Record, sort_key
+from rulebase.core.sources import Source
 from rulebase.ingest.link import LinkReport, link
 from rulebase.ingest.text import Parsed, read_source
-from rulebase.records import Record, sort_key
-from rulebase.sources import Source
 
 # format name -> module (imported lazily: most commands never parse)
 PARSERS: dict[str, str] = {
@@ -53,12 +53,12 @@ def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
 
 
 def ingest_source(source: Source) -> SourceReport:
-    if source.format == "comprules-archive":
-        from rulebase.ingest.archive import load_or_parse
+    if source.format in ARCHIVES:
+        from rulebase.ingest.archive import parse_archive  # its parser pool is needed by few commands
 
-        archived, segment = load_or_parse(source)
+        archived = parse_archive(source)
         encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
-        return SourceReport(source, archived.parsed, f"per release: {encodings}", [], segment)
+        return SourceReport(source, archived.parsed, f"per release: {encodings}", [])
     parse = parser_for(source.format, str(source.path))
     decoded = read_source(source.path)
     parsed = parse(decoded.text, source)
@@ -68,9 +68,11 @@ def ingest_source(source: Source) -> SourceReport:
     return SourceReport(source, parsed, decoded.encoding, decoded.repairs)
 
 
-def ingest(sources: list[Source]) -> Ingested:
-    """Parse every source and link the result; deterministic for the same inputs."""
-    reports = [ingest_source(s) for s in sources]
+def ingest(sources: list[Source], prepared: dict[str, SourceReport] | None = None) -> Ingested:
+    """Parse every source and link the result; deterministic for the same inputs. `prepared`
+    holds reports the caller already has (the builder's cached archive), by source id."""
+    prepared = prepared or {}
+    reports = [prepared.get(s.id) or ingest_source(s) for s in sources]
     rank = {s.id: n for n, s in enumerate(sources)}
     records = sorted((r for rep in reports for r in rep.parsed.records), key=lambda r: sort_key(r, rank))
     # Archive versions resolve their references within their own release (archive.py); the
@@ -86,8 +88,8 @@ def join_archive(records: list[Record], versions: list[Record]) -> None:
     """'same-text' links between a document's numbered rule and the archive version with the same
     number and text (the bundled 2008 release, Crystal Keep's copies of its rules): history and
     search reach Crystal Keep through them, and search shows such twins once."""
+    from rulebase.core.records import Link
     from rulebase.ingest.link import fold_markup
-    from rulebase.records import Link
 
     def key(record: Record) -> tuple[str, str] | None:
         if record.number:

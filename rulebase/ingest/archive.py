@@ -5,7 +5,7 @@ all of their text: ~310,000 parsed records but only ~25,000 distinct ones. A *ve
 distinct text of one rule (or example, glossary entry, note) in a contiguous run of releases;
 it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release of the
 run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
-across edits and renumberings (rulebase.lineage), keyed by the id of the lineage's first
+across edits and renumberings (rulebase.ingest.lineage), keyed by the id of the lineage's first
 version.
 
 Parsing runs in worker processes, each over a contiguous chunk of releases and collapsing it to
@@ -22,11 +22,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.pool import workers as default_workers
+from rulebase.core.records import Record, Ref, fold_space, number_key
+from rulebase.core.sources import Source
 from rulebase.ingest.text import Parsed, Warning_, decode
-from rulebase.pool import workers as default_workers
-from rulebase.records import Record, Ref, fold_space, number_key
-from rulebase.sources import Source
 
 FORMAT = "comprules-archive"
 _MEMBER = re.compile(r"(?:^|/)comprules-(\d{4}-\d\d-\d\d)\.txt$")
@@ -122,34 +122,6 @@ def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
     return records, releases
 
 
-def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
-    """The archive's versions and the folder of their index segment: from the build cache when
-    it holds this archive for this code (cache.py), else parsed and indexed now and cached.
-    The folder is None when the cache cannot be written (the builder indexes the versions)."""
-    from rulebase import indexer
-    from rulebase.builder import code_digest
-    from rulebase.cache import Entry, entry_key
-    from rulebase.eras import windows
-
-    try:
-        entry = Entry(source.id, entry_key(source.path, code_digest()))
-    except OSError as exc:
-        raise SourceError(f"cannot read the archive ({exc.strerror})", str(source.path),
-                          "restore the file or remove it from sources.toml") from None
-    cached = entry.load()
-    if cached is not None:
-        parsed, encodings = cached
-        return ArchiveParsed(parsed, [], encodings), entry.segment_dir
-    archived = parse_archive(source)
-    spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
-
-    def write_segment(folder: Path) -> None:
-        indexer.write_index(folder, archived.parsed.records, None, spans, default_workers(), common=False)
-
-    saved = entry.save(archived.parsed, archived.encodings, write_segment)
-    return archived, entry.segment_dir if saved else None
-
-
 def _chunks(items: list, n: int) -> list[list]:
     size = -(-len(items) // n)
     return [items[i:i + size] for i in range(0, len(items), size)]
@@ -157,7 +129,7 @@ def _chunks(items: list, n: int) -> list[list]:
 
 def parse_archive(source: Source, workers: int | None = None) -> ArchiveParsed:
     """Every release of the archive as versions (see the module docstring)."""
-    from rulebase.pool import pool
+    from rulebase.core.pool import pool
 
     found = members(source.path)
     n = min(workers or default_workers(), len(found))
@@ -210,7 +182,7 @@ def _runs(indexes: list[int]) -> list[tuple[int, int]]:
 def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
               releases: list[Release]) -> list[Record]:
     """One record per (distinct text, contiguous run of releases), with parents, refs and lineage."""
-    from rulebase.detect import edition_for_date
+    from rulebase.core.eras import edition_for_date
 
     prefix = f"{source.id}:"
     seen_in: dict[int, list[int]] = defaultdict(list)
@@ -293,10 +265,10 @@ def _resolve(ref: Ref, numbers: dict[str, Record], terms: dict[str, Record], own
 
 def _assign_lineage(versions: list[Record], sequences: list[list[int]], at: list[dict[int, Record]],
                     samples: list[Record]) -> None:
-    """Rules and chapters by rulebase.lineage (edits and renumberings); glossary entries by term;
+    """Rules and chapters by rulebase.ingest.lineage (edits and renumberings); glossary entries by term;
     examples follow their rule; everything else by its local id."""
+    from rulebase.ingest.lineage import trace
     from rulebase.ingest.link import fold_term
-    from rulebase.lineage import trace
 
     numbered = [[n for n in seq if samples[n].kind in LINEAGE_KINDS and samples[n].number] for seq in sequences]
     ids = trace([[(samples[n].number, fold_space(samples[n].text if samples[n].kind == "rule" else

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from rulebase.records import Citation
+from rulebase.core.records import Citation
 
 _MONTHS = {m: n for n, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}

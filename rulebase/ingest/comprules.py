@@ -19,11 +19,11 @@ import re
 from datetime import datetime
 from functools import lru_cache
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.records import Record, number_key, slugify
+from rulebase.core.sources import Source
 from rulebase.ingest.comprules_glossary import Builder, clean, is_blank, parse_glossary
 from rulebase.ingest.text import Parsed
-from rulebase.records import Record, number_key, slugify
-from rulebase.sources import Source
 
 _DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 # `(\S(?:.*\S)?)\s*$` is the text up to its last non-space: what `(\S.*?)\s*$` captures, without

@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from rulebase.core.records import Record, Ref, slugify
+from rulebase.core.sources import Source
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Warning_
-from rulebase.records import Record, Ref, slugify
-from rulebase.sources import Source
 
 _ITALIC = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _QUALIFIER = re.compile(r"\s*\((Obsolete|Informal)\)\s*$")

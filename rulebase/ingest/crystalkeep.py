@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rulebase.core.records import Record, fold_space, number_key
+from rulebase.core.sources import Source
 from rulebase.ingest.citations import late_citation_flags, split_citations
 from rulebase.ingest.ids import duplicate_suffix
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Parsed, Warning_
-from rulebase.records import Record, fold_space, number_key
-from rulebase.sources import Source
 
 RULE_LINE = re.compile(r"={10,}|-{10,}")
 SECTION = re.compile(

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-from rulebase.errors import SourceError
+from rulebase.core.errors import SourceError
+from rulebase.core.records import Record, fold_space
+from rulebase.core.sources import Source
 from rulebase.ingest.citations import late_citation_flags, split_citations
 from rulebase.ingest.ids import duplicate_suffix
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Parsed, Warning_
-from rulebase.records import Record, fold_space
-from rulebase.sources import Source
 
 ENTRY = re.compile(r"^(?P<num>[A-Z](?:\.\d+(?:\.\d+|\.(?P<word>Rulings?)\.\d+)?)?|Note) - (?P<body>.*)$")
 RELEASE = re.compile(r"This is the (?P<release>.+? under the (?P<rules>[A-Z][A-Z ]+?) rules)\.")

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rulebase.records import fold_space
+from rulebase.core.records import fold_space
 
 PAGE_MARK = re.compile(r"^--([0-9]{1,3}|[ivxlc]{1,6})\s*$")
 MOD_CHROME = {"Private Mod Note", "():", "Rollback Post to RevisionRollBack", "ATTACHMENTS"}

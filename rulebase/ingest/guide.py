@@ -13,7 +13,7 @@ paragraphs, headings only recognisable by their shape. The rules used here:
 - "A. text" is a lettered rule; "Label: Text" (a short capitalised label, optionally with an
   English term in parentheses) is a glossary definition: "Könyvtár (library): Ez a kártyapaklid...";
 - lines before the first heading are front matter (kind "note").
-Every "Hungarian (english)" pairing in a record becomes a kind "term" record (`rulebase.terms`).
+Every "Hungarian (english)" pairing in a record becomes a kind "term" record (`rulebase.ingest.terms`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from rulebase.core.records import Record, Ref, fold_space, slugify
+from rulebase.core.sources import Source
+from rulebase.ingest.terms import find_terms
 from rulebase.ingest.text import Parsed, Warning_
-from rulebase.records import Record, Ref, fold_space, slugify
-from rulebase.sources import Source
-from rulebase.terms import find_terms
 
 MAX_HEADING_CHARS = 50
 MAX_HEADING_WORDS = 6

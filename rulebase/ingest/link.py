@@ -11,8 +11,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from rulebase.records import Citation, Link, Record, Ref, fold_space, number_key
-from rulebase.sources import Source
+from rulebase.core.records import Citation, Link, Record, Ref, fold_space, number_key
+from rulebase.core.sources import Source
 
 NUMBERED_FORMATS = ("comprules", "crystalkeep-2008", "crystalkeep-1999")
 # How citations name rulebooks -> the edition whose rulebook pages they mean.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rulebase.records import Ref
+from rulebase.core.records import Ref
 
 # 702.21j-k, 601.2g–h (en dash), 212.4k, 306.5, 509, T.10, G.12, T.10.1, A.5.2
 _NUMBER = r"(?:\d{3}(?:\.\d+[a-z]?)?|\d\b|[A-Z]\.\d+(?:\.\d+)?)"

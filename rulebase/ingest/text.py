@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebase.errors import SourceError
-from rulebase.records import Record
+from rulebase.core.errors import SourceError
+from rulebase.core.records import Record
 
 ENCODINGS = ("utf-8", "cp1252", "latin-1")
 

@@ -16,14 +16,14 @@ from math import log
 from operator import itemgetter
 from pathlib import Path
 
-from rulebase import language
-from rulebase.errors import IndexError_, UsageError
-from rulebase.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
-from rulebase.index import DOCMETA, read_docmeta, whoosh_index
-from rulebase.postings import BM25_B, BM25_K1, Stored
-from rulebase.records import Record, fold_typography
-from rulebase.records import fold_accents as fold
-from rulebase.scorer import Clause, Scorer
+from rulebase.core.errors import IndexError_, UsageError
+from rulebase.core.records import Record, fold_typography
+from rulebase.core.records import fold_accents as fold
+from rulebase.index.postings import BM25_B, BM25_K1, Stored
+from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
+from rulebase.index.scorer import Clause, Scorer
+from rulebase.search import language
+from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
               "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3}

@@ -18,11 +18,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from rulebase.errors import UsageError
+from rulebase.core.eras import edition_for_date
+from rulebase.core.errors import UsageError
 
-# (first day, label): the era a rules date belongs to; None means "label by year".
-_ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"), ("2001-04-11", None),
-         ("2007-07-13", "10e"), ("2009-07-11", None))
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
 _CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})")
@@ -48,20 +46,6 @@ class Detected:
     part: str | None = None
     edition_note: str | None = None
     evidence: list[str] = field(default_factory=list)  # what in the file told us, for the report
-
-
-def edition_for_date(date: str) -> tuple[str, str]:
-    """The label of the rules era `date` (YYYY, YYYY-MM or YYYY-MM-DD) falls in, and why."""
-    if not re.match(r"^(?:19|20)\d\d(?:-\d\d){0,2}$", date):
-        raise UsageError(f"cannot tell the edition from the date {date!r}", hint="pass --edition")
-    day = (date + "-01-01")[:10] if len(date) == 4 else (date + "-01")[:10]
-    label: str | None = None
-    for start, era in _ERAS:
-        if day >= start:
-            label = era
-    if label is None:
-        return f"cr{date[:4]}", f"rules in force in {date[:4]} (no edition label for that era)"
-    return label, f"effective {date}, within the {label} rules era"
 
 
 def detect(text: str, name: str) -> Detected:

@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulebase.errors import NotFound, UsageError
-from rulebase.records import Record, Ref, fold_space, number_key
-from rulebase.sources import edition_rank
-from rulebase.store import RecordStore
+from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.records import Record, Ref, fold_space, number_key
+from rulebase.core.sources import edition_rank
+from rulebase.index.store import RecordStore
+from rulebase.index.versions import by_era, in_force
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
 
@@ -107,7 +108,6 @@ def expand(store: RecordStore, record: Record, when: int | None = None) -> Entry
                 seen.add(sub.id)
         children.sort(key=lambda c: c.order)
     if day is not None:
-        from rulebase.history import in_force
 
         children = sorted(in_force(store, children, day), key=lambda c: (number_key(c.number), c.order))
     out_ids = list(dict.fromkeys(r.target for r in record.refs if r.target))
@@ -133,38 +133,6 @@ def _filed_under(store: RecordStore, record: Record, day: int | None) -> list[Re
     low = record.number.lower()
     found = store.get_many([i for i in ids if spans[i][0] <= day <= spans[i][1]])
     return [r for r in found if r.number and r.number.lower().startswith(low) and r.number.lower() != low]
-
-
-def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
-    """One archive version per rule lineage: the one in force on `when` (else the newest), the
-    rules in force that day (else now) first, then what the number meant in other eras. Other
-    documents' records keep their place; with `when`, only those in force that day."""
-    from rulebase.eras import OPEN_END
-    from rulebase.history import in_force
-
-    spans = store.windows([r.id for r in records])
-    day = OPEN_END if when is None else when
-
-    def live(record: Record) -> bool:
-        return spans[record.id][0] <= day <= spans[record.id][1]
-    lineages: dict[str, list[Record]] = {}
-    for record in records:
-        if record.span:
-            lineages.setdefault(record.lineage or record.id, []).append(record)
-    chosen = [max(group, key=lambda r: (live(r), spans[r.id][1])) for group in lineages.values()]
-    others = [r for r in records if not r.span]
-    if when is not None:  # the rules in force that day, nothing else
-        others = in_force(store, others, when)
-    chosen = without_twins(chosen, others)
-    gone = [] if when is not None else sorted((r for r in chosen if not live(r)), key=lambda r: -spans[r.id][1])
-    return [r for r in chosen if live(r)] + others + gone
-
-
-def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
-    """An archive version with the same text as a record shown beside it (the bundled 2008
-    release's) is that record: shown once, under the document's own id."""
-    ids = {r.id for r in shown}
-    return [v for v in versions if not (v.span and any(k.kind == "same-text" and k.target in ids for k in v.links))]
 
 
 def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False) -> Lookup:
@@ -203,7 +171,7 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
         records = by_era(store, records, when)
         if records:
             return Lookup(ref, "number", [expand(store, r, when) for r in records], diff_hint(records))
-        from rulebase.eras import show
+        from rulebase.core.eras import show
 
         raise NotFound(f"no rule {ref} was in force on {show(when or 0)}",
                        hint=f"'rulebase history {ref}' shows when it was")
@@ -229,7 +197,7 @@ def compact(store: RecordStore, result: Lookup, when: int | None = None) -> Look
     entries = result.entries
     gone: set[str] = set()
     if when is None and result.kind == "number":  # after the first match, archive versions no
-        from rulebase.eras import OPEN_END  # longer in force: what the number meant in other eras
+        from rulebase.core.eras import OPEN_END  # longer in force: what the number meant in other eras
 
         spans = store.windows([e.record.id for e in entries[1:] if e.record.span])
         gone = {rid for rid, (_, last) in spans.items() if last < OPEN_END}
@@ -261,8 +229,8 @@ def _now(store: RecordStore, entry: Entry, named: set[str]) -> None:
     itself or named elsewhere in the lookup (a twin, another entry)."""
     if not entry.record.lineage:
         return
-    from rulebase.eras import OPEN_END
-    from rulebase.records import fold_typography
+    from rulebase.core.eras import OPEN_END
+    from rulebase.core.records import fold_typography
 
     live = store.lineage(entry.record.lineage, OPEN_END)
     if live and not named & {v.id for v in live}:
@@ -390,7 +358,7 @@ def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
     anything else gets close ids or titles."""
     from difflib import get_close_matches  # only when a lookup fails
 
-    from rulebase.records import number_key
+    from rulebase.core.records import number_key
 
     ref = ref.strip()
     shared: list[str] = []

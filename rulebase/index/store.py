@@ -29,8 +29,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebase.errors import IndexError_
-from rulebase.records import Record, from_dict
+from rulebase.core.errors import IndexError_
+from rulebase.core.records import Record, from_dict
 
 SCHEMA_VERSION = "5"
 POINTER = "CURRENT"
@@ -55,7 +55,7 @@ def default_index_dir() -> Path:
 
 def checkout_index() -> Path | None:
     """The index/ folder of a source checkout (it holds a README, and is ours by layout)."""
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parents[2]
     if (checkout / "pyproject.toml").is_file() and (checkout / "corpus").is_dir():
         return checkout / "index"
     return None
@@ -276,8 +276,8 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
     """Write the record database; `sources` (manifest entries) fill the documents table,
     `releases` (per archive source, archive.py's release list) the releases table, `window`
     (eras.windows) when each record was in force."""
-    from rulebase.eras import release_windows, windows
-    from rulebase.records import to_dict
+    from rulebase.core.eras import release_windows, windows
+    from rulebase.core.records import to_dict
 
     releases = releases or {}
     window = window or windows(records, sources or [], releases)

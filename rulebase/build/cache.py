@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from rulebase.ingest.text import Parsed, Warning_
-from rulebase.records import from_dict, to_dict
+from rulebase.core.records import from_dict, to_dict
 
 ENV_CACHE = "RULEBASE_CACHE"
 

@@ -103,6 +103,12 @@ FIELD_ORDER = (
 )
 
 
+def brief(record: Record) -> dict[str, object]:
+    """The fields that name a record where JSON points at one (references, copies, changes)."""
+    return {"id": record.id, "source": record.source, "edition": record.edition, "kind": record.kind,
+            "number": record.number, "title": record.title, "pages": record.pages}
+
+
 def to_dict(record: Record) -> dict[str, object]:
     """Serialise in the documented field order (export and --json rely on it). Written out rather
     than dataclasses.asdict, whose deep copy made serialising the archive's 32,000 versions a

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from rulebase.records import number_key
+from rulebase.core.records import number_key
 
 SAME_PLACE_MIN = 0.5  # an edit in place: half the words survive
 MOVED_MIN = 0.7  # a move elsewhere needs more: an even split/merge scores 2/3

@@ -3,7 +3,7 @@
 A record's window is a pair of days written as integers (YYYYMMDD, so they compare as dates).
 An archive version is in force from its first release's date until the day before the release
 that replaced it (open-ended when it is in the newest release). Any other document is in force
-during its edition's rules era (detect.py's era table), from its own date when it has one:
+during its edition's rules era (ERAS below), from its own date when it has one:
 the 1995 rulebook answers for 1995-1997, the 2008 release from 2008-10-01 to the Magic 2010 rules.
 """
 
@@ -12,9 +12,12 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from rulebase.errors import UsageError
+from rulebase.core.errors import UsageError
 
 OPEN_END = 99991231
+# (first day, label): the era a rules date belongs to; None means "label by year".
+ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"), ("2001-04-11", None),
+        ("2007-07-13", "10e"), ("2009-07-11", None))
 _DATE = re.compile(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
 
 
@@ -36,6 +39,20 @@ def day(text: str, end: bool = False) -> int:
     except ValueError:
         raise UsageError(f"not a date: {text!r} (no such day)", hint="write YYYY-MM-DD, e.g. 2009-07-11") from None
     return y * 10000 + m * 100 + d_int
+
+
+def edition_for_date(date: str) -> tuple[str, str]:
+    """The label of the rules era `date` (YYYY, YYYY-MM or YYYY-MM-DD) falls in, and why."""
+    if not re.match(r"^(?:19|20)\d\d(?:-\d\d){0,2}$", date):
+        raise UsageError(f"cannot tell the edition from the date {date!r}", hint="pass --edition")
+    day = (date + "-01-01")[:10] if len(date) == 4 else (date + "-01")[:10]
+    label: str | None = None
+    for start, era in ERAS:
+        if day >= start:
+            label = era
+    if label is None:
+        return f"cr{date[:4]}", f"rules in force in {date[:4]} (no edition label for that era)"
+    return label, f"effective {date}, within the {label} rules era"
 
 
 def show(value: int) -> str:
@@ -71,17 +88,16 @@ def release_windows(dates: list[str]) -> list[tuple[int, int]]:
 
 def era_window(edition: str, doc_date: str | None) -> tuple[int, int]:
     """The days an edition label's rules were in force, from the document's own date if later."""
-    from rulebase.detect import _ERAS
 
     start, end = 0, OPEN_END
     year = re.match(r"^cr(\d{4})$", edition)
     if year:
         start, end = int(year[1]) * 10000 + 101, int(year[1]) * 10000 + 1231
     else:
-        for n, (first, label) in enumerate(_ERAS):
+        for n, (first, label) in enumerate(ERAS):
             if label == edition:
                 start = day(first)
-                end = _day_before(_ERAS[n + 1][0]) if n + 1 < len(_ERAS) else OPEN_END
+                end = _day_before(ERAS[n + 1][0]) if n + 1 < len(ERAS) else OPEN_END
     if doc_date and _DATE.match(doc_date):
         start = max(start, day(doc_date))
     return start, max(start, end)
@@ -107,7 +123,6 @@ def windows(records: list, sources: list, releases: dict[str, list[dict]]) -> di
 
 def labels_between(first: str, last: str) -> list[str]:
     """Every edition label a span of releases touches: cr2005 .. 10e .. cr2010."""
-    from rulebase.detect import edition_for_date
 
     probes = [first] + [f"{y}-{md}" for y in range(int(first[:4]), int(last[:4]) + 1)
                         for md in ("01-01", "07-12", "12-31")] + [last]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from rulebase.definitions import Definitions
-from rulebase.hits import Results, unmark
-from rulebase.lookup import LEFT_OUT, Entry, Lookup
-from rulebase.records import Record, to_dict
+from rulebase.core.records import Record, brief, to_dict
+from rulebase.rules.definitions import Definitions
+from rulebase.rules.lookup import LEFT_OUT, Entry, Lookup
+from rulebase.search.hits import Results, unmark
 
 # What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on: DEL, C1 and the bidi
 # controls (it escapes C0 itself). They occur only inside strings, so \u escapes keep the JSON exact.
@@ -22,11 +22,6 @@ def dumps(data) -> str:
 
 
 HIT_FIELDS = ("id", "source", "edition", "lang", "kind", "number", "title", "text", "pages")
-
-
-def brief(record: Record) -> dict:
-    return {"id": record.id, "source": record.source, "edition": record.edition, "kind": record.kind,
-            "number": record.number, "title": record.title, "pages": record.pages}
 
 
 def entry_json(entry: Entry) -> dict:
@@ -112,8 +107,8 @@ def define_json(found: Definitions) -> dict:
 def history_json(found) -> dict:
     """`history --json`: {"ref", "lineages": [{"key", "current", "steps": [{"id", "number", "from",
     "to", "change", "previous_number", "text", "diff"}], "linked": [ids]}]}."""
-    from rulebase.eras import show
-    from rulebase.plain import diff_text
+    from rulebase.cli.plain import diff_text
+    from rulebase.core.eras import show
 
     return {"ref": found.ref, "lineages": [
         {"key": lin.key, "current": lin.current,
@@ -126,8 +121,8 @@ def history_json(found) -> dict:
 def changes_between_json(found) -> dict:
     """`changes --from --to --json`: {"source", "from", "to", "counts", "changes": [{"kind",
     "old", "new", "old_number", "new_number", "diff"}]}."""
-    from rulebase.history import KINDS as kinds
-    from rulebase.plain import diff_text
+    from rulebase.cli.plain import diff_text
+    from rulebase.rules.history import KINDS as kinds
     return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
             "counts": {k: found.count(k) for k in kinds},
             "changes": [{"kind": c.kind, "old": c.old.id if c.old else None, "new": c.new.id if c.new else None,

@@ -17,9 +17,7 @@ from rich.panel import Panel
 from rich.segment import Segment
 from rich.text import Text
 
-from rulebase.hits import MARK_CLOSE, MARK_OPEN, Results
-from rulebase.lookup import Entry, Lookup
-from rulebase.plain import (
+from rulebase.cli.plain import (
     CONTROL,
     also_text,
     child_name,
@@ -38,7 +36,9 @@ from rulebase.plain import (
     subrules_note,
     tail_lines,
 )
-from rulebase.records import Record
+from rulebase.core.records import Record
+from rulebase.rules.lookup import Entry, Lookup
+from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, Results
 
 HIGHLIGHT = "bold black on yellow"
 
@@ -279,7 +279,7 @@ def render_definitions(console: Console, term: str, definitions: list[Record], h
 
 
 def render_show(console: Console, record: Record) -> None:
-    from rulebase.records import to_dict
+    from rulebase.core.records import to_dict
 
     data = to_dict(record)
     if not _rich(console):
@@ -494,7 +494,7 @@ INSERTED = "bold green underline"
 
 
 def _stance_body(stance, curated: bool) -> Group:
-    from rulebase.plain import NOT_FOUND_IN_EDITION, pages_note
+    from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note
 
     parts: list = []
     if stance.summary:
@@ -511,7 +511,7 @@ def _stance_body(stance, curated: bool) -> Group:
 
 def render_compare(console: Console, comparison) -> None:
     """A table with one column per edition; one panel per edition when the terminal is narrow."""
-    from rulebase.plain import compare_lines, compare_title
+    from rulebase.cli.plain import compare_lines, compare_title
 
     if not _rich(console):
         _print_lines(console, compare_lines(comparison))
@@ -550,7 +550,7 @@ def diff_markup(ops) -> Text:
 
 
 def render_diff(console: Console, result) -> None:
-    from rulebase.plain import diff_header, diff_lines
+    from rulebase.cli.plain import diff_header, diff_lines
 
     if not _rich(console):
         _print_lines(console, diff_lines(result))
@@ -562,7 +562,7 @@ def render_diff(console: Console, result) -> None:
 
 
 def render_term_diff(console: Console, result) -> None:
-    from rulebase.plain import label, term_diff_lines
+    from rulebase.cli.plain import label, term_diff_lines
 
     if not _rich(console):
         _print_lines(console, term_diff_lines(result))
@@ -577,7 +577,7 @@ def render_term_diff(console: Console, result) -> None:
 
 
 def render_changes(console: Console, groups) -> None:
-    from rulebase.plain import change_note, changes_lines
+    from rulebase.cli.plain import change_note, changes_lines
 
     if not _rich(console):
         _print_lines(console, changes_lines(groups))
@@ -599,12 +599,12 @@ def render_changes(console: Console, groups) -> None:
 
 
 def render_history(console: Console, found) -> None:
-    from rulebase.plain import history_lines
+    from rulebase.cli.plain import history_lines
 
     _print_lines(console, history_lines(found))
 
 
 def render_changes_between(console: Console, found) -> None:
-    from rulebase.plain import changes_between_lines
+    from rulebase.cli.plain import changes_between_lines
 
     _print_lines(console, changes_between_lines(found))

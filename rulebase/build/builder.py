@@ -19,36 +19,14 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from rulebase import store
-from rulebase.errors import DiskFull, IndexError_
-from rulebase.locking import folder_lock
-from rulebase.sources import Source, fingerprint
-from rulebase.store import POINTER, SCHEMA_VERSION, Generation, current_generation, leftovers, stamp, write_db
+from rulebase.index import store
+from rulebase.core.errors import DiskFull, IndexError_
+from rulebase.core.locking import folder_lock
+from rulebase.build.digest import code_digest, code_files
+from rulebase.core.sources import Source, fingerprint
+from rulebase.index.store import POINTER, SCHEMA_VERSION, Generation, current_generation, leftovers, stamp, write_db
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-_CODE_DIRS = ("ingest",)
-_CODE_FILES = ("records.py", "index.py", "indexer.py", "store.py", "builder.py", "terms.py", "lineage.py", "eras.py",
-               "postings.py", "scorer.py")
-
-
-def code_files() -> list[Path]:
-    """The code that shapes records and the index."""
-    root = Path(__file__).resolve().parent
-    files = sorted(p for d in _CODE_DIRS for p in (root / d).glob("*.py"))
-    return files + [root / name for name in _CODE_FILES]
-
-
-def code_digest() -> str:
-    """Digest of the code that shapes records and the index: a parser change means a rebuild."""
-    digest = hashlib.sha256(SCHEMA_VERSION.encode())
-    for path in code_files():
-        try:
-            digest.update(path.name.encode() + path.read_bytes())
-        except OSError:
-            continue
-    return digest.hexdigest()[:12]
-
-
 def expected_fingerprint(sources: list[Source]) -> str:
     return f"{fingerprint(sources)}-{code_digest()}"
 
@@ -115,17 +93,20 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
 
 def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None,
               watch: list[Path] = ()) -> dict:
-    from rulebase import indexer
-    from rulebase.ingest import ingest
+    from rulebase.build import writer as indexer
+    from rulebase.ingest import ARCHIVES, ingest
 
     started = time.perf_counter()
     if progress:
         progress("ingest", 0, len(sources))
-    ingested = ingest(sources)
+    from rulebase.build.archive import archive_report
+
+    prepared = {s.id: archive_report(s) for s in sources if s.format in ARCHIVES}
+    ingested = ingest(sources, prepared)
     if progress:
         progress("ingest", len(sources), len(sources))
-    from rulebase.eras import windows
-    from rulebase.pool import workers
+    from rulebase.core.eras import windows
+    from rulebase.core.pool import workers
 
     releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
                 if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
@@ -209,7 +190,7 @@ def _pointer(index_dir: Path) -> str:
 
 
 def _healthy(generation: Generation) -> bool:
-    from rulebase import index
+    from rulebase.index import schema as index
 
     return store.damage(generation) is None and index.check(generation.whoosh_path)
 

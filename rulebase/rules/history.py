@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebase.diff import DiffOp, merge_short_equals, word_diff
-from rulebase.eras import OPEN_END, day, show
-from rulebase.errors import NotFound, UsageError
-from rulebase.records import Record, number_key
-from rulebase.store import RecordStore
+from rulebase.core.eras import OPEN_END, day, show
+from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.records import Record, number_key
+from rulebase.index.store import RecordStore
+from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
 
 
 @dataclass(slots=True)
@@ -51,18 +51,6 @@ def as_of_day(text: str | None) -> int | None:
     return None if text is None else day(text, end=True)
 
 
-def in_force(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
-    """The records in force on `when` (all when None)."""
-    if when is None:
-        return records
-    spans = store.windows([r.id for r in records])
-    return [r for r in records if _within(spans.get(r.id, (0, OPEN_END)), when)]
-
-
-def _within(window: tuple[int, int], day: int) -> bool:
-    return window[0] <= day <= window[1]
-
-
 def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     ref = ref.strip()
     if not ref:
@@ -78,7 +66,7 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
     keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
     if not keys:
-        from rulebase.lookup import suggest
+        from rulebase.rules.lookup import suggest
 
         raise NotFound(f"no rule {ref!r} in any Comprehensive Rules release", suggest(store, ref),
                        hint="try 'rulebase search' for free text")
@@ -127,7 +115,7 @@ def classify(old: Record, new: Record) -> str | None:
     """How one version of a rule differs from the one before: None (not at all), "renumbered",
     "renumbered+changed", "changed", or for a text change that a judge can skip, "references"
     (only the rule numbers it cites changed) or "typography" (only quotes, dashes or spacing)."""
-    from rulebase.lineage import mask
+    from rulebase.ingest.lineage import mask
 
     renumbered = old.number != new.number
     text_changed = old.text != new.text or (old.title or "") != (new.title or "")
@@ -145,7 +133,7 @@ def classify(old: Record, new: Record) -> str | None:
 def typography_only(a: str, b: str) -> bool:
     """Texts that differ only in quotation marks, apostrophes, dashes or spacing (the releases
     switch between straight and curly quotes several times)."""
-    from rulebase.records import fold_typography
+    from rulebase.core.records import fold_typography
 
     return fold_typography(a) == fold_typography(b)
 

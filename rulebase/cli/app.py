@@ -17,7 +17,7 @@ import click
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from rulebase.errors import NotFound, RulebaseError
+from rulebase.core.errors import NotFound, RulebaseError
 
 
 def _examples(*lines: tuple[str, str]) -> str:
@@ -102,8 +102,8 @@ class CompareCommand(Command):
     is shown (importing this module reads nothing)."""
 
     def format_epilog(self, ctx, formatter) -> None:
-        from rulebase.compare import TOPICS_FILE, load_topics
-        from rulebase.sources import default_corpus_dir
+        from rulebase.core.sources import default_corpus_dir
+        from rulebase.rules.compare import TOPICS_FILE, load_topics
 
         try:
             names = [topic.name for topic in load_topics(default_corpus_dir() / TOPICS_FILE)]
@@ -167,7 +167,7 @@ AsOfOpt = Annotated[str | None, typer.Option(
 def _when(as_of: str | None) -> int | None:
     if as_of is None:  # (history imports difflib: not for every command)
         return None
-    from rulebase.history import as_of_day
+    from rulebase.rules.history import as_of_day
 
     return as_of_day(as_of)
 
@@ -200,9 +200,20 @@ def _state() -> State:
 
 
 def _err(message: str) -> None:
-    from rulebase.plain import printable
+    from rulebase.cli.plain import printable
 
     typer.echo(printable(f"error: {message}"), err=True)
+
+
+def _echo_failure(exc: BaseException) -> None:
+    """Print what common.failure makes of an exception and exit with its code."""
+    from rulebase.cli.common import failure
+    from rulebase.cli.plain import printable
+
+    lines, code = failure(exc)
+    for line in lines:
+        typer.echo(printable(line), err=True)
+    raise typer.Exit(code) from None
 
 
 def funnel(fn):
@@ -215,39 +226,28 @@ def funnel(fn):
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
-        except NotFound as exc:
-            if state.traceback:
-                raise
-            _err(exc.message)
-            if exc.suggestions:
-                from rulebase.plain import printable
-
-                typer.echo(printable("did you mean: " + ", ".join(exc.suggestions)), err=True)
-            raise typer.Exit(1) from None
         except RulebaseError as exc:
             if state.traceback:
                 raise
-            _err(exc.message)
-            raise typer.Exit(exc.exit_code) from None
+            _echo_failure(exc)
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except BrokenPipeError:  # the reader went away (`rulebase changes | head -1`): not an error
-            from rulebase.fastpath import silence_output
+            from rulebase.cli.common import silence_output
 
             silence_output()
             raise typer.Exit(0) from None
         except Exception as exc:
             if state.traceback:
                 raise
-            _err(f"internal error: {type(exc).__name__}: {exc} (run with --traceback for details)")
-            raise typer.Exit(3) from None
+            _echo_failure(exc)
 
     return wrapper
 
 
 def _print_version(value: bool) -> None:
     if value:
-        from rulebase.fastpath import version_line
+        from rulebase.cli.common import version_line
 
         typer.echo(version_line())
         raise typer.Exit()
@@ -268,21 +268,21 @@ def root(
 
 
 def _console():
-    from rulebase.render import make_console
+    from rulebase.cli.render import make_console
 
     return make_console()
 
 
 def _library(json_mode: bool = False):
     """The library with an index ready, showing a progress bar while it builds on a terminal."""
-    from rulebase.render import build_progress
+    from rulebase.cli.render import build_progress
 
     library = _state().library()
     with build_progress(enabled=not json_mode) as progress:
         library.notify = lambda message: typer.echo(f"warning: {message}", err=True)
         library.ensure(progress)
     if library.stale_reason:  # stderr, so --json output stays pure JSON
-        from rulebase.plain import printable
+        from rulebase.cli.plain import printable
 
         typer.echo(printable(f"warning: {library.stale_reason}"), err=True)
     return library
@@ -295,14 +295,14 @@ def _answer(json_out: bool, data: Callable[[], object], renderer: str, *args) ->
     if json_out:
         _print_json(data())
         return
-    from rulebase import render
+    from rulebase.cli import render
 
     with render.paged(_console()) as console:
         getattr(render, renderer)(console, *args)
 
 
 def _print_json(data) -> None:
-    from rulebase.views import dumps
+    from rulebase.cli.views import dumps
 
     typer.echo(dumps(data))
 
@@ -322,12 +322,12 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
 
     A rule number shows its meaning now (or --as-of a date) first, then what the number meant in
     other eras and in other documents."""
-    from rulebase import lookup as lookups
+    from rulebase.rules import lookup as lookups
 
     when = _when(as_of)
     library = _library(json_out)
     result = lookups.lookup(library.store, ref, when, full=full)
-    from rulebase import views
+    from rulebase.cli import views
 
     _answer(json_out, lambda: views.lookup_json(result), "render_lookup", result)
 
@@ -356,17 +356,17 @@ def search(
 
     One hit per rule: its versions across Comprehensive Rules releases (and identical copies in
     other documents) show once, with the newest matching text; 'rulebase history ID' shows them all."""
-    from rulebase.query import run_search
+    from rulebase.search.request import run_search
 
     when = _when(as_of)
     library = _library(json_out)
-    from rulebase.fastpath import check_filters
+    from rulebase.cli.common import check_filters
 
     filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
                                       "source": source or []})
     results = run_search(library, query, filters, limit, when)
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
-    from rulebase import views
+    from rulebase.cli import views
 
     _answer(json_out, lambda: views.search_json(results, records), "render_search", results, records)
     if not results.hits:
@@ -382,13 +382,13 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
     """Every glossary definition of a term across editions, with its Hungarian name and referrers
     (the newest Comprehensive Rules definition, or with --as-of only those in force that day)."""
-    from rulebase.definitions import curated_names
-    from rulebase.definitions import define as define_term
+    from rulebase.rules.definitions import curated_names
+    from rulebase.rules.definitions import define as define_term
 
     when = _when(as_of)
     library = _library(json_out)
     found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
-    from rulebase import views
+    from rulebase.cli import views
 
     _answer(json_out, lambda: views.define_json(found), "render_definitions",
             found.term, found.definitions, found.hungarian, found.referrers)
@@ -401,18 +401,18 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
 def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. cr2008:502.83a.")],
          json_out: JsonOpt = False) -> None:
     """One record in full: every field, raw and clean text."""
-    from rulebase import lookup as lookups
+    from rulebase.rules import lookup as lookups
 
     library = _library(json_out)
     record = library.store.get(record_id)
     if record is None:
         raise NotFound(f"no record with id {record_id!r}", lookups.suggest(library.store, record_id))
     if json_out:
-        from rulebase.views import entry_json
+        from rulebase.cli.views import entry_json
 
         _print_json(entry_json(lookups.expand(library.store, record)))
         return
-    from rulebase.render import render_show
+    from rulebase.cli.render import render_show
 
     render_show(_console(), record)
 
@@ -428,7 +428,7 @@ def sources(json_out: JsonOpt = False) -> None:
     if json_out:
         _print_json(meta["sources"])
         return
-    from rulebase.render import render_sources
+    from rulebase.cli.render import render_sources
 
     render_sources(_console(), meta["sources"])
 
@@ -440,7 +440,7 @@ def sources(json_out: JsonOpt = False) -> None:
 def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every note and warning.")] = False,
            json_out: JsonOpt = False) -> None:
     """Parse every source again, rebuild the index and print the ingest report."""
-    from rulebase.render import build_progress, render_ingest_report
+    from rulebase.cli.render import build_progress, render_ingest_report
 
     library = _state().library()
     with build_progress(enabled=not json_out) as progress:
@@ -457,7 +457,7 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
 @funnel
 def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
-    from rulebase.records import to_dict
+    from rulebase.core.records import to_dict
 
     library = _library(True)
     out = sys.stdout
@@ -472,7 +472,7 @@ def export() -> None:
 @funnel
 def index_build(json_out: JsonOpt = False) -> None:
     """Rebuild the index now (beside the old one, switched atomically)."""
-    from rulebase.render import build_progress
+    from rulebase.cli.render import build_progress
 
     library = _state().library()
     with build_progress(enabled=not json_out) as progress:
@@ -501,15 +501,15 @@ def index_status(json_out: JsonOpt = False) -> None:
                      "fingerprint": gen.fingerprint if gen else None, "expected": status.expected,
                      "sources": [s["id"] for s in gen.meta.get("sources", [])] if gen else []})
         return
-    from rulebase.render import render_status
+    from rulebase.cli.render import render_status
 
     render_status(_console(), status)
 
 
 def _rebuild_after(library, json_out: bool, what: str):
     """Rebuild the index after the user corpus changed; the change stays if the build fails."""
-    from rulebase.errors import IndexError_
-    from rulebase.render import build_progress
+    from rulebase.cli.render import build_progress
+    from rulebase.core.errors import IndexError_
 
     library.reload()
     try:
@@ -551,7 +551,7 @@ def add(
                  for a in added]
         _print_json(items[0] if len(files) == 1 else items)  # one file: one object, as before
         return
-    from rulebase.render import render_added
+    from rulebase.cli.render import render_added
 
     console = _console()
     for n, one in enumerate(added, 1):
@@ -573,7 +573,7 @@ def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a doc
     if json_out:
         _print_json({"removed": gone.id, "records": generation.meta["records"]})
         return
-    from rulebase.render import render_removed
+    from rulebase.cli.render import render_removed
 
     render_removed(_console(), gone, generation)
 
@@ -594,8 +594,8 @@ def compare(
     """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated).
 
     --as-of DATE keeps the columns of the editions whose rules had taken effect by that day."""
-    from rulebase import compare as comparing
-    from rulebase.eras import labels_between
+    from rulebase.core.eras import labels_between
+    from rulebase.rules import compare as comparing
 
     known = set()
     for s in _state().library().sources:
@@ -620,8 +620,8 @@ def diff(
     json_out: JsonOpt = False,
 ) -> None:
     """Word-level diff of two records, or of a glossary term's definitions edition by edition."""
-    from rulebase import changes as changing
-    from rulebase.errors import UsageError
+    from rulebase.core.errors import UsageError
+    from rulebase.rules import changes as changing
 
     if term is not None and (a or b):
         raise UsageError("give either two records or --term, not both")
@@ -652,7 +652,7 @@ def changes(
     """What changed in the rules between two dates (--from/--to: added, removed, changed and
     renumbered rules between the Comprehensive Rules releases in force those days); without
     dates, Crystal Keep 2008's changed (+) entries beside the official 2008 text."""
-    from rulebase import changes as changing
+    from rulebase.rules import changes as changing
 
     if start is not None or end is not None:
         _changes_between(start, end, tuple(kind or ["rule"]), json_out)
@@ -665,9 +665,9 @@ def changes(
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
     from datetime import date
 
-    from rulebase import history as histories
-    from rulebase.errors import UsageError
-    from rulebase.views import changes_between_json
+    from rulebase.cli.views import changes_between_json
+    from rulebase.core.errors import UsageError
+    from rulebase.rules import history as histories
 
     bad = [k for k in kinds if k not in ("rule", "chapter", "glossary", "example", "section", "note")]
     if bad:
@@ -692,12 +692,12 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
 
     A number that meant different rules in different eras lists each; the one in force now (or
     --as-of a date) comes first."""
-    from rulebase import history as histories
+    from rulebase.rules import history as histories
 
     when = _when(as_of)
     library = _library(json_out)
     found = histories.history(library.store, ref, when)
-    from rulebase import views
+    from rulebase.cli import views
 
     _answer(json_out, lambda: views.history_json(found), "render_history", found)
 
@@ -715,8 +715,8 @@ def glossary_build(
     json_out: JsonOpt = False,
 ) -> None:
     """One page per glossary term across editions, rule pages, an A-Z index with search, credits."""
-    from rulebase.glossary import build_from_library
-    from rulebase.render import build_progress
+    from rulebase.cli.render import build_progress
+    from rulebase.glossary.plan import build_from_library
 
     library = _library(json_out)
     chosen = [e.strip() for e in editions.split(",") if e.strip()] if editions else None

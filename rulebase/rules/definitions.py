@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebase.errors import NotFound, UsageError
-from rulebase.records import Record, fold_accents
-from rulebase.sources import edition_rank
-from rulebase.store import RecordStore
+from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.records import Record, fold_accents
+from rulebase.core.sources import edition_rank
+from rulebase.index.store import RecordStore
 
 _STOP = {"the", "a", "an", "of", "to"}
 # A rule that says how an ability is printed, not what it does: not a definition.
@@ -68,7 +68,7 @@ def define(store: RecordStore, term: str, when: int | None = None,
     document: of the archive's versions the newest, or with `when` what was in force that day.
     `also_named`: further names the caller knows for the term (a curated topic's aliases); they
     count only where a document names them in so many words."""
-    from rulebase.lookup import without_twins
+    from rulebase.index.versions import without_twins
 
     key = loose_term(term)
     if not key:
@@ -101,8 +101,8 @@ def curated_names(corpus_dir: Path, term: str) -> list[str]:
     """The Hungarian names a curated topic (corpus/topics.toml) gives the term: its aliases in
     Hungarian ("manaégés" for mana burn). A broken topics file gives none here; `compare`
     reports it."""
-    from rulebase.compare import TOPICS_FILE, find_topic, load_topics
-    from rulebase.errors import ManifestError
+    from rulebase.core.errors import ManifestError
+    from rulebase.rules.compare import TOPICS_FILE, find_topic, load_topics
 
     try:
         topic = find_topic(load_topics(Path(corpus_dir) / TOPICS_FILE), term)

@@ -13,85 +13,20 @@ page (its chapter, else its top section or heading) added until every link targe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebase.definitions import defining_text, loose_term
-from rulebase.diff import DiffOp, merge_short_equals, word_diff
-from rulebase.errors import UsageError
+from rulebase.core.errors import UsageError
+from rulebase.core.records import Record, fold_accents, fold_space, slugify
+from rulebase.core.sources import EDITIONS, edition_rank
+from rulebase.glossary.model import Definition, GlossarySummary, RulePage, Site, SourceInfo, TermPage
 from rulebase.ingest.link import fold_term
-from rulebase.records import Record, fold_accents, fold_space, slugify
-from rulebase.sources import EDITIONS, edition_rank
+from rulebase.rules.definitions import defining_text, loose_term
+from rulebase.rules.diff import merge_short_equals, word_diff
 
 FORMATS = ("html", "md")
 MARKER = ".rulebase-glossary"
 MARKER_HEAD = "# written by 'rulebase glossary build'; files it wrote (deleted on the next build):"
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True, slots=True)
-class SourceInfo:
-    id: str
-    title: str
-    edition: str
-    date: str
-    lang: str
-    provenance: str
-    credit: str
-    edition_note: str | None = None
-
-
-@dataclass(slots=True)
-class Definition:
-    record: Record
-    parts: list[Record]  # everything filed under the entry, in document order
-    text: str  # the entry's whole text, parts included: what editions are compared on
-
-
-@dataclass(slots=True)
-class TermPage:
-    key: str
-    title: str
-    names: list[str]
-    definitions: list[Definition]
-    hungarian: list[Record] = field(default_factory=list)  # term records naming it in Hungarian
-    english: list[tuple[str, TermPage | None]] = field(default_factory=list)  # for Hungarian terms
-    referrers: list[Record] = field(default_factory=list)
-    diffs: list[tuple[Definition, Definition, list[DiffOp]]] = field(default_factory=list)
-    path: str = ""  # without extension, relative to OUT: "terms/<slug>"
-
-    @property
-    def editions(self) -> list[str]:
-        return sorted({d.record.edition for d in self.definitions}, key=edition_rank)
-
-
-@dataclass(slots=True)
-class RulePage:
-    root: Record
-    records: list[Record]  # rendered here, document order
-    toc: list[Record]  # children of the root that live on other pages
-    path: str = ""
-
-
-@dataclass(slots=True)
-class Site:
-    terms: list[TermPage]
-    rules: list[RulePage]
-    sources: list[SourceInfo]
-    home: dict[str, TermPage | RulePage]
-
-    def source(self, source_id: str) -> SourceInfo | None:
-        return next((s for s in self.sources if s.id == source_id), None)
-
-
-@dataclass(frozen=True, slots=True)
-class GlossarySummary:
-    out: Path
-    format: str
-    pages: int  # term, rule, index and credits pages written
-    terms: int
-    rule_pages: int
-    files: int  # every file written, assets and the search index included
 
 
 def term_key(name: str) -> str:
@@ -335,7 +270,7 @@ def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Pa
                    editions: Iterable[str] | None = None, force: bool = False,
                    progress: Progress | None = None) -> GlossarySummary:
     """Write the glossary site for `records` into `out` (see the module docstring)."""
-    from rulebase import site as render
+    from rulebase.glossary import site as render
 
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}", hint="use --format html or --format md")

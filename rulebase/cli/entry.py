@@ -10,7 +10,6 @@ in cli.py.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from pathlib import Path
 
@@ -58,41 +57,17 @@ def parse(argv: list[str]) -> dict | None:
     return opts if "command" in opts and len(opts["args"]) == 1 else None
 
 
-def version_line() -> str:
-    """What `rulebase --version` prints."""
-    return f"rulebase {package_version()}"
-
-
-def package_version() -> str:
-    """The installed distribution's version, else (a checkout run without installing) pyproject's."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("rulebase")
-    except metadata.PackageNotFoundError:
-        pass
-    import tomllib
-
-    try:
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
-        from rulebase import __version__
-
-        return __version__
-
-
 def serve(opts: dict) -> int:
-    from rulebase.errors import NotFound, RulebaseError
+    from rulebase.cli.common import failure, silence_output
+    from rulebase.cli.plain import printable
     from rulebase.library import Library
-    from rulebase.plain import printable
 
     try:
         try:
             library = Library(Path(opts["index"]) if opts["index"] else None)
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
-                from rulebase.render import build_progress
+                from rulebase.cli.render import build_progress
 
                 with build_progress() as progress:
                     library.ensure(progress)
@@ -103,124 +78,56 @@ def serve(opts: dict) -> int:
             if opts["command"] == "lookup":
                 return _lookup(library, opts)
             return _search(library, opts)
-        except NotFound as exc:
-            print(printable(f"error: {exc.message}"), file=sys.stderr)
-            if exc.suggestions:
-                print(printable("did you mean: " + ", ".join(exc.suggestions)), file=sys.stderr)
-            return 1
-        except RulebaseError as exc:
-            print(printable(f"error: {exc.message}"), file=sys.stderr)
-            return exc.exit_code
         except BrokenPipeError:
             raise
-        except Exception as exc:  # noqa: BLE001 - same funnel as cli.py: one line, exit 3
-            print(printable(f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"),
-                  file=sys.stderr)
-            return 3
+        except Exception as exc:  # noqa: BLE001 - the one funnel (common.failure): lines and exit code
+            lines, code = failure(exc)
+            for line in lines:
+                print(printable(line), file=sys.stderr)
+            return code
     except BrokenPipeError:  # the reader went away (`| head -1`), even while an error was reported
         silence_output()
         return 0
 
 
-def silence_output() -> None:
-    """After a broken pipe: point stdout and stderr at /dev/null, so that what is still buffered
-    is flushed there at exit instead of failing again (Python would print 'Exception ignored'
-    and exit 120). Nothing is printed after this: the reader is gone."""
-    from contextlib import suppress
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            with suppress(OSError, ValueError, AttributeError):  # closed, or not a real file (tests)
-                os.dup2(devnull, stream.fileno())
-    finally:
-        os.close(devnull)
-
-
-def check_filters(library, filters: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Search filters as the index spells them; a value no record carries is a usage error that
-    lists the choices (a misspelt --edition used to find nothing and exit 1, like a real miss).
-
-    Editions, languages and sources are read from the full-text index's own terms (what a filter
-    can match, era labels of archive versions and added documents included; a fraction of a
-    millisecond); kinds are the documented ones."""
-    from rulebase.errors import UsageError
-
-    if not any(filters.values()):
-        return filters
-    checked = {}
-    for name, values in filters.items():
-        if not values:
-            checked[name] = values
-            continue
-        choices = _choices(library, name)
-        known = set(choices)
-        spelt = [v if v in known else v.lower() for v in values]
-        unknown = [v for v, s in zip(values, spelt, strict=True) if s not in known]
-        if unknown:
-            raise UsageError(f"unknown {_NOUNS.get(name, name)} {', '.join(map(repr, unknown))}",
-                             hint="choose from " + ", ".join(choices))
-        checked[name] = list(dict.fromkeys(spelt))
-    return checked
-
-
-_NOUNS = {"lang": "language"}
-
-
-def _choices(library, name: str) -> list[str]:
-    """The values filter `name` can take, in the order users read them."""
-    if name == "kind":
-        from rulebase.records import KINDS
-
-        return list(KINDS)
-    terms = [t.decode("utf-8") for t in library.searcher.reader.lexicon(name)]
-    if name == "edition":
-        from rulebase.sources import edition_rank
-
-        return sorted(terms, key=lambda label: (edition_rank(label), label))
-    if name == "source":
-        ranked = [d for d in library.store.documents() if d in terms]
-        return ranked + sorted(set(terms) - set(ranked))
-    return sorted(terms)
-
-
 def _lookup(library, opts: dict) -> int:
-    from rulebase.lookup import lookup
+    from rulebase.rules.lookup import lookup
 
     result = lookup(library.store, opts["args"][0], None, full=opts["full"])
     if opts["json"]:
-        from rulebase.views import lookup_json
+        from rulebase.cli.views import lookup_json
 
         _dump(lookup_json(result))
     elif _terminal(opts):
-        from rulebase.render import make_console, paged, render_lookup
+        from rulebase.cli.render import make_console, paged, render_lookup
 
         with paged(make_console()) as console:
             render_lookup(console, result)
     else:
-        from rulebase.plain import lookup_lines
+        from rulebase.cli.plain import lookup_lines
 
         _emit(lookup_lines(result))
     return 0
 
 
 def _search(library, opts: dict) -> int:
-    from rulebase.query import run_search
+    from rulebase.cli.common import check_filters
+    from rulebase.search.request import run_search
 
     filters = check_filters(library, {k: opts[k] for k in ("edition", "kind", "lang", "source")})
     results = run_search(library, opts["args"][0], filters, opts["limit"])
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     if opts["json"]:
-        from rulebase.views import search_json
+        from rulebase.cli.views import search_json
 
         _dump(search_json(results, records))
     elif _terminal(opts):
-        from rulebase.render import make_console, paged, render_search
+        from rulebase.cli.render import make_console, paged, render_search
 
         with paged(make_console()) as console:
             render_search(console, results, records)
     else:
-        from rulebase.plain import search_lines
+        from rulebase.cli.plain import search_lines
 
         _emit(search_lines(results, records))
     return 0 if results.hits else 1
@@ -235,14 +142,14 @@ def _terminal(opts: dict) -> bool:
 def _emit(lines: list[str]) -> None:
     """Plain lines, made safe for a terminal, flushed here: a reader that goes away surfaces as
     BrokenPipeError inside serve(), not at interpreter exit."""
-    from rulebase.plain import printable
+    from rulebase.cli.plain import printable
 
     sys.stdout.write(printable("\n".join(lines)) + "\n")
     sys.stdout.flush()
 
 
 def _dump(data) -> None:
-    from rulebase.views import dumps
+    from rulebase.cli.views import dumps
 
     sys.stdout.write(dumps(data) + "\n")
     sys.stdout.flush()
@@ -257,12 +164,14 @@ def main() -> None:
     gc.set_threshold(50_000, 20, 100)
     try:
         if sys.argv[1:] == ["--version"]:  # no typer needed to say this
+            from rulebase.cli.common import version_line
+
             print(version_line())
             sys.exit(0)
         opts = parse(sys.argv[1:])
         if opts is not None:
             sys.exit(serve(opts))
-        from rulebase.cli import main as cli_main
+        from rulebase.cli.app import main as cli_main
 
         cli_main()
     finally:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rulebase.hits import Results, unmark
-from rulebase.lookup import Entry, Lookup
-from rulebase.records import Record
+from rulebase.core.records import Record
+from rulebase.rules.lookup import Entry, Lookup
+from rulebase.search.hits import Results, unmark
 
 # C0 controls but tab and newline, DEL, C1 (CSI, OSC...) and the bidi embeddings, overrides and
 # isolates: what a terminal would act on (clear the screen, retitle the window, reorder a line).
@@ -322,7 +322,7 @@ def changes_lines(groups) -> list[str]:
 
 
 def span_text(first: int, last: int) -> str:
-    from rulebase.eras import show
+    from rulebase.core.eras import show
 
     end = show(last)
     return f"{show(first)} to {end}" if end != "now" else f"{show(first)} to now"
@@ -362,7 +362,7 @@ def history_lines(found) -> list[str]:
 
 def changes_between_lines(found) -> list[str]:
     old, new = found.old_release, found.new_release
-    from rulebase.history import KINDS as kinds
+    from rulebase.rules.history import KINDS as kinds
     counts = ", ".join(f"{found.count(k)} {k}" for k in kinds)
     lines = [f"{found.source} {old['date']} -> {new['date']}: {counts}"]
     def name(record) -> str:  # a rule's number, a glossary entry's term

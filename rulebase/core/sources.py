@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebase.errors import ManifestError
+from rulebase.core.errors import ManifestError
 
 EDITIONS = ("4e", "5e", "6e", "10e")
 DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
@@ -56,7 +56,7 @@ def default_corpus_dir() -> Path:
     env = os.environ.get("RULEBASE_CORPUS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "corpus"
+    return Path(__file__).resolve().parents[2] / "corpus"
 
 
 def user_corpus_dir() -> Path:

@@ -14,10 +14,10 @@ from html import escape
 from importlib import resources
 from urllib.parse import quote
 
-from rulebase.diff import DiffOp
-from rulebase.glossary import Definition, RulePage, Site, TermPage
-from rulebase.records import Record, fold_accents, fold_space
-from rulebase.sources import EDITIONS
+from rulebase.core.records import Record, fold_accents, fold_space
+from rulebase.core.sources import EDITIONS
+from rulebase.glossary.model import Definition, RulePage, Site, TermPage
+from rulebase.rules.diff import DiffOp
 
 ASSETS = ("search.js", "style.css")
 REWRITTEN_NOTE = "Rewritten: the two texts have little wording in common (both are shown in full above)."

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from rulebase.errors import UsageError
-from rulebase.hits import Hit, Results
+from rulebase.core.errors import UsageError
+from rulebase.search.hits import Hit, Results
 
 NUMBER_IN_QUERY = re.compile(
     r"(?<![\w.])(?:\d{3}\.\d+[a-z]?(?:\.Ruling\.\d+)?|\d{3}\.Ruling\.\d+|G\d+\.\d+[a-z]?|[A-Z]\.\d+(?:\.\d+)?)(?![\w.])")
@@ -23,7 +23,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     for number in dict.fromkeys(NUMBER_IN_QUERY.findall(query)):
         found = library.store.by_number(number)
         if any(r.span for r in found) or when is not None:
-            from rulebase.lookup import by_era
+            from rulebase.index.versions import by_era
 
             found = by_era(library.store, found, when)
         for record in found:
@@ -33,9 +33,9 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     pick = None
     editions = set(filters.get("edition") or ())
     if when is not None or editions:
-        from rulebase.eras import labels_between
-        from rulebase.history import in_force
-        from rulebase.records import fold_typography
+        from rulebase.core.eras import labels_between
+        from rulebase.core.records import fold_typography
+        from rulebase.index.versions import in_force
 
         def fits(records: list) -> list:
             records = [r for r in records if r.span]  # archive versions (a lineage may hold twins)

@@ -1,0 +1,111 @@
+"""What both entry paths share: the version line, the one error funnel, pipe handling and the
+search filters' validation. Imports nothing heavy at module level: the fast path loads it on
+every `rulebase lookup`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from rulebase.core.errors import NotFound, RulebaseError
+
+
+def failure(exc: BaseException) -> tuple[list[str], int]:
+    """The lines (unescaped) and the exit code an exception becomes, for either entry path:
+    not found 1 with candidates, a usage or input error its own code, anything else 3."""
+    if isinstance(exc, NotFound):
+        lines = [f"error: {exc.message}"]
+        if exc.suggestions:
+            lines.append("did you mean: " + ", ".join(exc.suggestions))
+        return lines, 1
+    if isinstance(exc, RulebaseError):
+        return [f"error: {exc.message}"], exc.exit_code
+    return [f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"], 3
+
+
+def version_line() -> str:
+    """What `rulebase --version` prints."""
+    return f"rulebase {package_version()}"
+
+
+def package_version() -> str:
+    """The installed distribution's version, else (a checkout run without installing) pyproject's."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("rulebase")
+    except metadata.PackageNotFoundError:
+        pass
+    import tomllib
+
+    try:
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        from rulebase import __version__
+
+        return __version__
+
+
+def silence_output() -> None:
+    """After a broken pipe: point stdout and stderr at /dev/null, so that what is still buffered
+    is flushed there at exit instead of failing again (Python would print 'Exception ignored'
+    and exit 120). Nothing is printed after this: the reader is gone."""
+    from contextlib import suppress
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(OSError, ValueError, AttributeError):  # closed, or not a real file (tests)
+                os.dup2(devnull, stream.fileno())
+    finally:
+        os.close(devnull)
+
+
+def check_filters(library, filters: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Search filters as the index spells them; a value no record carries is a usage error that
+    lists the choices (a misspelt --edition used to find nothing and exit 1, like a real miss).
+
+    Editions, languages and sources are read from the full-text index's own terms (what a filter
+    can match, era labels of archive versions and added documents included; a fraction of a
+    millisecond); kinds are the documented ones."""
+    from rulebase.core.errors import UsageError
+
+    if not any(filters.values()):
+        return filters
+    checked = {}
+    for name, values in filters.items():
+        if not values:
+            checked[name] = values
+            continue
+        choices = _choices(library, name)
+        known = set(choices)
+        spelt = [v if v in known else v.lower() for v in values]
+        unknown = [v for v, s in zip(values, spelt, strict=True) if s not in known]
+        if unknown:
+            raise UsageError(f"unknown {_NOUNS.get(name, name)} {', '.join(map(repr, unknown))}",
+                             hint="choose from " + ", ".join(choices))
+        checked[name] = list(dict.fromkeys(spelt))
+    return checked
+
+
+_NOUNS = {"lang": "language"}
+
+
+def _choices(library, name: str) -> list[str]:
+    """The values filter `name` can take, in the order users read them."""
+    if name == "kind":
+        from rulebase.core.records import KINDS
+
+        return list(KINDS)
+    terms = [t.decode("utf-8") for t in library.searcher.reader.lexicon(name)]
+    if name == "edition":
+        from rulebase.core.sources import edition_rank
+
+        return sorted(terms, key=lambda label: (edition_rank(label), label))
+    if name == "source":
+        ranked = [d for d in library.store.documents() if d in terms]
+        return ranked + sorted(set(terms) - set(ranked))
+    return sorted(terms)

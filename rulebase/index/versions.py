@@ -1,0 +1,52 @@
+"""Which versions of a rule are in force on a day, and which one stands for its lineage.
+
+The read side of the archive's spans (docmeta and records.db): lookup, search and changes ask
+these questions of the same store, so the answers live here, below all three.
+"""
+
+from __future__ import annotations
+
+from rulebase.core.eras import OPEN_END
+from rulebase.core.records import Record
+from rulebase.index.store import RecordStore
+
+
+def in_force(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
+    """The records in force on `when` (all when None)."""
+    if when is None:
+        return records
+    spans = store.windows([r.id for r in records])
+    return [r for r in records if _within(spans.get(r.id, (0, OPEN_END)), when)]
+
+
+def _within(window: tuple[int, int], day: int) -> bool:
+    return window[0] <= day <= window[1]
+
+
+def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
+    """One archive version per rule lineage: the one in force on `when` (else the newest), the
+    rules in force that day (else now) first, then what the number meant in other eras. Other
+    documents' records keep their place; with `when`, only those in force that day."""
+    spans = store.windows([r.id for r in records])
+    day = OPEN_END if when is None else when
+
+    def live(record: Record) -> bool:
+        return spans[record.id][0] <= day <= spans[record.id][1]
+    lineages: dict[str, list[Record]] = {}
+    for record in records:
+        if record.span:
+            lineages.setdefault(record.lineage or record.id, []).append(record)
+    chosen = [max(group, key=lambda r: (live(r), spans[r.id][1])) for group in lineages.values()]
+    others = [r for r in records if not r.span]
+    if when is not None:  # the rules in force that day, nothing else
+        others = in_force(store, others, when)
+    chosen = without_twins(chosen, others)
+    gone = [] if when is not None else sorted((r for r in chosen if not live(r)), key=lambda r: -spans[r.id][1])
+    return [r for r in chosen if live(r)] + others + gone
+
+
+def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
+    """An archive version with the same text as a record shown beside it (the bundled 2008
+    release's) is that record: shown once, under the document's own id."""
+    ids = {r.id for r in shown}
+    return [v for v in versions if not (v.span and any(k.kind == "same-text" and k.target in ids for k in v.links))]
