@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -19,12 +18,20 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from rulebase.index import store
+from rulebase.build.digest import code_digest, code_files
 from rulebase.core.errors import DiskFull, IndexError_
 from rulebase.core.locking import folder_lock
-from rulebase.build.digest import code_digest, code_files
 from rulebase.core.sources import Source, fingerprint
-from rulebase.index.store import POINTER, SCHEMA_VERSION, Generation, current_generation, leftovers, stamp, write_db
+from rulebase.index import store
+from rulebase.index.store import (
+    POINTER,
+    SCHEMA_VERSION,
+    Generation,
+    current_generation,
+    leftovers,
+    stamp,
+    write_db,
+)
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def expected_fingerprint(sources: list[Source]) -> str:
@@ -94,15 +101,16 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
 def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None,
               watch: list[Path] = ()) -> dict:
     from rulebase.build import writer as indexer
-    from rulebase.ingest import ARCHIVES, ingest
+    from rulebase.ingest import ARCHIVES, assemble, ingest_source
 
     started = time.perf_counter()
     if progress:
         progress("ingest", 0, len(sources))
     from rulebase.build.archive import archive_report
 
-    prepared = {s.id: archive_report(s) for s in sources if s.format in ARCHIVES}
-    ingested = ingest(sources, prepared)
+    # in manifest order, so the first unreadable document is the one reported
+    reports = [archive_report(s) if s.format in ARCHIVES else ingest_source(s) for s in sources]
+    ingested = assemble(sources, reports)
     if progress:
         progress("ingest", len(sources), len(sources))
     from rulebase.core.eras import windows

@@ -18,8 +18,8 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from rulebase.ingest.text import Parsed, Warning_
 from rulebase.core.records import from_dict, to_dict
+from rulebase.ingest.text import Parsed, Warning_
 
 ENV_CACHE = "RULEBASE_CACHE"
 

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rulebase.core.errors import IndexError_
-from rulebase.index.schema import DOCMETA, make_schema, whoosh_index
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
+from rulebase.index.schema import DOCMETA, make_schema, whoosh_index
 
 
 def title_only(record: Record) -> bool:

@@ -68,11 +68,13 @@ def ingest_source(source: Source) -> SourceReport:
     return SourceReport(source, parsed, decoded.encoding, decoded.repairs)
 
 
-def ingest(sources: list[Source], prepared: dict[str, SourceReport] | None = None) -> Ingested:
-    """Parse every source and link the result; deterministic for the same inputs. `prepared`
-    holds reports the caller already has (the builder's cached archive), by source id."""
-    prepared = prepared or {}
-    reports = [prepared.get(s.id) or ingest_source(s) for s in sources]
+def ingest(sources: list[Source]) -> Ingested:
+    """Parse every source and link the result; deterministic for the same inputs."""
+    return assemble(sources, [ingest_source(s) for s in sources])
+
+
+def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
+    """Sort and link the records of parsed sources (`reports`, in the order of `sources`)."""
     rank = {s.id: n for n, s in enumerate(sources)}
     records = sorted((r for rep in reports for r in rep.parsed.records), key=lambda r: sort_key(r, rank))
     # Archive versions resolve their references within their own release (archive.py); the
