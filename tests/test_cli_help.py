@@ -18,6 +18,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from rulebase.cli import common
 from rulebase.cli import entry as fastpath
 from rulebase.cli.app import app
 
@@ -154,7 +155,7 @@ def test_version_falls_back_to_pyproject(monkeypatch):
 
     monkeypatch.setattr(metadata, "version", missing)
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert fastpath.version_line() == f"rulebase {pyproject['project']['version']}"
+    assert common.version_line() == f"rulebase {pyproject['project']['version']}"
 
 
 @pytest.mark.parametrize("args", [["lookup", "502.83a"], ["lookup", "502.83a", "--json"],
