@@ -32,7 +32,9 @@ from rulebase.core.sources import (
     is_edition,
     user_corpus_dir,
 )
+from rulebase.ingest import parser_for
 from rulebase.ingest.detect import Detected, detect
+from rulebase.ingest.text import decode
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 _TMP = re.compile(r"^\..+\.\d+\.tmp$")  # what _write_atomic leaves if killed
@@ -161,8 +163,6 @@ def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
     """Read (regular files only, bounded), decode, detect and parse `path`; nothing is written."""
     from collections import Counter
 
-    from rulebase.ingest import parser_for
-    from rulebase.ingest.text import decode
 
     data = _read(path)
     decoded = decode(data, str(path))

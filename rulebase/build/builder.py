@@ -18,10 +18,15 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from rulebase.build import writer as indexer
+from rulebase.build.archive import archive_report
 from rulebase.build.digest import code_digest, code_files
+from rulebase.core.eras import windows
 from rulebase.core.errors import DiskFull, IndexError_
 from rulebase.core.locking import folder_lock
+from rulebase.core.pool import workers
 from rulebase.core.sources import Source, fingerprint
+from rulebase.index import schema as index
 from rulebase.index import store
 from rulebase.index.store import (
     POINTER,
@@ -32,6 +37,7 @@ from rulebase.index.store import (
     stamp,
     write_db,
 )
+from rulebase.ingest import ARCHIVES, assemble, ingest_source
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def expected_fingerprint(sources: list[Source]) -> str:
@@ -100,21 +106,16 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
 
 def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | None,
               watch: list[Path] = ()) -> dict:
-    from rulebase.build import writer as indexer
-    from rulebase.ingest import ARCHIVES, assemble, ingest_source
 
     started = time.perf_counter()
     if progress:
         progress("ingest", 0, len(sources))
-    from rulebase.build.archive import archive_report
 
     # in manifest order, so the first unreadable document is the one reported
     reports = [archive_report(s) if s.format in ARCHIVES else ingest_source(s) for s in sources]
     ingested = assemble(sources, reports)
     if progress:
         progress("ingest", len(sources), len(sources))
-    from rulebase.core.eras import windows
-    from rulebase.core.pool import workers
 
     releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
                 if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
@@ -198,7 +199,6 @@ def _pointer(index_dir: Path) -> str:
 
 
 def _healthy(generation: Generation) -> bool:
-    from rulebase.index import schema as index
 
     return store.damage(generation) is None and index.check(generation.whoosh_path)
 

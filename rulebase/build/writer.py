@@ -10,10 +10,14 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from rulebase.core.eras import OPEN_END, labels_between, next_day
 from rulebase.core.errors import IndexError_
-from rulebase.core.records import Record
+from rulebase.core.pool import pool
+from rulebase.core.records import Record, fold_typography
 from rulebase.core.records import fold_accents as fold
+from rulebase.index import postings
 from rulebase.index.schema import DOCMETA, make_schema, whoosh_index
+from rulebase.index.scorer import Scorer
 
 
 def title_only(record: Record) -> bool:
@@ -35,7 +39,6 @@ def leads(records: list[Record]) -> dict[str, str]:
 
 def _document(record: Record, lead: str | None, window: tuple[int, int] | None = None,
               editions: list[str] | None = None, spelled: bool = True) -> dict:
-    from rulebase.core.eras import OPEN_END
 
     title = " ".join([record.title or "", *record.aliases]).strip()
     editions = editions or [record.edition]
@@ -112,7 +115,6 @@ def write_index(path: Path, records: list[Record],
     if progress:
         progress("index", 0, total)
     if len(parts) > 1:
-        from rulebase.core.pool import pool
 
         with pool(len(parts)) as running:
             segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
@@ -130,8 +132,6 @@ def write_index(path: Path, records: list[Record],
     clean_files(ix.storage, ix.indexname, generation, segments)
     _write_docmeta(path / DOCMETA, order, windows)
     if common:  # (not for the build cache's archive segment: its scores are not the index's)
-        from rulebase.index import postings
-        from rulebase.index.scorer import Scorer
 
         with whoosh_index.open_dir(str(path)).reader() as reader:
             postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))
@@ -144,8 +144,6 @@ def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> 
     (record, window, edition labels, spelled) in record order; `spelled` marks the documents whose
     words go to the unstemmed field that fuzzy matching and spelling suggestions read: of a rule's
     versions only the newest (older wording adds little vocabulary and a third of the index work)."""
-    from rulebase.core.eras import OPEN_END, labels_between, next_day
-    from rulebase.core.records import fold_typography
 
     out: list[list] = []  # [record shown, window, first and last release or None]
     last_of: dict[str, tuple[str, int]] = {}  # lineage -> (folded text, index in out)

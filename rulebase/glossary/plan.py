@@ -18,6 +18,7 @@ from pathlib import Path
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_accents, fold_space, slugify
 from rulebase.core.sources import EDITIONS, edition_rank
+from rulebase.glossary import site as render
 from rulebase.glossary.model import Definition, GlossarySummary, RulePage, Site, SourceInfo, TermPage
 from rulebase.ingest.link import fold_term
 from rulebase.rules.definitions import defining_text, loose_term
@@ -270,7 +271,6 @@ def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Pa
                    editions: Iterable[str] | None = None, force: bool = False,
                    progress: Progress | None = None) -> GlossarySummary:
     """Write the glossary site for `records` into `out` (see the module docstring)."""
-    from rulebase.glossary import site as render
 
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}", hint="use --format html or --format md")

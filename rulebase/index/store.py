@@ -29,8 +29,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebase.core.eras import release_windows, windows
 from rulebase.core.errors import IndexError_
-from rulebase.core.records import Record, from_dict
+from rulebase.core.records import Record, from_dict, to_dict
 
 SCHEMA_VERSION = "5"
 POINTER = "CURRENT"
@@ -276,8 +277,6 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
     """Write the record database; `sources` (manifest entries) fill the documents table,
     `releases` (per archive source, archive.py's release list) the releases table, `window`
     (eras.windows) when each record was in force."""
-    from rulebase.core.eras import release_windows, windows
-    from rulebase.core.records import to_dict
 
     releases = releases or {}
     window = window or windows(records, sources or [], releases)

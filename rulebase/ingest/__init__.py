@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebase.core.errors import SourceError
-from rulebase.core.records import Record, sort_key
+from rulebase.core.records import Link, Record, sort_key
 from rulebase.core.sources import Source
-from rulebase.ingest.link import LinkReport, link
+from rulebase.ingest.archive import parse_archive
+from rulebase.ingest.link import LinkReport, fold_markup, link
 from rulebase.ingest.text import Parsed, read_source
 
 # format name -> module (imported lazily: most commands never parse)
@@ -54,7 +55,6 @@ def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
 
 def ingest_source(source: Source) -> SourceReport:
     if source.format in ARCHIVES:
-        from rulebase.ingest.archive import parse_archive  # its parser pool is needed by few commands
 
         archived = parse_archive(source)
         encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
@@ -90,8 +90,6 @@ def join_archive(records: list[Record], versions: list[Record]) -> None:
     """'same-text' links between a document's numbered rule and the archive version with the same
     number and text (the bundled 2008 release, Crystal Keep's copies of its rules): history and
     search reach Crystal Keep through them, and search shows such twins once."""
-    from rulebase.core.records import Link
-    from rulebase.ingest.link import fold_markup
 
     def key(record: Record) -> tuple[str, str] | None:
         if record.number:

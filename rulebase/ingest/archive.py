@@ -22,10 +22,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rulebase.core.eras import edition_for_date
 from rulebase.core.errors import SourceError
+from rulebase.core.pool import pool
 from rulebase.core.pool import workers as default_workers
 from rulebase.core.records import Record, Ref, fold_space, number_key
 from rulebase.core.sources import Source
+from rulebase.ingest import comprules
+from rulebase.ingest.lineage import trace
+from rulebase.ingest.link import fold_term
 from rulebase.ingest.text import Parsed, Warning_, decode
 
 FORMAT = "comprules-archive"
@@ -106,7 +111,6 @@ def _intern(distinct: dict[Key, int], kept: list[Record], record: Record, source
 
 def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
     """Parse releases and collapse them: distinct records, and each release as indexes into them."""
-    from rulebase.ingest import comprules
 
     distinct: dict[Key, int] = {}
     records: list[Record] = []
@@ -129,7 +133,6 @@ def _chunks(items: list, n: int) -> list[list]:
 
 def parse_archive(source: Source, workers: int | None = None) -> ArchiveParsed:
     """Every release of the archive as versions (see the module docstring)."""
-    from rulebase.core.pool import pool
 
     found = members(source.path)
     n = min(workers or default_workers(), len(found))
@@ -182,7 +185,6 @@ def _runs(indexes: list[int]) -> list[tuple[int, int]]:
 def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
               releases: list[Release]) -> list[Record]:
     """One record per (distinct text, contiguous run of releases), with parents, refs and lineage."""
-    from rulebase.core.eras import edition_for_date
 
     prefix = f"{source.id}:"
     seen_in: dict[int, list[int]] = defaultdict(list)
@@ -267,8 +269,6 @@ def _assign_lineage(versions: list[Record], sequences: list[list[int]], at: list
                     samples: list[Record]) -> None:
     """Rules and chapters by rulebase.ingest.lineage (edits and renumberings); glossary entries by term;
     examples follow their rule; everything else by its local id."""
-    from rulebase.ingest.lineage import trace
-    from rulebase.ingest.link import fold_term
 
     numbered = [[n for n in seq if samples[n].kind in LINEAGE_KINDS and samples[n].number] for seq in sequences]
     ids = trace([[(samples[n].number, fold_space(samples[n].text if samples[n].kind == "rule" else

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from rulebase.core.eras import edition_for_date
 from rulebase.core.errors import UsageError
+from rulebase.ingest import forum
 
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
@@ -111,7 +112,6 @@ def _crystalkeep(head: str, fmt: str) -> Detected:
 
 
 def _rulebook(text: str) -> Detected:
-    from rulebase.ingest import forum
 
     parts = [b.part for b in forum.split_thread(text).books if b.part]
     evidence = ["rulebook page markers (--N)"]

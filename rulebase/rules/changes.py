@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulebase.core.errors import NotFound, UsageError
-from rulebase.core.records import Record, fold_space
+from rulebase.core.records import Record, brief, fold_space
+from rulebase.index.versions import by_era
+from rulebase.rules.definitions import define
 from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
+from rulebase.rules.lookup import suggest
 
 CK_SOURCE = "ck2008"
 
@@ -60,7 +63,6 @@ class ChangeGroup:
 def resolve(store, ref: str) -> Record:
     """A record by id, or a rule number printed by exactly one document (the Comprehensive Rules
     archive counts when no other document prints it: its version in force now, else the newest)."""
-    from rulebase.rules.lookup import suggest
 
     ref = ref.strip()
     if not ref:
@@ -71,7 +73,6 @@ def resolve(store, ref: str) -> Record:
     if ":" not in ref:
         found = store.by_number(ref.removeprefix("rule ").rstrip("."))
         if any(r.span for r in found):
-            from rulebase.index.versions import by_era
 
             versions = by_era(store, [r for r in found if r.span], None)
             found = [r for r in found if not r.span] or versions[:1]
@@ -96,7 +97,6 @@ def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
 def term_diffs(store, term: str) -> TermDiff:
     """A glossary term's definitions in edition order, each diffed against the one before it.
     Definitions in different languages are listed but not diffed (a word diff would be noise)."""
-    from rulebase.rules.definitions import define
 
     found = define(store, term)
     result = TermDiff(found.term, found.definitions, [])
@@ -158,7 +158,6 @@ def ops_json(ops: list[DiffOp]) -> list[dict]:
 
 
 def _side(record: Record) -> dict:
-    from rulebase.core.records import brief
 
     return {**brief(record), "text": record.text}
 

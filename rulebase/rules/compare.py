@@ -15,10 +15,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulebase.core.eras import edition_for_date, era_window
 from rulebase.core.errors import ManifestError, UsageError
 from rulebase.core.records import Record, fold_accents, fold_space
-from rulebase.core.sources import DATED, YEAR_LABEL
+from rulebase.core.sources import DATED, YEAR_LABEL, edition_rank
 from rulebase.rules.terms import hungarian_for, term_map
+from rulebase.search.hits import unmark
+from rulebase.search.request import run_search
 
 EDITIONS = ("4e", "5e", "6e", "10e")
 TOPICS_FILE = "topics.toml"
@@ -123,7 +126,6 @@ def parse_editions(value: str | None, available: Iterable[str] = EDITIONS,
     `available` adds the editions of documents users added (e.g. 'cr2025') and the Comprehensive
     Rules eras of the archive (cr2003 ... cr2026) to the bundled four; `default` are the columns
     shown when none are asked for (all available ones when None)."""
-    from rulebase.core.sources import edition_rank
 
     known = sorted((set(EDITIONS) | set(available)) - {DATED}, key=edition_rank)
     if value is None or not value.strip():
@@ -166,8 +168,6 @@ def curated(library, topic: Topic, editions: list[str]) -> Comparison:
 
 def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT) -> Comparison:
     """An uncurated topic: the best passages of each edition, searched separately."""
-    from rulebase.search.hits import unmark
-    from rulebase.search.request import run_search
 
     if not text.strip():
         raise UsageError("empty topic", hint='give a topic, e.g. rulebase compare "damage timing"')
@@ -194,7 +194,6 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
     extra = set(topic.editions) if topic else set(eras[-1:])  # uncurated: the rules in force now too
     chosen = parse_editions(editions, users | set(eras) | extra, set(EDITIONS) | users | extra)
     if when is not None:
-        from rulebase.core.eras import era_window
 
         chosen = [ed for ed in chosen if era_window(ed, None)[0] <= when]
         if not chosen:
@@ -206,7 +205,6 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
 
 def archive_eras(library) -> list[str]:
     """The edition labels of the archive's releases, oldest first (cr2003 ... 10e ... cr2026)."""
-    from rulebase.core.eras import edition_for_date
 
     labels: list[str] = []
     for releases in library.store.releases().values():

@@ -20,10 +20,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.errors import ManifestError, NotFound, UsageError
 from rulebase.core.records import Record, fold_accents
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
+from rulebase.index.versions import without_twins
+from rulebase.ingest.link import fold_term
+from rulebase.rules.compare import TOPICS_FILE, find_topic, load_topics
 
 _STOP = {"the", "a", "an", "of", "to"}
 # A rule that says how an ability is printed, not what it does: not a definition.
@@ -46,7 +49,6 @@ class Definitions:
 
 def loose_term(text: str) -> str:
     """Looser than link.fold_term: 'Removed from the game' meets 'remove from game'."""
-    from rulebase.ingest.link import fold_term
 
     words = []
     for word in fold_term(text).split():
@@ -68,7 +70,6 @@ def define(store: RecordStore, term: str, when: int | None = None,
     document: of the archive's versions the newest, or with `when` what was in force that day.
     `also_named`: further names the caller knows for the term (a curated topic's aliases); they
     count only where a document names them in so many words."""
-    from rulebase.index.versions import without_twins
 
     key = loose_term(term)
     if not key:
@@ -101,8 +102,6 @@ def curated_names(corpus_dir: Path, term: str) -> list[str]:
     """The Hungarian names a curated topic (corpus/topics.toml) gives the term: its aliases in
     Hungarian ("manaégés" for mana burn). A broken topics file gives none here; `compare`
     reports it."""
-    from rulebase.core.errors import ManifestError
-    from rulebase.rules.compare import TOPICS_FILE, find_topic, load_topics
 
     try:
         topic = find_topic(load_topics(Path(corpus_dir) / TOPICS_FILE), term)

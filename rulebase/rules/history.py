@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, day, show
 from rulebase.core.errors import NotFound, UsageError
-from rulebase.core.records import Record, number_key
+from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
+from rulebase.ingest.lineage import mask
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
+from rulebase.rules.lookup import suggest
 
 
 @dataclass(slots=True)
@@ -66,7 +68,6 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
     keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
     if not keys:
-        from rulebase.rules.lookup import suggest
 
         raise NotFound(f"no rule {ref!r} in any Comprehensive Rules release", suggest(store, ref),
                        hint="try 'rulebase search' for free text")
@@ -115,7 +116,6 @@ def classify(old: Record, new: Record) -> str | None:
     """How one version of a rule differs from the one before: None (not at all), "renumbered",
     "renumbered+changed", "changed", or for a text change that a judge can skip, "references"
     (only the rule numbers it cites changed) or "typography" (only quotes, dashes or spacing)."""
-    from rulebase.ingest.lineage import mask
 
     renumbered = old.number != new.number
     text_changed = old.text != new.text or (old.title or "") != (new.title or "")
@@ -133,7 +133,6 @@ def classify(old: Record, new: Record) -> str | None:
 def typography_only(a: str, b: str) -> bool:
     """Texts that differ only in quotation marks, apostrophes, dashes or spacing (the releases
     switch between straight and curly quotes several times)."""
-    from rulebase.core.records import fold_typography
 
     return fold_typography(a) == fold_typography(b)
 

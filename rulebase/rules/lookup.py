@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rulebase.core.eras import OPEN_END, show
 from rulebase.core.errors import NotFound, UsageError
-from rulebase.core.records import Record, Ref, fold_space, number_key
+from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force
@@ -171,7 +172,6 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
         records = by_era(store, records, when)
         if records:
             return Lookup(ref, "number", [expand(store, r, when) for r in records], diff_hint(records))
-        from rulebase.core.eras import show
 
         raise NotFound(f"no rule {ref} was in force on {show(when or 0)}",
                        hint=f"'rulebase history {ref}' shows when it was")
@@ -197,7 +197,6 @@ def compact(store: RecordStore, result: Lookup, when: int | None = None) -> Look
     entries = result.entries
     gone: set[str] = set()
     if when is None and result.kind == "number":  # after the first match, archive versions no
-        from rulebase.core.eras import OPEN_END  # longer in force: what the number meant in other eras
 
         spans = store.windows([e.record.id for e in entries[1:] if e.record.span])
         gone = {rid for rid, (_, last) in spans.items() if last < OPEN_END}
@@ -229,8 +228,6 @@ def _now(store: RecordStore, entry: Entry, named: set[str]) -> None:
     itself or named elsewhere in the lookup (a twin, another entry)."""
     if not entry.record.lineage:
         return
-    from rulebase.core.eras import OPEN_END
-    from rulebase.core.records import fold_typography
 
     live = store.lineage(entry.record.lineage, OPEN_END)
     if live and not named & {v.id for v in live}:
@@ -358,7 +355,6 @@ def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
     anything else gets close ids or titles."""
     from difflib import get_close_matches  # only when a lookup fails
 
-    from rulebase.core.records import number_key
 
     ref = ref.strip()
     shared: list[str] = []

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rulebase.core.records import Record, fold_accents
+from rulebase.core.sources import load_manifest
+from rulebase.ingest import ingest_source
 
 MIN_PREFIX = 4  # shortest folded Hungarian term matched as the stem of an inflected word
 
@@ -31,8 +33,6 @@ def term_map(records: Iterable[Record]) -> list[TermEntry]:
 @lru_cache(maxsize=1)
 def default_term_map() -> tuple[TermEntry, ...]:
     """The term map of the bundled corpus (every 'hu-guide' source), parsed once per process."""
-    from rulebase.core.sources import load_manifest
-    from rulebase.ingest import ingest_source
 
     entries: list[TermEntry] = []
     for source in load_manifest():

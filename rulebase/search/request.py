@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+from rulebase.core.eras import labels_between
 from rulebase.core.errors import UsageError
+from rulebase.core.records import fold_typography
+from rulebase.index.versions import by_era, in_force
 from rulebase.search.hits import Hit, Results
 
 NUMBER_IN_QUERY = re.compile(
@@ -23,7 +26,6 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     for number in dict.fromkeys(NUMBER_IN_QUERY.findall(query)):
         found = library.store.by_number(number)
         if any(r.span for r in found) or when is not None:
-            from rulebase.index.versions import by_era
 
             found = by_era(library.store, found, when)
         for record in found:
@@ -33,9 +35,6 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     pick = None
     editions = set(filters.get("edition") or ())
     if when is not None or editions:
-        from rulebase.core.eras import labels_between
-        from rulebase.core.records import fold_typography
-        from rulebase.index.versions import in_force
 
         def fits(records: list) -> list:
             records = [r for r in records if r.span]  # archive versions (a lineage may hold twins)
