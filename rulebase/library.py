@@ -59,6 +59,7 @@ class Library:
 
     @cached_property
     def sources(self) -> list[Source]:
+        # lazy: each command loads only what it runs (cold start)
         from rulebase import usercorpus
 
         bundled = load_manifest(self.corpus_dir)
@@ -66,6 +67,7 @@ class Library:
 
     def _watched(self) -> list[Path]:
         """The manifests: adding or removing a document changes one of them."""
+        # lazy: each command loads only what it runs (cold start)
         from rulebase.core.sources import MANIFEST_NAME, user_corpus_dir
 
         return [self.corpus_dir / MANIFEST_NAME, user_corpus_dir() / MANIFEST_NAME]
@@ -80,6 +82,7 @@ class Library:
     def status(self, checksums: bool = True) -> Status:
         """Where the index is and whether it is current. `checksums`: read every file against
         meta.json (what `index status` wants); without, damage is judged from stat calls."""
+        # lazy: build code only when an index is built
         from rulebase.build.builder import expected_fingerprint
 
         generation = current_generation(self.index_dir)
@@ -90,6 +93,7 @@ class Library:
                       problem)
 
     def build(self, progress=None, force: bool = True) -> Generation:
+        # lazy: build code only when an index is built
         from rulebase.build.builder import build
 
         self._generation = build(self.index_dir, self.sources, progress, force=force, watch=self._watched())
@@ -116,6 +120,7 @@ class Library:
         status = self.status(checksums=False)
         generation = status.generation
         if status.writable:
+            # lazy: build code only when an index is built
             from rulebase.build.builder import clean_leftovers
 
             clean_leftovers(self.index_dir)
@@ -181,6 +186,7 @@ class Library:
         return RecordStore(self.ensure().db_path)
 
     def _open_searcher(self):
+        # lazy: a lookup never loads Whoosh
         from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]

@@ -161,6 +161,7 @@ def add_documents(paths: list[Path], existing: list[Source], fmt: str | None = N
 
 def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
     """Read (regular files only, bounded), decode, detect and parse `path`; nothing is written."""
+    # lazy: only this rarer path needs it
     from collections import Counter
 
 

@@ -58,6 +58,7 @@ MIN_PART = 5000  # fewer records than this per worker: one process is faster tha
 
 
 def _codec():
+    # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.codec.whoosh3 import W3Codec
 
     # Without per-block length statistics: writing them reads back every posting's field length
@@ -71,6 +72,7 @@ def _codec():
 def _write_segment(path: str, docs: list[dict]):
     """One segment of `docs`, written but not yet listed in the table of contents (the parent
     lists every worker's segment at once, as Whoosh's own multiprocess writer does)."""
+    # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.writing import SegmentWriter
 
     ix = whoosh_index.open_dir(path)
@@ -97,6 +99,7 @@ def write_index(path: Path, records: list[Record],
     source's records with this schema (cache.py); its segments are copied in after ours. Also
     writes DOCMETA, each document's group and days in force in document-number order, and (with
     `common`) the common terms' decoded postings (postings.py)."""
+    # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.index import TOC, clean_files
 
     cached = cached or {}
@@ -166,6 +169,7 @@ def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> 
 
 
 def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int, int]]) -> None:
+    # lazy: only this rarer path needs it
     from array import array
 
     numbers: dict[str, int] = {}
@@ -179,6 +183,7 @@ def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int,
 
 def _copy_segments(folders: list[Path], into: Path) -> list:
     """Copy every segment of the indexes in `folders` into `into`; returns the segment objects."""
+    # lazy: only this rarer path needs it
     import shutil
 
     found = []

@@ -89,6 +89,7 @@ def _restore_argument_help(command) -> None:
     missing = [p for p in command.params if p.param_type_name == "argument" and not p.help]
     if not missing or command.callback is None:
         return
+    # lazy: only this rarer path needs it
     from typer.utils import get_params_from_function
 
     declared = get_params_from_function(inspect.unwrap(command.callback))
@@ -102,6 +103,7 @@ class CompareCommand(Command):
     is shown (importing this module reads nothing)."""
 
     def format_epilog(self, ctx, formatter) -> None:
+        # lazy: each command loads only what it runs (cold start)
         from rulebase.core.sources import default_corpus_dir
         from rulebase.rules.compare import TOPICS_FILE, load_topics
 
@@ -167,6 +169,7 @@ AsOfOpt = Annotated[str | None, typer.Option(
 def _when(as_of: str | None) -> int | None:
     if as_of is None:  # (history imports difflib: not for every command)
         return None
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.history import as_of_day
 
     return as_of_day(as_of)
@@ -186,6 +189,7 @@ class State:
 
     def library(self):
         if self._library is None:
+            # lazy: each command loads only what it runs (cold start)
             from rulebase.library import Library
 
             self._library = Library(self.index)
@@ -200,6 +204,7 @@ def _state() -> State:
 
 
 def _err(message: str) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import printable
 
     typer.echo(printable(f"error: {message}"), err=True)
@@ -207,6 +212,7 @@ def _err(message: str) -> None:
 
 def _echo_failure(exc: BaseException) -> None:
     """Print what common.failure makes of an exception and exit with its code."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import failure
     from rulebase.cli.plain import printable
 
@@ -233,6 +239,7 @@ def funnel(fn):
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except BrokenPipeError:  # the reader went away (`rulebase changes | head -1`): not an error
+            # lazy: each command loads only what it runs (cold start)
             from rulebase.cli.common import silence_output
 
             silence_output()
@@ -247,6 +254,7 @@ def funnel(fn):
 
 def _print_version(value: bool) -> None:
     if value:
+        # lazy: each command loads only what it runs (cold start)
         from rulebase.cli.common import version_line
 
         typer.echo(version_line())
@@ -268,6 +276,7 @@ def root(
 
 
 def _console():
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import make_console
 
     return make_console()
@@ -275,6 +284,7 @@ def _console():
 
 def _library(json_mode: bool = False):
     """The library with an index ready, showing a progress bar while it builds on a terminal."""
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import build_progress
 
     library = _state().library()
@@ -282,6 +292,7 @@ def _library(json_mode: bool = False):
         library.notify = lambda message: typer.echo(f"warning: {message}", err=True)
         library.ensure(progress)
     if library.stale_reason:  # stderr, so --json output stays pure JSON
+        # lazy: only the output form asked for
         from rulebase.cli.plain import printable
 
         typer.echo(printable(f"warning: {library.stale_reason}"), err=True)
@@ -295,6 +306,7 @@ def _answer(json_out: bool, data: Callable[[], object], renderer: str, *args) ->
     if json_out:
         _print_json(data())
         return
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import render
 
     with render.paged(_console()) as console:
@@ -302,6 +314,7 @@ def _answer(json_out: bool, data: Callable[[], object], renderer: str, *args) ->
 
 
 def _print_json(data) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.views import dumps
 
     typer.echo(dumps(data))
@@ -322,11 +335,13 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
 
     A rule number shows its meaning now (or --as-of a date) first, then what the number meant in
     other eras and in other documents."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules import lookup as lookups
 
     when = _when(as_of)
     library = _library(json_out)
     result = lookups.lookup(library.store, ref, when, full=full)
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
     _answer(json_out, lambda: views.lookup_json(result), "render_lookup", result)
@@ -356,16 +371,19 @@ def search(
 
     One hit per rule: its versions across Comprehensive Rules releases (and identical copies in
     other documents) show once, with the newest matching text; 'rulebase history ID' shows them all."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.search.request import run_search
 
     when = _when(as_of)
     library = _library(json_out)
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import check_filters
 
     filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
                                       "source": source or []})
     results = run_search(library, query, filters, limit, when)
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
     _answer(json_out, lambda: views.search_json(results, records), "render_search", results, records)
@@ -382,12 +400,14 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
     """Every glossary definition of a term across editions, with its Hungarian name and referrers
     (the newest Comprehensive Rules definition, or with --as-of only those in force that day)."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.definitions import curated_names
     from rulebase.rules.definitions import define as define_term
 
     when = _when(as_of)
     library = _library(json_out)
     found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
     _answer(json_out, lambda: views.define_json(found), "render_definitions",
@@ -401,6 +421,7 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
 def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. cr2008:502.83a.")],
          json_out: JsonOpt = False) -> None:
     """One record in full: every field, raw and clean text."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules import lookup as lookups
 
     library = _library(json_out)
@@ -408,10 +429,12 @@ def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record i
     if record is None:
         raise NotFound(f"no record with id {record_id!r}", lookups.suggest(library.store, record_id))
     if json_out:
+        # lazy: only the output form asked for
         from rulebase.cli.views import entry_json
 
         _print_json(entry_json(lookups.expand(library.store, record)))
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_show
 
     render_show(_console(), record)
@@ -428,6 +451,7 @@ def sources(json_out: JsonOpt = False) -> None:
     if json_out:
         _print_json(meta["sources"])
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_sources
 
     render_sources(_console(), meta["sources"])
@@ -440,6 +464,7 @@ def sources(json_out: JsonOpt = False) -> None:
 def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every note and warning.")] = False,
            json_out: JsonOpt = False) -> None:
     """Parse every source again, rebuild the index and print the ingest report."""
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import build_progress, render_ingest_report
 
     library = _state().library()
@@ -457,6 +482,7 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
 @funnel
 def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.core.records import to_dict
 
     library = _library(True)
@@ -472,6 +498,7 @@ def export() -> None:
 @funnel
 def index_build(json_out: JsonOpt = False) -> None:
     """Rebuild the index now (beside the old one, switched atomically)."""
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import build_progress
 
     library = _state().library()
@@ -501,6 +528,7 @@ def index_status(json_out: JsonOpt = False) -> None:
                      "fingerprint": gen.fingerprint if gen else None, "expected": status.expected,
                      "sources": [s["id"] for s in gen.meta.get("sources", [])] if gen else []})
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_status
 
     render_status(_console(), status)
@@ -508,6 +536,7 @@ def index_status(json_out: JsonOpt = False) -> None:
 
 def _rebuild_after(library, json_out: bool, what: str):
     """Rebuild the index after the user corpus changed; the change stays if the build fails."""
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import build_progress
     from rulebase.core.errors import IndexError_
 
@@ -539,6 +568,7 @@ def add(
     """Add your own rules documents to the per-user corpus, then rebuild the index once.
 
     Every file is checked before any is stored: one bad file and nothing is added."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase import usercorpus
 
     library = _state().library()
@@ -551,6 +581,7 @@ def add(
                  for a in added]
         _print_json(items[0] if len(files) == 1 else items)  # one file: one object, as before
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_added
 
     console = _console()
@@ -565,6 +596,7 @@ def add(
 def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a document you added.")],
            json_out: JsonOpt = False) -> None:
     """Remove a document added with 'rulebase add' (bundled documents stay) and rebuild the index."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase import usercorpus
 
     library = _state().library()
@@ -573,6 +605,7 @@ def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a doc
     if json_out:
         _print_json({"removed": gone.id, "records": generation.meta["records"]})
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_removed
 
     render_removed(_console(), gone, generation)
@@ -594,6 +627,7 @@ def compare(
     """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated).
 
     --as-of DATE keeps the columns of the editions whose rules had taken effect by that day."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.core.eras import labels_between
     from rulebase.rules import compare as comparing
 
@@ -620,6 +654,7 @@ def diff(
     json_out: JsonOpt = False,
 ) -> None:
     """Word-level diff of two records, or of a glossary term's definitions edition by edition."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.core.errors import UsageError
     from rulebase.rules import changes as changing
 
@@ -652,6 +687,7 @@ def changes(
     """What changed in the rules between two dates (--from/--to: added, removed, changed and
     renumbered rules between the Comprehensive Rules releases in force those days); without
     dates, Crystal Keep 2008's changed (+) entries beside the official 2008 text."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules import changes as changing
 
     if start is not None or end is not None:
@@ -663,8 +699,10 @@ def changes(
 
 
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
+    # lazy: only this rarer path needs it
     from datetime import date
 
+    # lazy: only the output form asked for
     from rulebase.cli.views import changes_between_json
     from rulebase.core.errors import UsageError
     from rulebase.rules import history as histories
@@ -692,11 +730,13 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
 
     A number that meant different rules in different eras lists each; the one in force now (or
     --as-of a date) comes first."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules import history as histories
 
     when = _when(as_of)
     library = _library(json_out)
     found = histories.history(library.store, ref, when)
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
     _answer(json_out, lambda: views.history_json(found), "render_history", found)
@@ -715,6 +755,7 @@ def glossary_build(
     json_out: JsonOpt = False,
 ) -> None:
     """One page per glossary term across editions, rule pages, an A-Z index with search, credits."""
+    # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import build_progress
     from rulebase.glossary.plan import build_from_library
 

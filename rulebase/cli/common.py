@@ -32,18 +32,21 @@ def version_line() -> str:
 
 def package_version() -> str:
     """The installed distribution's version, else (a checkout run without installing) pyproject's."""
+    # lazy: only this rarer path needs it
     from importlib import metadata
 
     try:
         return metadata.version("rulebase")
     except metadata.PackageNotFoundError:
         pass
+    # lazy: only this rarer path needs it
     import tomllib
 
     try:
         pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
         return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        # lazy: each command loads only what it runs (cold start)
         from rulebase import __version__
 
         return __version__
@@ -53,6 +56,7 @@ def silence_output() -> None:
     """After a broken pipe: point stdout and stderr at /dev/null, so that what is still buffered
     is flushed there at exit instead of failing again (Python would print 'Exception ignored'
     and exit 120). Nothing is printed after this: the reader is gone."""
+    # lazy: only this rarer path needs it
     from contextlib import suppress
 
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -71,6 +75,7 @@ def check_filters(library, filters: dict[str, list[str]]) -> dict[str, list[str]
     Editions, languages and sources are read from the full-text index's own terms (what a filter
     can match, era labels of archive versions and added documents included; a fraction of a
     millisecond); kinds are the documented ones."""
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.core.errors import UsageError
 
     if not any(filters.values()):
@@ -97,11 +102,13 @@ _NOUNS = {"lang": "language"}
 def _choices(library, name: str) -> list[str]:
     """The values filter `name` can take, in the order users read them."""
     if name == "kind":
+        # lazy: each command loads only what it runs (cold start)
         from rulebase.core.records import KINDS
 
         return list(KINDS)
     terms = [t.decode("utf-8") for t in library.searcher.reader.lexicon(name)]
     if name == "edition":
+        # lazy: each command loads only what it runs (cold start)
         from rulebase.core.sources import edition_rank
 
         return sorted(terms, key=lambda label: (edition_rank(label), label))

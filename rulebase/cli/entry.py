@@ -58,6 +58,7 @@ def parse(argv: list[str]) -> dict | None:
 
 
 def serve(opts: dict) -> int:
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import failure, silence_output
     from rulebase.cli.plain import printable
     from rulebase.library import Library
@@ -67,6 +68,7 @@ def serve(opts: dict) -> int:
             library = Library(Path(opts["index"]) if opts["index"] else None)
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
+                # lazy: rich (~40 ms) only for a terminal
                 from rulebase.cli.render import build_progress
 
                 with build_progress() as progress:
@@ -91,19 +93,23 @@ def serve(opts: dict) -> int:
 
 
 def _lookup(library, opts: dict) -> int:
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.lookup import lookup
 
     result = lookup(library.store, opts["args"][0], None, full=opts["full"])
     if opts["json"]:
+        # lazy: only the output form asked for
         from rulebase.cli.views import lookup_json
 
         _dump(lookup_json(result))
     elif _terminal(opts):
+        # lazy: rich (~40 ms) only for a terminal
         from rulebase.cli.render import make_console, paged, render_lookup
 
         with paged(make_console()) as console:
             render_lookup(console, result)
     else:
+        # lazy: only the output form asked for
         from rulebase.cli.plain import lookup_lines
 
         _emit(lookup_lines(result))
@@ -111,6 +117,7 @@ def _lookup(library, opts: dict) -> int:
 
 
 def _search(library, opts: dict) -> int:
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import check_filters
     from rulebase.search.request import run_search
 
@@ -118,15 +125,18 @@ def _search(library, opts: dict) -> int:
     results = run_search(library, opts["args"][0], filters, opts["limit"])
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     if opts["json"]:
+        # lazy: only the output form asked for
         from rulebase.cli.views import search_json
 
         _dump(search_json(results, records))
     elif _terminal(opts):
+        # lazy: rich (~40 ms) only for a terminal
         from rulebase.cli.render import make_console, paged, render_search
 
         with paged(make_console()) as console:
             render_search(console, results, records)
     else:
+        # lazy: only the output form asked for
         from rulebase.cli.plain import search_lines
 
         _emit(search_lines(results, records))
@@ -142,6 +152,7 @@ def _terminal(opts: dict) -> bool:
 def _emit(lines: list[str]) -> None:
     """Plain lines, made safe for a terminal, flushed here: a reader that goes away surfaces as
     BrokenPipeError inside serve(), not at interpreter exit."""
+    # lazy: only the output form asked for
     from rulebase.cli.plain import printable
 
     sys.stdout.write(printable("\n".join(lines)) + "\n")
@@ -149,6 +160,7 @@ def _emit(lines: list[str]) -> None:
 
 
 def _dump(data) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.views import dumps
 
     sys.stdout.write(dumps(data) + "\n")
@@ -164,6 +176,7 @@ def main() -> None:
     gc.set_threshold(50_000, 20, 100)
     try:
         if sys.argv[1:] == ["--version"]:  # no typer needed to say this
+            # lazy: each command loads only what it runs (cold start)
             from rulebase.cli.common import version_line
 
             print(version_line())
@@ -171,6 +184,7 @@ def main() -> None:
         opts = parse(sys.argv[1:])
         if opts is not None:
             sys.exit(serve(opts))
+        # lazy: each command loads only what it runs (cold start)
         from rulebase.cli.app import main as cli_main
 
         cli_main()

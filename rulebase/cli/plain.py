@@ -322,6 +322,7 @@ def changes_lines(groups) -> list[str]:
 
 
 def span_text(first: int, last: int) -> str:
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.core.eras import show
 
     end = show(last)
@@ -362,6 +363,7 @@ def history_lines(found) -> list[str]:
 
 def changes_between_lines(found) -> list[str]:
     old, new = found.old_release, found.new_release
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.history import KINDS as kinds
     counts = ", ".join(f"{found.count(k)} {k}" for k in kinds)
     lines = [f"{found.source} {old['date']} -> {new['date']}: {counts}"]

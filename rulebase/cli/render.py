@@ -169,6 +169,7 @@ class _Outline:
             yield out
 
     def __rich_measure__(self, console: Console, options):
+        # lazy: rich (~40 ms) only for a terminal
         from rich.measure import Measurement
 
         widest = max(line.cell_len for line in self.lines)
@@ -244,6 +245,7 @@ def render_search(console: Console, results: Results, records: dict[str, Record]
         return
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
+    # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
 
     header = results_header(results)
@@ -279,6 +281,7 @@ def render_definitions(console: Console, term: str, definitions: list[Record], h
 
 
 def render_show(console: Console, record: Record) -> None:
+    # lazy: each command loads only what it runs (cold start)
     from rulebase.core.records import to_dict
 
     data = to_dict(record)
@@ -286,6 +289,7 @@ def render_show(console: Console, record: Record) -> None:
         for key, value in data.items():
             console.print(f"{key}: {value}", markup=False, soft_wrap=True)
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
 
     table = Table(title=_text(record.id), box=box.SIMPLE_HEAD, show_header=False, expand=True)
@@ -307,6 +311,7 @@ def render_sources(console: Console, sources: list[dict]) -> None:
                           markup=False)
             console.print(f"  credit: {s['credit']}", markup=False, soft_wrap=True)
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
 
     table = Table(title="Sources", box=box.SIMPLE_HEAD, expand=True)
@@ -382,6 +387,7 @@ def build_progress(enabled: bool = True):
 
     def update(stage: str, done: int, total: int) -> None:
         if not bars:
+            # lazy: rich (~40 ms) only for a terminal
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
             bars.append(Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
@@ -429,6 +435,7 @@ class LessPager(Pager):
     """pydoc's pager (PAGER, else less), run with LESS carrying -R; the environment is restored."""
 
     def show(self, content: str) -> None:
+        # lazy: only this rarer path needs it
         import pydoc
 
         before = os.environ.get("LESS")
@@ -494,6 +501,7 @@ INSERTED = "bold green underline"
 
 
 def _stance_body(stance, curated: bool) -> Group:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note
 
     parts: list = []
@@ -511,6 +519,7 @@ def _stance_body(stance, curated: bool) -> Group:
 
 def render_compare(console: Console, comparison) -> None:
     """A table with one column per edition; one panel per edition when the terminal is narrow."""
+    # lazy: only the output form asked for
     from rulebase.cli.plain import compare_lines, compare_title
 
     if not _rich(console):
@@ -524,6 +533,7 @@ def render_compare(console: Console, comparison) -> None:
             console.print(Panel(_stance_body(stance, comparison.curated), title=Text(stance.edition, style="bold"),
                                 title_align="left"))
         return
+    # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
 
     table = Table(title=_text(title), box=box.SIMPLE_HEAD, expand=True, show_lines=False)
@@ -550,6 +560,7 @@ def diff_markup(ops) -> Text:
 
 
 def render_diff(console: Console, result) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import diff_header, diff_lines
 
     if not _rich(console):
@@ -562,6 +573,7 @@ def render_diff(console: Console, result) -> None:
 
 
 def render_term_diff(console: Console, result) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import label, term_diff_lines
 
     if not _rich(console):
@@ -577,6 +589,7 @@ def render_term_diff(console: Console, result) -> None:
 
 
 def render_changes(console: Console, groups) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import change_note, changes_lines
 
     if not _rich(console):
@@ -599,12 +612,14 @@ def render_changes(console: Console, groups) -> None:
 
 
 def render_history(console: Console, found) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import history_lines
 
     _print_lines(console, history_lines(found))
 
 
 def render_changes_between(console: Console, found) -> None:
+    # lazy: only the output form asked for
     from rulebase.cli.plain import changes_between_lines
 
     _print_lines(console, changes_between_lines(found))

@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 
 def _die_with_parent() -> None:
+    # lazy: only this rarer path needs it
     import gc
 
     # A forked worker inherits the parent's heap (every record parsed so far): without this, each
@@ -20,6 +21,7 @@ def _die_with_parent() -> None:
     gc.freeze()
     gc.disable()
     try:
+        # lazy: only this rarer path needs it
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
@@ -38,6 +40,7 @@ def workers(wanted: int | None = None) -> int:
 
 
 def pool(n: int) -> ProcessPoolExecutor:
+    # lazy: only this rarer path needs it
     import multiprocessing
 
     return ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"),

@@ -153,6 +153,7 @@ _SLUG_STRIP = re.compile(r"[^a-z0-9]+")
 
 def slugify(text: str) -> str:
     """A readable, filesystem- and URL-safe id fragment (accents folded, never empty)."""
+    # lazy: only this rarer path needs it
     import unicodedata
 
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
@@ -162,6 +163,7 @@ def slugify(text: str) -> str:
 
 def fold_accents(text: str) -> str:
     """Accent- and case-insensitive form: 'Sebzések kiosztása' -> 'sebzesek kiosztasa' (ő, ű too)."""
+    # lazy: only this rarer path needs it
     import unicodedata
 
     decomposed = unicodedata.normalize("NFKD", text)

@@ -113,6 +113,7 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
 def copy_without(corpus_dir: Path, out: Path, fmt: str) -> Path:
     """A copy of a corpus folder whose manifest leaves out the documents of one format (the
     benchmark's and the tests' bundled-only corpus: without the archive). Returns `out`."""
+    # lazy: only this rarer path needs it
     import shutil
     import tomllib
 
@@ -128,6 +129,7 @@ def copy_without(corpus_dir: Path, out: Path, fmt: str) -> Path:
 
 def fingerprint(sources: list[Source]) -> str:
     """Digest of the manifest entries and file bytes: the index rebuilds when it changes."""
+    # lazy: only this rarer path needs it
     import hashlib
 
     digest = hashlib.sha256()

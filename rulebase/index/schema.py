@@ -31,6 +31,7 @@ def _spare_urllib() -> None:
     placeholder = types.ModuleType("urllib.request")
 
     def urlretrieve(*args, **kwargs):  # pragma: no cover - whoosh never downloads at run time
+        # lazy: only this rarer path needs it
         import importlib
 
         sys.modules.pop("urllib.request", None)
@@ -61,6 +62,7 @@ def _hungarian_analyzer():
 
 
 def _exact_analyzer():
+    # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.support.charset import accent_map
 
     return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
@@ -91,6 +93,7 @@ DOCMETA = "docmeta.bin"  # uint32 arrays: group number, first day, last day (one
 
 def read_docmeta(path: Path, count: int):
     """The three DOCMETA columns, or None when the file is missing or the wrong size."""
+    # lazy: only this rarer path needs it
     from array import array
 
     columns = [array("I"), array("I"), array("I")]

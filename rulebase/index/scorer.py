@@ -236,6 +236,7 @@ def _blocks(matcher, positional: bool):
 
 @cache
 def _length_table() -> list[int]:
+    # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.util.numeric import byte_to_length
 
     return [byte_to_length(b) for b in range(256)]

@@ -238,6 +238,7 @@ def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
 def _resolve(ref: Ref, numbers: dict[str, Record], terms: dict[str, Record], own: Record,
              ordered: list[tuple[tuple, str]]) -> Ref:
     """A reference resolved within the version's own (first) release: a range to its first rule."""
+    # lazy: only this rarer path needs it
     from bisect import bisect_left
 
     if ref.target is not None and ref.kind not in ("glossary", "term"):

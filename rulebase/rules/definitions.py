@@ -89,6 +89,7 @@ def define(store: RecordStore, term: str, when: int | None = None,
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     if not definitions and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
+        # lazy: only this rarer path needs it
         from difflib import get_close_matches
 
         close = get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)

@@ -96,6 +96,7 @@ class Searcher:
     def _searcher(self):
         """Whoosh's own searcher, opened on first need: importing it costs a cold search 20 ms."""
         if self._whoosh is None:
+            # lazy: Whoosh (~140 ms) only where this path reads the index
             from whoosh.scoring import BM25F
             from whoosh.searching import Searcher as WhooshSearcher
 
@@ -405,6 +406,7 @@ class Searcher:
         fuzzy word's spellings found in the index, so coordination counts the words a hit matched
         as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
         the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
+        # lazy: Whoosh (~140 ms) only where this path reads the index
         from whoosh.query import Or, Term
 
         if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
@@ -498,8 +500,10 @@ class Vocabulary:
         characters, in term order: what Whoosh's `reader.terms_within` returns. Words longer
         than MAX_SPELLED_LENGTH have none (the automaton grows with the word)."""
         def compute() -> list[str]:
+            # lazy: only this rarer path needs it
             from bisect import bisect_left
 
+            # lazy: Whoosh (~140 ms) only where this path reads the index
             from whoosh.automata.fsa import find_all_matches
             from whoosh.automata.lev import levenshtein_automaton
 
@@ -557,6 +561,7 @@ def _spelled_fuzzy_term():
     """A Whoosh FuzzyTerm whose spellings are given (found by Vocabulary): Whoosh matches and
     scores it as its own FuzzyTerm, without walking the term table again. Built on first use:
     importing whoosh.query costs a cold search time."""
+    # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.query import FuzzyTerm
 
     class SpelledFuzzyTerm(FuzzyTerm):
