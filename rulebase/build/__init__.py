@@ -1,0 +1,1 @@
+"""Building an index generation: the builder, the Whoosh writer, the archive's build cache and the code digest."""

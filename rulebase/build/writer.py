@@ -1,7 +1,7 @@
 """Writing the full-text index: one document per text, segments written in worker processes,
 cached segments copied in, and DOCMETA beside them (what index.Searcher reads).
 
-Split from index.py, which keeps the schema and the reading side: a search never imports this.
+The schema and the reading side are in rulebase/index: a search never imports this.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 click, which cost more than the whole lookup; piped or with --json (scripts, editors) rich is not
 imported either. Their output is produced by the same functions the typer commands use (plain.py,
 views.py, render.py), so the two paths print the same bytes. Anything else goes to the typer app
-in cli.py.
+in cli/app.py.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ _VALUE_OPTS = {"--limit": "limit", "-n": "limit", "--edition": "edition", "-e": 
 def parse(argv: list[str]) -> dict | None:
     """The request if it is a simple lookup/search this path serves, else None (typer then parses
     it, and words any usage error). `--index DIR` (or `--index=DIR`) may come before or after the
-    command, as in cli.py; the last one wins."""
+    command, as in app.py; the last one wins."""
     opts: dict = {"index": None, "json": False, "full": False, "limit": 10, "args": [],
                   "edition": [], "kind": [], "lang": [], "source": []}
     args = list(argv)
@@ -144,7 +144,7 @@ def _search(library, opts: dict) -> int:
 
 
 def _terminal(opts: dict) -> bool:
-    """Rich output (the same renderers as cli.py), without typer and click: 50 ms of a terminal
+    """Rich output (the same renderers as app.py), without typer and click: 50 ms of a terminal
     answer."""
     return not opts["json"] and sys.stdout.isatty()
 

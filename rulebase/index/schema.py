@@ -6,7 +6,7 @@ unstemmed, accent-folded copy of everything for fuzzy matching and spelling sugg
 silently fail on stemmed fields. Queries are built as scorer.Clause lists rather than with
 whoosh.qparser: the syntax we accept (words and "quoted phrases") is small, and skipping the
 parser keeps a cold search fast and immune to query-syntax errors. searcher.py ranks, scorer.py
-sums BM25F scores over the index's postings, indexer.py writes. Search code lives outside this
+sums BM25F scores over the index's postings, build/writer.py writes. Search code lives outside this
 module on purpose: changing this module (the schema) rebuilds every index, changing how a query is
 ranked does not.
 """

@@ -11,7 +11,7 @@ The sums are those Whoosh's `Or`/`Term`/`Phrase` queries compute (a phrase score
 its words' scores in the documents where they occur in order within `slop` positions);
 tests/test_scorer.py holds the two equal on the real index. Postings and field lengths are read
 a block (a column) at a time through the W3 codec's own decoders, falling back to the public
-Matcher API for anything else. This module imports nothing from Whoosh at load time: index.py owns
+Matcher API for anything else. This module imports nothing from Whoosh at load time: index/schema.py owns
 that import (and the shim that keeps it offline).
 """
 

@@ -1,0 +1,1 @@
+"""Ranked full-text search: the request, the searcher, the query's language, the hits."""

@@ -43,7 +43,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
             return [r for r in records if not editions or editions & set(labels_between(*r.span))]
 
         def pick(ids: list[str]) -> dict[str, str]:
-            """For a hit that stands for several versions (indexer.documents_of), the newest one in
+            """For a hit that stands for several versions (build.writer.documents_of), the newest one in
             force on `when` and in the editions asked for: the one whose text is shown; "" when
             none is (a heading matched in that era, shown as its first rule of a later one)."""
             out = {}
