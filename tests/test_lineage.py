@@ -21,7 +21,7 @@ from rulebase.ingest.lineage import (
     Change,
     changes,
     mask,
-    similarity,
+    match_score,
     trace,
     with_ids,
 )
@@ -86,7 +86,7 @@ def test_renumbered_rules_keep_their_lineage_even_when_their_citations_change() 
 def test_a_subrule_edited_while_renumbered_follows_its_parent() -> None:
     old = "Multiple instances of exalted on the same permanent each trigger separately."
     new = "Multiple instances of exalted on one creature trigger separately for each attack."
-    assert SAME_PLACE_MIN <= similarity(old, new) < MOVED_MIN  # too weak to match away from its place
+    assert SAME_PLACE_MIN <= match_score(old, new) < MOVED_MIN  # too weak to match away from its place
     a = [("502.83", "Exalted"), ("502.83a", EXALTED_A), ("502.83c", old)]
     b = [("702.80", "Exalted"), ("702.80a", EXALTED_A), ("702.80c", new)]
     assert trace([a, b]) == [[0, 1, 2], [0, 1, 2]]
@@ -98,7 +98,7 @@ def test_a_subrule_edited_while_renumbered_follows_its_parent() -> None:
 def test_a_rule_moved_and_edited_matches_by_similarity() -> None:
     old = "A token is a marker used to represent any permanent that isn't represented by a card. (See rule 216.)"
     new = "Some effects put tokens onto the battlefield. A token is a marker used to represent any permanent that isn't represented by a card."
-    assert similarity(old, new) >= MOVED_MIN
+    assert match_score(old, new) >= MOVED_MIN
     a = [("200.4", old), ("200.5", "A spell is a card on the stack.")]
     b = [("110.5", new), ("111.1", "A spell is a card on the stack.")]
     assert trace([a, b]) == [[0, 1], [0, 1]]
@@ -122,7 +122,7 @@ def test_the_same_number_is_not_an_edit_when_the_parents_went_different_ways() -
     old = "Exalted is a triggered ability that functions while the creature attacks alone this turn."
     reuse = "Ward is a triggered ability that functions while the permanent is targeted this turn."
     moved = "Exalted is a triggered ability; it functions when a creature you control attacks alone."
-    assert similarity(old, reuse) >= SAME_PLACE_MIN  # an edit in place, but for the parents
+    assert match_score(old, reuse) >= SAME_PLACE_MIN  # an edit in place, but for the parents
     a = [("702.80", "Exalted"), ("702.80a", old)]
     b = [("702.80", "Ward"), ("702.80a", reuse), ("702.81", "Exalted"), ("702.81a", moved)]
     assert trace([a, b]) == [[0, 1], [2, 3, 0, 1]]
@@ -131,7 +131,7 @@ def test_the_same_number_is_not_an_edit_when_the_parents_went_different_ways() -
 def test_a_split_or_a_merge_is_not_a_match() -> None:
     one = "Each player draws seven cards at the start of the game before the first turn begins."
     two = "A player who is unhappy with the opening hand may shuffle it away and draw again."
-    assert abs(similarity(one, one + " " + two) - 2 / 3) < 0.01  # below MOVED_MIN
+    assert abs(match_score(one, one + " " + two) - 2 / 3) < 0.01  # below MOVED_MIN
     split = trace([[("101.4", one + " " + two)], [("103.4", one), ("103.5", two)]])
     assert split == [[0], [1, 2]]
     merge = trace([[("101.4", one), ("101.5", two)], [("103.4", one + " " + two)]])

@@ -15,7 +15,7 @@ from rulebase.core.errors import SourceError
 from rulebase.core.records import Link, Record, sort_key
 from rulebase.core.sources import Source
 from rulebase.ingest.archive import parse_archive
-from rulebase.ingest.link import LinkReport, fold_markup, link
+from rulebase.ingest.link import LinkReport, link, same_text_key
 from rulebase.ingest.text import Parsed, read_source
 
 # format name -> module (imported lazily: most commands never parse)
@@ -93,9 +93,9 @@ def join_archive(records: list[Record], versions: list[Record]) -> None:
 
     def key(record: Record) -> tuple[str, str] | None:
         if record.number:
-            return (record.number, fold_markup(record.text))
+            return (record.number, same_text_key(record.text))
         if record.kind == "glossary" and record.title:  # the 2008 release's glossary
-            return ("glossary:" + record.title.lower(), fold_markup(record.text))
+            return ("glossary:" + record.title.lower(), same_text_key(record.text))
         return None
 
     by_text: dict[tuple[str, str], list[Record]] = {}

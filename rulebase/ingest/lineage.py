@@ -20,7 +20,7 @@ previous non-empty one in passes, strongest evidence first, each one-to-one:
    merged into one, does not continue at a new number. A heading moves only by an equal title.
 
 Only entries of one level match: a chapter ("702") with a chapter, a heading with a heading, a
-rule with a rule. `similarity` is difflib's ratio over the words of the masked text; pass 4 never
+rule with a rule. `match_score` is difflib's ratio over the words of the masked text; pass 4 never
 compares all pairs (see _Match._moved_pairs). Rules missing from a release (a parse that lost
 part of a file) are kept for BRIDGE releases: passes 1-4 match them when they come back in the
 next release, passes 1-2 the one after. An empty release is skipped, not read as "every rule was
@@ -91,7 +91,7 @@ def _ratio_words(wa: Sequence[str], wb: Sequence[str]) -> float:
     return 2 * same / (len(wa) + len(wb)) if wa or wb else 1.0
 
 
-def similarity(x: str, y: str) -> float:
+def match_score(x: str, y: str) -> float:
     """The word similarity the matching uses (0..1): _ratio_words over the masked, folded words."""
     norm = _Norm()
     return _ratio_words(norm.form(x)[0], norm.form(y)[0])

@@ -31,7 +31,7 @@ def fold_term(text: str) -> str:
     return " ".join(words)
 
 
-def fold_markup(text: str) -> str:
+def same_text_key(text: str) -> str:
     """Comparison form for 'same rule' texts: whitespace, quotes and markup folded."""
     text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'").replace("_", "")
     return fold_space(text).lower()
@@ -205,7 +205,7 @@ class _Linker:
                     _add_link(record, "same-rule", target)
                     _add_link(official, "same-rule", record.id)
                     self.report.joined += 1
-                    if record.kind == "rule" and fold_markup(record.text) != fold_markup(official.text):
+                    if record.kind == "rule" and same_text_key(record.text) != same_text_key(official.text):
                         self.report.differences.append((record.id, target))
                     break
 
@@ -213,9 +213,9 @@ class _Linker:
         """The official rule with the same text in the same chapter, for numbers printed
         differently (the 2008 rules misprint 306.1b as '306.b'; Crystal Keep prints 306.1b)."""
         chapter = record.number.split(".")[0] + "."
-        text = fold_markup(record.text)
+        text = same_text_key(record.text)
         for number, rid in self.numbers.get(source, {}).items():
-            if number.startswith(chapter) and fold_markup(self.by_id[rid].text) == text:
+            if number.startswith(chapter) and same_text_key(self.by_id[rid].text) == text:
                 return rid
         return None
 

@@ -42,7 +42,9 @@ class TermDiff:
 
 
 @dataclass(slots=True)
-class Change:
+class MarkedChange:
+    """A record Crystal Keep marks as changed (+), with the official text it corresponds to."""
+
     record: Record
     counterpart: Record | None
     relation: str | None  # "same-rule", "glossary-entry" or None
@@ -57,7 +59,7 @@ class Change:
 @dataclass(slots=True)
 class ChangeGroup:
     chapter: Record
-    changes: list[Change]
+    changes: list[MarkedChange]
 
 
 def resolve(store, ref: str) -> Record:
@@ -143,7 +145,7 @@ def changes(store, source: str = CK_SOURCE) -> list[ChangeGroup]:
     for record in marked:
         chapter = _chapter(store, record, cache)
         official, relation = _counterpart(store, record)
-        entry = Change(record, official, relation if official else None)
+        entry = MarkedChange(record, official, relation if official else None)
         if official is not None and relation == "same-rule":
             result = diff_records(record, official)
             entry.diff = result if result.changed else None

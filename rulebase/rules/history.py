@@ -141,7 +141,9 @@ def typography_only(a: str, b: str) -> bool:
 
 
 @dataclass(slots=True)
-class Change:
+class ReleaseChange:
+    """One rule's difference between two releases, as records (lineage.Change is the same, as ids)."""
+
     kind: str  # one of KINDS
     old: Record | None
     new: Record | None
@@ -153,7 +155,7 @@ class Changes:
     source: str
     old_release: dict
     new_release: dict
-    changes: list[Change]
+    changes: list[ReleaseChange]
 
     def count(self, kind: str) -> int:
         return sum(1 for c in self.changes if c.kind == kind)
@@ -182,17 +184,17 @@ def changes_between(store: RecordStore, start: str, end: str, source: str = "cr"
     new = store.in_force(new_rel["first_day"], source, kinds)
     old_by = {r.lineage or r.id: r for r in old}
     new_by = {r.lineage or r.id: r for r in new}
-    out: list[Change] = []
+    out: list[ReleaseChange] = []
     for key, record in new_by.items():
         before = old_by.get(key)
         if before is None:
-            out.append(Change("added", None, record))
+            out.append(ReleaseChange("added", None, record))
         elif before.id != record.id:
             kind = classify(before, record)
             if kind is None:
                 continue
             ops = merge_short_equals(word_diff(before.text, record.text)) if kind != "renumbered" else []
-            out.append(Change(kind, before, record, ops))
-    out += [Change("removed", record, None) for key, record in old_by.items() if key not in new_by]
+            out.append(ReleaseChange(kind, before, record, ops))
+    out += [ReleaseChange("removed", record, None) for key, record in old_by.items() if key not in new_by]
     out.sort(key=lambda c: (c.kind == "removed", number_key((c.new or c.old).number)))  # type: ignore[union-attr]
     return Changes(source, old_rel, new_rel, out)
