@@ -6,7 +6,8 @@
 
 A restructuring must print the same bytes; a deliberate change of behaviour records the transcript
 again in the same commit, so the diff of the golden file shows what a user now sees differently.
-Paths that vary between machines (the index, a temporary folder) are written as <INDEX> and <TMP>.
+Paths that vary between machines (the index, a temporary folder, the checkout) are written as <INDEX>,
+<TMP> and <CHECKOUT>.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ def run(args: list[str], index: Path) -> dict:
 
         def clean(data: bytes) -> str:
             text = data.decode("utf-8", "surrogateescape").replace(str(tmp), "<TMP>").replace(str(index), "<INDEX>")
+            text = text.replace(str(ROOT), "<CHECKOUT>")
             for pattern, placeholder in _VOLATILE:
                 text = pattern.sub(placeholder, text)
             return text

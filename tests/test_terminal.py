@@ -167,7 +167,7 @@ def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeyp
     render_lookup(console, lookups.lookup(library.store, "100.1a"))
     render_lookup(console, lookups.lookup(library.store, "100.1b"))
     results = run_search(library, "[/x] zorblax", {}, 10)  # brackets: markup would raise here
-    render_search(console, results, {r.id: r for r in library.store.get_many([h.id for h in results.hits])})
+    render_search(console, results)
     found = define(library.store, "zorblax")
     render_definitions(console, "[/x]", found.definitions, found.hungarian, found.referrers)
     render_show(console, library.store.get("cr2025:100.1a"))

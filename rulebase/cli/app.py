@@ -382,11 +382,10 @@ def search(
     filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
                                       "source": source or []})
     results = run_search(library, query, filters, limit, when)
-    records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
-    _answer(json_out, lambda: views.search_json(results, records), "render_search", results, records)
+    _answer(json_out, lambda: views.search_json(results), "render_search", results)
     if not results.hits:
         raise typer.Exit(1)
 

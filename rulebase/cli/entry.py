@@ -123,23 +123,22 @@ def _search(library, opts: dict) -> int:
 
     filters = check_filters(library, {k: opts[k] for k in ("edition", "kind", "lang", "source")})
     results = run_search(library, opts["args"][0], filters, opts["limit"])
-    records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     if opts["json"]:
         # lazy: only the output form asked for
         from rulebase.cli.views import search_json
 
-        _dump(search_json(results, records))
+        _dump(search_json(results))
     elif _terminal(opts):
         # lazy: rich (~40 ms) only for a terminal
         from rulebase.cli.render import make_console, paged, render_search
 
         with paged(make_console()) as console:
-            render_search(console, results, records)
+            render_search(console, results)
     else:
         # lazy: only the output form asked for
         from rulebase.cli.plain import search_lines
 
-        _emit(search_lines(results, records))
+        _emit(search_lines(results))
     return 0 if results.hits else 1
 
 

@@ -205,13 +205,13 @@ def results_header(results: Results) -> str:
     return f"{results.total} result{'s' if results.total != 1 else ''} for {results.query!r}"
 
 
-def search_lines(results: Results, records: dict[str, Record]) -> list[str]:
+def search_lines(results: Results) -> list[str]:
     lines = [f"Did you mean: {results.suggestion}"] if results.suggestion else []
     if not results.hits:
         return lines + [f"No results for {results.query!r}."]
     lines.append(results_header(results))
     for n, hit in enumerate(results.hits, 1):
-        record = records[hit.id]
+        record = results.records[hit.id]
         lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]")
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
         if hit.also:

@@ -239,9 +239,9 @@ def _render_list(console: Console, title: str, records: list[Record]) -> None:
     console.print(table)
 
 
-def render_search(console: Console, results: Results, records: dict[str, Record]) -> None:
+def render_search(console: Console, results: Results) -> None:
     if not _rich(console) or not results.hits:
-        _print_lines(console, search_lines(results, records))
+        _print_lines(console, search_lines(results))
         return
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
@@ -255,7 +255,7 @@ def render_search(console: Console, results: Results, records: dict[str, Record]
     table.add_column("ed.", no_wrap=True)
     table.add_column("snippet", ratio=1)
     for n, hit in enumerate(results.hits, 1):
-        record = records[hit.id]
+        record = results.records[hit.id]
         where = _text(label(record))
         where.append(printable(f"\n{hit.id}"), style="dim")
         if hit.also:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from rulebase.core.records import Record, brief, to_dict
+from rulebase.core.records import brief, to_dict
 from rulebase.rules.definitions import Definitions
 from rulebase.rules.lookup import LEFT_OUT, Entry, Lookup
 from rulebase.search.hits import Results, unmark
@@ -82,10 +82,10 @@ def lookup_json(result: Lookup) -> dict:
     return data
 
 
-def search_json(results: Results, records: dict[str, Record]) -> dict:
+def search_json(results: Results) -> dict:
     hits = []
     for hit in results.hits:
-        record = records[hit.id]
+        record = results.records[hit.id]
         row = {name: getattr(record, name) for name in HIT_FIELDS}
         row["score"] = hit.score
         row["snippet"] = unmark(hit.snippet)

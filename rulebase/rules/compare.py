@@ -177,9 +177,8 @@ def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT)
         query = hungarian_query(text, terms) if ed == "6e" else text
         comparison.searched[ed] = query
         results = run_search(library, query, {"edition": [ed]}, limit)
-        records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
-        quotes = [Quote(h.id, fold_space(unmark(h.snippet)), tuple(records[h.id].pages))
-                  for h in results.hits if h.id in records]
+        quotes = [Quote(h.id, fold_space(unmark(h.snippet)), tuple(results.records[h.id].pages))
+                  for h in results.hits if h.id in results.records]
         comparison.editions.append(Stance(ed, None, quotes))
     return comparison
 

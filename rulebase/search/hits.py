@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rulebase.core.records import Record
+
 MARK_OPEN, MARK_CLOSE = "\x02", "\x03"  # highlight markers in snippets; render.py styles them
 
 
@@ -22,6 +24,7 @@ class Results:
     total: int
     hits: list[Hit] = field(default_factory=list)
     suggestion: str | None = None
+    records: dict[str, Record] = field(default_factory=dict)  # each hit's record, by hit id
 
 
 def unmark(text: str) -> str:

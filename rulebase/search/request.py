@@ -54,5 +54,9 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
                     # none: a heading's lead child from another era ("" drops the hit)
                     out[record.id] = chosen[-1].id if chosen else ""
             return out
-    return library.searcher.search(query, filters, limit, numbered,
-                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)
+    results = library.searcher.search(query, filters, limit, numbered,
+                                      texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)
+    missing = [h.id for h in results.hits if h.id not in results.records]
+    if missing:  # a hit renamed to a twin read in another batch
+        results.records.update((r.id, r) for r in store.get_many(missing))
+    return results

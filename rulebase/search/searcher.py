@@ -337,7 +337,12 @@ class Searcher:
         end of `found` and returns how many distinct hits it holds (an exact total)."""
         seen: set[str] = set()
         by_text: dict[str, Hit] = {}
-        fetch = texts or (lambda ids: {})
+        fetched: dict[str, Record] = {}
+
+        def fetch(ids: list[str]) -> dict[str, Record]:
+            found = texts(ids) if texts else {}
+            fetched.update(found)
+            return found
         distinct = 0
 
         newest: dict[str, tuple[int, str]] = {}  # text -> (batch, latest release of the hit's record)
@@ -382,6 +387,7 @@ class Searcher:
                 hit = Hit(rid, round(score, 4), "")
                 if place(hit, record, start) and record and results.hits and results.hits[-1] is hit:
                     hit.snippet = highlight(record.text, terms, self._spans)
+        results.records = {h.id: fetched[h.id] for h in results.hits if h.id in fetched}
         return distinct
 
     def _column(self, name: str):
