@@ -29,7 +29,8 @@ cites (its resolved rule references). Undated and pre-archive rows:
   2019-10-04 release; the 715.3 in force that day was a Mindslaver rule);
 - a date before the first release (q07, 2002): the release nearest in time that holds the
   number (the 2003-03-15 release when it has it); the same for a dated row whose release lacks
-  the number.
+  the number (q16, 2021-09-29: the archive has no 2021-09 release, so daybound's 702.145 is
+  first in the 2021-11-15 one, and the as-of modes cannot find it).
 
 A row none of whose cited numbers the archive ever held is left out of the averages and counted
 (`left out`). Metrics per mode and system: hit@1, hit@3, hit@5 (the share of questions with an
