@@ -38,7 +38,8 @@ EN_FUNCTION = frozenset([
     "whom", "whose", "when", "where", "why", "how", "happens", "happen", "if", "then", "than", "that",
     "this", "these", "those", "it", "its", "i", "me", "my", "you", "your", "we", "our", "they",
     "their", "he", "she", "his", "her", "them", "there", "here", "and", "or", "not", "no", "yes", "as",
-    "so", "about", "much", "many", "any", "some", "doesn't", "can't",
+    "so", "about", "much", "many", "any", "some", "doesn't", "can't", "say", "says", "said", "work",
+    "works", "mean", "means", "explain", "question", "get", "gets", "just", "also", "really",
 ])
 FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
 HU_FIELDS = ("title_hu", "text_hu", "context_hu")

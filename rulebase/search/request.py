@@ -3,31 +3,60 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
-from rulebase.core.eras import labels_between
+from rulebase.core.eras import OPEN_END, labels_between
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force
 from rulebase.search.hits import Hit, Results
+from rulebase.search.reading import read_era
 
 NUMBER_IN_QUERY = re.compile(
     r"(?<![\w.])(?:\d{3}\.\d+[a-z]?(?:\.Ruling\.\d+)?|\d{3}\.Ruling\.\d+|G\d+\.\d+[a-z]?|[A-Z]\.\d+(?:\.\d+)?)(?![\w.])")
 MAX_QUERY = 2000
+_POINTER = re.compile(r"\bSee (?:rule|rules|section) (\d{3}(?:\.\d+[a-z]?)?)")
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
                when: int | None = None) -> Results:
-    """Numbers in the query ('what does 306.5 say') go straight to that rule, ahead of text hits
-    (one version per rule: the one in force on `when`, else the newest)."""
+    """A question as a user asks it. With no date and no edition, the rules in force now come
+    first, unless its words name an era ("4th edition", "in 2005": then that era's texts answer,
+    when it has any) or ask about older rules; a glossary entry that only points to a rule
+    brings that rule in ahead of it."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
-    query = query[:MAX_QUERY]
+    query = original = query[:MAX_QUERY]
+    current_first = when is None and not filters.get("edition") and not filters.get("source")
+    if current_first:
+        era = read_era(query, date.today().year)
+        if era.edition and era.text.strip() and library.searcher.scorer.docs("edition", [era.edition]):
+            named = _search(library, era.text, {**filters, "edition": [era.edition]}, limit, None, False)
+            if named.hits:
+                named.query = " ".join(query.split())
+                return _with_cited_rules(library, named, limit, None)
+        if era.day is not None and era.text.strip():
+            query, when = era.text, era.day
+        current_first = not era.asks_for_history
+    results = _search(library, query, filters, limit, when, current_first)
+    results.query = " ".join(original.split())
+    return _with_cited_rules(library, results, limit, when)
+
+
+def _search(library, query: str, filters: dict[str, list[str]], limit: int, when: int | None,
+            current_first: bool) -> Results:
+    """Numbers in the query ('what does 306.5 say') go straight to that rule, ahead of text hits
+    (one version per rule: the one in force on `when`, else the newest; in a question with no
+    date, only the one in force now)."""
     numbered: list[Hit] = []
     for number in dict.fromkeys(NUMBER_IN_QUERY.findall(query)):
         found = library.store.by_number(number)
         if any(r.span for r in found) or when is not None:
 
             found = by_era(library.store, found, when)
+            if current_first:
+                spans = library.store.windows([r.id for r in found])
+                found = [r for r in found if spans.get(r.id, (0, 0))[1] == OPEN_END] or found
         for record in found:
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
@@ -55,8 +84,34 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
                     out[record.id] = chosen[-1].id if chosen else ""
             return out
     results = library.searcher.search(query, filters, limit, numbered,
-                                      texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)
+                                      texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick,
+                                      current_first=current_first)
     missing = [h.id for h in results.hits if h.id not in results.records]
     if missing:  # a hit renamed to a twin read in another batch
         results.records.update((r.id, r) for r in store.get_many(missing))
+    return results
+
+
+def _with_cited_rules(library, results: Results, limit: int, when: int | None) -> Results:
+    """A glossary entry that sends the reader to a rule ("See rule 103.5") is no answer by itself:
+    the rule it cites (its version in force on `when`, else now) is listed right before it."""
+    out: list[Hit] = []
+    shown = {h.id for h in results.hits}
+    for hit in results.hits:
+        record = results.records.get(hit.id)
+        cited = _POINTER.search(record.text) if record and record.kind == "glossary" else None
+        if cited:
+            versions = by_era(library.store, library.store.by_number(cited.group(1)), when)
+            rule = next((r for r in versions if r.span or when is None), None)
+            if rule is not None and rule.kind == "rule" and rule.id not in {h.id for h in out}:
+                if rule.id in shown:  # already listed further down: it moves up
+                    moved = next(h for h in results.hits if h.id == rule.id)
+                    results.hits.remove(moved)
+                    out.append(moved)
+                else:
+                    out.append(Hit(rule.id, hit.score, rule.text[:220]))
+                    results.records[rule.id] = rule
+        if hit not in out:
+            out.append(hit)
+    results.hits = out[:limit]
     return results

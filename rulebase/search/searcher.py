@@ -16,6 +16,7 @@ from math import log
 from operator import itemgetter
 from pathlib import Path
 
+from rulebase.core.eras import OPEN_END
 from rulebase.core.errors import IndexError_, UsageError
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.records import fold_accents as fold
@@ -46,6 +47,10 @@ MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded fo
 MAX_SPELLED = 12  # distinct unknown words given a suggestion and fuzzy spellings: 20 typos stay fast
 MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have scores of them)
 MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
+WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
+RARE_NOW = 3  # ... "hardly": in at most this many documents in force now
+OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
+QUESTION_WORDS = 6  # a query of this many words around a quotation is a question quoting card text
 _QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
 _WORD = re.compile(r"\w+(?:[.'’]\w+)*")
 
@@ -59,6 +64,24 @@ def split_query(text: str) -> tuple[list[str], list[str]]:
             phrases.append(phrase)
         words.extend(_WORD.findall(phrase or bare))
     return words[:MAX_WORDS], phrases[:MAX_WORDS]
+
+
+def quoted_in_question(text: str) -> bool:
+    """Whether quotation marks stand inside a longer question (card text quoted) rather than
+    make the query a phrase search: enough words outside the quotes."""
+    outside = re.sub(r'"[^"]*"?', " ", text)
+    return len(_WORD.findall(outside)) >= QUESTION_WORDS
+
+
+def weak_words(text: str, words: list[str]) -> set[str]:
+    """Capitalised words inside a question, not at a sentence's start: card names, mostly
+    ("Platinum Angel", "Blood Moon"). A short keyword query keeps every word as typed."""
+    if len(words) < QUESTION_WORDS:
+        return set()
+    weak = set()
+    for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text.strip()):
+        weak.add(match.group())
+    return weak
 
 
 class Searcher:
@@ -76,6 +99,7 @@ class Searcher:
         self._columns: dict[str, object] = {}
         self.path = Path(path)
         self._docmeta = None
+        self._obsolete: list[str] | None = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self._analysed: dict[tuple[str, str], list[str]] = {}
@@ -166,10 +190,14 @@ class Searcher:
         return out
 
     def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
-                    extra_boost: float = 0.3, lang: str | None = None) -> list[Clause]:
+                    extra_boost: float = 0.3, lang: str | None = None,
+                    weights: list[float] | None = None) -> list[Clause]:
         """Each word in any field, phrases in order, adjacent word pairs near each other, and the
-        bilingual expansions; a document's score is the sum over the clauses it matches."""
-        clauses = [Clause(field, (tok,), TEXT_FIELDS[field]) for pairs in per_word for field, tok in pairs]
+        bilingual expansions; a document's score is the sum over the clauses it matches.
+        `weights` scale each word's clauses (a card name the rules never use counts for less)."""
+        weights = weights or [1.0] * len(per_word)
+        clauses = [Clause(field, (tok,), TEXT_FIELDS[field] * weight)
+                   for pairs, weight in zip(per_word, weights, strict=True) for field, tok in pairs]
         for phrase in phrases:
             for field in PHRASE_FIELDS:
                 toks = self._tokens(field, phrase)
@@ -210,12 +238,15 @@ class Searcher:
 
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
                numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
-               when: int | None = None, pick: Callable[[list[str]], dict[str, str]] | None = None) -> Results:
+               when: int | None = None, pick: Callable[[list[str]], dict[str, str]] | None = None,
+               current_first: bool = False) -> Results:
         """Ranked hits, one per group (the versions of one rule across releases, and identical
         copies of them, are one hit showing the newest matching text); `numbers` (exact
         rule-number matches) go first; `texts` fetches record text for snippets (the index stores
         none); `when` keeps only what was in force that day, and `pick` names, for a document that
-        stands for several versions (see documents_of), the one in force then."""
+        stands for several versions (see documents_of), the one in force then. `current_first`
+        (a question with no date and no edition) lists the rules in force now first, then older
+        texts, unless the question is in Hungarian or uses a term only older rules know."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
@@ -224,12 +255,17 @@ class Searcher:
             allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
+        weak = weak_words(text, words)
         words = language.content_words(words, lang)
-        if phrases:  # a quoted phrase is required, not just scored: totals count what holds it
+        # A quoted phrase is required, not just scored (totals count what holds it), unless it is
+        # card text quoted inside a longer question: then its words count like the others.
+        if phrases and not quoted_in_question(text):
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
         word_terms = [set(pairs) for pairs in per_word]
-        scores = self._score(self.build_query(words, phrases, per_word, lang=lang), allowed)
+        weights = [WEAK_WEIGHT if w in weak and self._rare_now(terms) else 1.0
+                   for w, terms in zip(words, word_terms, strict=True)]
+        scores = self._score(self.build_query(words, phrases, per_word, lang=lang, weights=weights), allowed)
         # The pool re-ranked below does not depend on --limit (up to POOL), so a longer list
         # starts with the shorter one.
         pool = max(POOL, limit) + len(numbers or ())
@@ -258,8 +294,13 @@ class Searcher:
         # A phrase's total counts the hits there are to list, identical texts once (its matches
         # are few); other totals count the matching rules.
         complete = bool(phrases) and len(top) >= total
-        distinct = self._fill(results, list(numbers or []), rerank(pooled, word_terms, self._rarity(word_terms)), limit, texts, pick,
-                              count_all=complete)
+        rarity = [r * w for r, w in zip(self._rarity(word_terms), weights, strict=True)]
+        ranked = rerank(pooled, word_terms, rarity)
+        if current_first and lang != "hu" and not self._asks_old(words, word_terms, texts):
+            now = {lead_or_id for (docnum, _), (lead_or_id, _, _) in zip(top, pooled, strict=True)
+                   if self.docmeta()[2][docnum] == OPEN_END}
+            ranked = [f for f in ranked if f[0] in now] + [f for f in ranked if f[0] not in now]
+        distinct = self._fill(results, list(numbers or []), ranked, limit, texts, pick, count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
         return results
 
@@ -280,6 +321,55 @@ class Searcher:
             for docnum, bonus in self.scorer.score(near, allowed).items():
                 scores[docnum] = scores.get(docnum, 0.0) + bonus
         return scores
+
+    def _current_count(self, field: str, token: str, enough: int) -> int:
+        """How many documents in force now hold the term, counted up to `enough`."""
+        last = self.docmeta()[2]
+        postings = self.scorer.postings(field, token)
+        count = 0
+        for docnum in postings.ids if postings else ():
+            if last[docnum] == OPEN_END:
+                count += 1
+                if count >= enough:
+                    break
+        return count
+
+    def _rare_now(self, terms: set) -> bool:
+        """Whether the rules in force now hardly use a word (a card name, not a rules term)."""
+        return all(self._current_count(f, t, RARE_NOW + 1) <= RARE_NOW for f, t in terms if f in ("title", "text"))
+
+    def _asks_old(self, words: list[str], word_terms: list[set], texts) -> bool:
+        """Whether a question uses a term of older rules: one the current glossary calls obsolete
+        ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
+        use and the rules in force now (almost) never do ("fast effect")."""
+        lowered = " " + " ".join(fold(w.lower()) for w in words) + " "
+        obsolete = [t for t in self._obsolete_terms(texts) if f" {t} " in lowered]
+        if any(" " in term for term in obsolete):
+            return True
+        for word, terms in zip(words, word_terms, strict=True):
+            # a one-word obsolete term ("interrupt", not "during") must be rare now as well
+            share = 10 if fold(word.lower()) in obsolete else 20
+            if not word.islower() and share == 20:
+                continue
+            for field, token in terms:
+                if field != "text":  # (titles are few: a word in three old headings says little)
+                    continue
+                postings = self.scorer.postings(field, token)
+                held = len(postings.ids) if postings else 0
+                if held >= OLD_TERM_MIN and self._current_count(field, token, held // share + 2) <= held // share:
+                    return True
+        return False
+
+    def _obsolete_terms(self, texts) -> list[str]:
+        """The terms the glossary in force now marks '(Obsolete)', folded ("mana burn")."""
+        if self._obsolete is None:
+            last, ids = self.docmeta()[2], self._column("id")
+            postings = self.scorer.postings("title", self._tokens("title", "obsolete")[0])
+            docs = [ids[d] for d in (postings.ids if postings else ()) if last[d] == OPEN_END]
+            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
+            self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles
+                                     if "(obsolete)" in t.lower()} - {""})
+        return self._obsolete
 
     def _rarity(self, word_terms: list[set]) -> list[float]:
         """Each query word's idf (BM25's), by its most common spelling among the fields."""

@@ -1,0 +1,77 @@
+"""Reading a question as a player writes it: which era it asks about, and which words say so.
+
+A question with no date and no edition is answered from the rules in force now (searcher.py
+puts those first); this module finds the words that ask for older rules instead: an edition or
+era named ("4th edition", "5e", "alpha", "in 2005", "before the 2009 rules", "the old rules").
+Those words then leave the query: "edition" and "2005" are not what the rules text is about.
+Whether a *term* exists only in old rules (interrupt, mana burn) is a question for the index's
+vocabulary and is answered in searcher.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rulebase.core.eras import day
+
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+             "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+# "4th edition", "fourth edition", "4e", "5th ed", "10th edition rules"
+_EDITION = re.compile(r"\b(?:(?P<num>\d{1,2})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINALS)
+                      + r"))\s*(?:edition|ed\.?)(?!\w)|\b(?P<short>\d{1,2})e\b", re.IGNORECASE)
+_ALPHA = re.compile(r"\b(?:alpha|beta|unlimited)(?:\s+(?:rules?|rulebook|edition))?\b", re.IGNORECASE)
+_BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(?:19|20)\d\d)\b(?:\s+rules?(?:\s+change)?)?",
+                     re.IGNORECASE)
+_IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
+                      re.IGNORECASE)
+_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|no\s+longer|anymore|originally|back\s+then|"
+                  r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    """What a question says about the rules it asks for."""
+
+    text: str  # the question without the words that named the era
+    edition: str | None = None  # an edition label named ("4e"), to be checked against the index
+    day: int | None = None  # the rules in force that day ("in 2005", "before the 2009 rules")
+    old: bool = False  # asks about older rules without naming which
+
+    @property
+    def asks_for_history(self) -> bool:
+        return self.old or self.edition is not None or self.day is not None
+
+
+def read_era(text: str, newest_year: int = 9999) -> Era:
+    """The era a question names, and the question without those words. A year after the newest
+    release, or a number that is not an edition ("10e" as damage), is left alone."""
+    edition = when = None
+    old = False
+    match = _EDITION.search(text)
+    if match:
+        number = match["num"] or match["short"] or _ORDINALS[match["word"].lower()]
+        if 1 <= int(number) <= 10:
+            # 1st and 2nd are Alpha/Beta/Unlimited; Revised (3rd) has no rulebook here: older rules
+            edition = {"1": "alpha", "2": "alpha", "3": None}.get(number, f"{number}e")
+            old = edition is None
+            text = text[:match.start()] + " " + text[match.end():]
+    elif _ALPHA.search(text):
+        match = _ALPHA.search(text)
+        edition = "alpha"
+        text = text[:match.start()] + " " + text[match.end():]
+    before = _BEFORE.search(text)
+    if before and int(before["year"]) <= newest_year:
+        when = _day_before_year(int(before["year"]))
+        text = text[:before.start()] + " " + text[before.end():]
+    else:
+        year = _IN_YEAR.search(text)
+        if year and int(year["year"] or year["y2"]) < newest_year:
+            when = day(year["year"] or year["y2"], end=True)
+            text = text[:year.start()] + " " + text[year.end():]
+    old = old or bool(_OLD.search(text))
+    return Era(" ".join(text.split()), edition, when, old)
+
+
+def _day_before_year(year: int) -> int:
+    return (year - 1) * 10000 + 1231
