@@ -257,6 +257,8 @@ class Searcher:
         lang = language.detect(words, self.known)
         weak = weak_words(text, words)
         words = language.content_words(words, lang)
+        if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
+            lang = None  # a filter only the other language's documents pass: read the words in both
         # A quoted phrase is required, not just scored (totals count what holds it), unless it is
         # card text quoted inside a longer question: then its words count like the others.
         if phrases and not quoted_in_question(text):
