@@ -212,11 +212,16 @@ def search_lines(results: Results) -> list[str]:
     lines.append(results_header(results))
     for n, hit in enumerate(results.hits, 1):
         record = results.records[hit.id]
-        lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {record.kind} · {hit.id}]")
+        lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {era_note(hit.id, results)} · {record.kind} · {hit.id}]")
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
         if hit.also:
             lines.append(printable(f"    = same text in {also_text(hit.also)}"))
     return lines
+
+
+def era_note(hit_id: str, results: Results) -> str:
+    """Whether a hit is the rule in force today or a text of an earlier era (its edition says which)."""
+    return "in force now" if hit_id in results.now else "history"
 
 
 def also_text(ids: list[str], shown: int = 3) -> str:

@@ -25,6 +25,7 @@ from rulebase.cli.plain import (
     entry_lines,
     era_head,
     era_line,
+    era_note,
     label,
     lookup_lines,
     meta_line,
@@ -260,7 +261,9 @@ def render_search(console: Console, results: Results) -> None:
         where.append(printable(f"\n{hit.id}"), style="dim")
         if hit.also:
             where.append(printable(f"\n= {also_text(hit.also)}"), style="dim")
-        table.add_row(str(n), where, _text(record.edition), marked(" ".join(hit.snippet.split())))
+        era = _text(record.edition)
+        era.append(printable(f"\n{era_note(hit.id, results)}"), style="green" if hit.id in results.now else "dim")
+        table.add_row(str(n), where, era, marked(" ".join(hit.snippet.split())))
     console.print(table)
 
 

@@ -91,6 +91,7 @@ def search_json(results: Results) -> dict:
         row["snippet"] = unmark(hit.snippet)
         row["exact_number"] = hit.exact_number
         row["also"] = list(hit.also)  # records printing the same text, listed once under this hit
+        row["in_force_now"] = hit.id in results.now
         hits.append(row)
     return {"query": results.query, "total": results.total, "hits": hits, "suggestion": results.suggestion}
 

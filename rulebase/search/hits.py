@@ -25,6 +25,7 @@ class Results:
     hits: list[Hit] = field(default_factory=list)
     suggestion: str | None = None
     records: dict[str, Record] = field(default_factory=dict)  # each hit's record, by hit id
+    now: set[str] = field(default_factory=set)  # the hits in force today (the others are history)
 
 
 def unmark(text: str) -> str:

@@ -11,10 +11,12 @@ from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force
 from rulebase.search.hits import Hit, Results
 from rulebase.search.reading import read_era
+from rulebase.search.searcher import quoted_in_question
 
 NUMBER_IN_QUERY = re.compile(
     r"(?<![\w.])(?:\d{3}\.\d+[a-z]?(?:\.Ruling\.\d+)?|\d{3}\.Ruling\.\d+|G\d+\.\d+[a-z]?|[A-Z]\.\d+(?:\.\d+)?)(?![\w.])")
 MAX_QUERY = 2000
+HEADING_WORDS = 4  # a cited rule this short is a heading ("702.19. Trample")
 _POINTER = re.compile(r"\bSee (?:rule|rules|section) (\d{3}(?:\.\d+[a-z]?)?)")
 
 
@@ -34,13 +36,15 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
             named = _search(library, era.text, {**filters, "edition": [era.edition]}, limit, None, False)
             if named.hits:
                 named.query = " ".join(query.split())
-                return _with_cited_rules(library, named, limit, None)
+                return _with_cited_rules(library, named, limit, None, bring=False)
         if era.day is not None and era.text.strip():
             query, when = era.text, era.day
         current_first = not era.asks_for_history
     results = _search(library, query, filters, limit, when, current_first)
     results.query = " ".join(original.split())
-    return _with_cited_rules(library, results, limit, when)
+    # A filtered search, or a phrase search, lists only what passes: no rule is brought in.
+    phrase_search = '"' in query and not quoted_in_question(query)
+    return _with_cited_rules(library, results, limit, when, bring=not any(filters.values()) and not phrase_search)
 
 
 def _search(library, query: str, filters: dict[str, list[str]], limit: int, when: int | None,
@@ -92,17 +96,19 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
     return results
 
 
-def _with_cited_rules(library, results: Results, limit: int, when: int | None) -> Results:
+def _with_cited_rules(library, results: Results, limit: int, when: int | None, bring: bool = True) -> Results:
     """A glossary entry that sends the reader to a rule ("See rule 103.5") is no answer by itself:
-    the rule it cites (its version in force on `when`, else now) is listed right before it."""
-    out: list[Hit] = []
+    the rule it cites (its version in force on `when`, else now) is listed right before it. Then
+    each hit is marked in force now or not (`results.now`)."""
+    out: list[Hit] = [] if bring else list(results.hits)
     shown = {h.id for h in results.hits}
-    for hit in results.hits:
+    for hit in results.hits if bring else ():
         record = results.records.get(hit.id)
         cited = _POINTER.search(record.text) if record and record.kind == "glossary" else None
         if cited:
-            versions = by_era(library.store, library.store.by_number(cited.group(1)), when)
-            rule = next((r for r in versions if r.span or when is None), None)
+            rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
+            if rule is not None and len(rule.text.split()) <= HEADING_WORDS:  # a heading: its first rule says it
+                rule = _in_force(library.store, library.store.by_number(cited.group(1) + "a"), when) or rule
             if rule is not None and rule.kind == "rule" and rule.id not in {h.id for h in out}:
                 if rule.id in shown:  # already listed further down: it moves up
                     moved = next(h for h in results.hits if h.id == rule.id)
@@ -114,4 +120,14 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None) -
         if hit not in out:
             out.append(hit)
     results.hits = out[:limit]
+    spans = library.store.windows([h.id for h in results.hits])
+    results.now = {rid for rid, (_, last) in spans.items() if last == OPEN_END}
     return results
+
+
+def _in_force(store, records: list, when: int | None):
+    """The archive version of a rule in force on `when` (else now), or None."""
+    spans = store.windows([r.id for r in records if r.span])
+    day = OPEN_END if when is None else when
+    live = [r for r in records if r.id in spans and spans[r.id][0] <= day <= spans[r.id][1]]
+    return max(live, key=lambda r: spans[r.id][0], default=None)
