@@ -135,7 +135,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached)
     meta = {
         "fingerprint": want,
-        "stamp": stamp(code_files() + [s.path for s in sources] + list(watch)),
+        "stamp": stamp(code_files() + [p for s in sources for p in s.paths] + list(watch)),
         "schema": SCHEMA_VERSION,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - started, 2),

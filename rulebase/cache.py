@@ -33,11 +33,14 @@ def cache_root() -> Path:
     return Path(base) / "rulebase"
 
 
-def entry_key(path: Path, code: str) -> str:
+def entry_key(path: Path | list[Path], code: str) -> str:
+    """The digest of the code and of every archive file's bytes (a source's `paths`)."""
     digest = hashlib.sha256(code.encode())
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+    for one in [path] if isinstance(path, Path) else path:
+        digest.update(one.name.encode())
+        with open(one, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()[:20]
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 from pathlib import Path
 
-from rulebase.detect import Detected, detect
+from rulebase.detect import Detected, detect, detect_as
 from rulebase.errors import ManifestError, NotFound, SourceError, UsageError
 from rulebase.locking import folder_lock
 from rulebase.sources import ENV_USER_CORPUS, MANIFEST_NAME, REQUIRED, Source, is_edition, user_corpus_dir
@@ -159,9 +159,7 @@ def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
 
     data = _read(path)
     decoded = decode(data, str(path))
-    found = detect(decoded.text, str(path))
-    if fmt is not None and fmt != found.format:
-        found = Detected(fmt, path.stem, "undated", None, evidence=[f"format given: {fmt}"])
+    found = detect(decoded.text, str(path)) if fmt is None else detect_as(decoded.text, str(path), fmt)
     label = edition or found.edition
     if label is None:
         raise UsageError(f"{path}: the file does not say which edition's rules it follows",
