@@ -21,8 +21,9 @@ from pathlib import Path
 
 from rulebase.errors import UsageError
 
-# (first day, label): the era a rules date belongs to; None means "label by year".
-_ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"), ("2001-04-11", None),
+# (first day, label): the era a rules date belongs to; None means "label by year". Sixth Edition
+# starts with its Comprehensive Rules, "current as of April 23, 1999".
+_ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-23", "6e"), ("2001-04-11", None),
          ("2007-07-13", "10e"), ("2009-07-11", None))
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}

@@ -96,8 +96,8 @@ def marked(text: str, style: str = HIGHLIGHT) -> Text:
     return out
 
 
-def _record_body(record: Record) -> Group:
-    parts: list = [_text(meta_line(record), style="dim")]
+def _record_body(record: Record, days: tuple[int, int] | None = None) -> Group:
+    parts: list = [_text(meta_line(record, days), style="dim")]
     if record.section:
         parts.append(_text(" › ".join(record.section), style="dim"))
     parts.append(_text(record.text))
@@ -199,7 +199,7 @@ def _compact_child(entry: Entry, child: Record):
 
 
 def _compact_panel(entry: Entry) -> Panel:
-    parts: list = [_record_body(entry.record)]
+    parts: list = [_record_body(entry.record, entry.days)]
     children = [_compact_child(entry, child) for child in entry.children]
     parts += [_Outline(children)] if entry.outline and children else children
     refs = list(ref_lines(entry))

@@ -45,7 +45,7 @@ def is_edition(label: str) -> bool:
     return label in EDITIONS or bool(YEAR_LABEL.match(label))
 
 
-_STARTS = {"4e": 19950401, "5e": 19970324, "6e": 19990428, "10e": 20070713}  # detect.py's era table
+_STARTS = {"4e": 19950401, "5e": 19970324, "6e": 19990423, "10e": 20070713}  # detect.py's era table
 
 
 def edition_rank(label: str) -> tuple[int, int]:
