@@ -166,7 +166,8 @@ def _source_meta(report) -> dict:
     return {
         "id": source.id, "title": source.title, "edition": source.edition, "date": source.date,
         "lang": source.lang, "file": source.file, "format": source.format, "credit": source.credit,
-        "provenance": source.provenance, "edition_note": source.edition_note,
+        "provenance": source.provenance, "edition_note": source.edition_note, "gaps": source.gaps,
+        "files": [p.name for p in source.paths],
         "bundled": source.bundled,
         "encoding": report.encoding, "repairs": report.repairs,
         "records": len(parsed.records), "kinds": dict(sorted(kinds.items())),

@@ -33,6 +33,7 @@ class Source:
     edition_note: str | None = None
     bundled: bool = True
     also: tuple[Path, ...] = ()  # a comprules-archive's further archives: their releases join its timeline
+    gaps: str | None = None  # what an archive is known to lack, as `sources` tells a user
 
     @property
     def paths(self) -> list[Path]:
@@ -117,7 +118,8 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
             raise ManifestError("'also' must be a list of plain file names, for a comprules-archive only", where)
         sources.append(Source(**known, path=corpus_dir / name, part=entry.get("part"),
                               edition_note=entry.get("edition_note"),
-                              also=tuple(corpus_dir / a for a in also)))
+                              also=tuple(corpus_dir / a for a in also),
+                              gaps=entry["gaps"] if isinstance(entry.get("gaps"), str) else None))
     return sources
 
 

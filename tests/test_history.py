@@ -222,3 +222,16 @@ def test_glossary_changes_are_named_by_their_term(index_dir):
     out = run(index_dir, "changes", "--from", "2013", "--to", "2014", "--kind", "glossary").stdout.splitlines()
     assert out[0].startswith("cr 2013-11-01 -> 2014-09-25: 13 added, 0 removed, 3 changed")
     assert "~ As Though  typography  (cr:glossary.as-though@2014-02-01)" in out
+
+
+def test_sources_says_what_the_archive_holds(index_dir):
+    result = run(index_dir, "sources")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("cr [dated, 1999-04-23/2026-01-16, en]"))
+    block = lines[at:at + 8]
+    assert ("  releases: 122 (126 files in comprules-archive-2003-2026.tar.xz, comprules-extra-1999-2018.tar.xz), "
+            "1999-04-23 to 2026-01-16, each dated by its own text") in block
+    gaps = next(line for line in block if line.startswith("  gaps: "))
+    assert "September 2021" in gaps and "1999-11-01 and 2001-09-24" in gaps
+    assert "  a release it lacks can be added: rulebase add FILE" in block
