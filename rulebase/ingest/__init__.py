@@ -69,8 +69,9 @@ def ingest_source(source: Source) -> SourceReport:
 
 
 def ingest(sources: list[Source]) -> Ingested:
-    """Parse every source and link the result; deterministic for the same inputs."""
-    reports = [ingest_source(s) for s in sources]
+    """Parse every source and link the result; deterministic for the same inputs. A release added
+    with `rulebase add` that the archive lacks joins the archive's timeline (see `_timeline`)."""
+    reports = _timeline(sources) or [ingest_source(s) for s in sources]
     rank = {s.id: n for n, s in enumerate(sources)}
     records = sorted((r for rep in reports for r in rep.parsed.records), key=lambda r: sort_key(r, rank))
     # Archive versions resolve their references within their own release (archive.py); the
@@ -80,6 +81,47 @@ def ingest(sources: list[Source]) -> Ingested:
     report = link(linked, [s for s in sources if s.id not in archived])
     join_archive(linked, [r for r in records if r.source in archived])
     return Ingested(records, reports, report)
+
+
+def foldable(source: Source) -> bool:
+    """An added Comprehensive Rules release dated by its text: it can join an archive's timeline."""
+    import re
+
+    return source.format == "comprules" and not source.bundled and bool(re.match(r"^\d{4}-\d\d-\d\d$", source.date))
+
+
+def _timeline(sources: list[Source]) -> list[SourceReport] | None:
+    """Reports with every added release the archive lacks parsed into the archive's versions, so
+    it joins their spans, lineage, --as-of, history and changes like a bundled release; the added
+    document itself then holds no records of its own (its report says where they went). An added
+    file of a release the archive holds stays a document of its own. None when there is nothing
+    to fold (no archive, or no such release)."""
+    from rulebase.ingest.archive import load_or_parse
+
+    archives = [s for s in sources if s.format == "comprules-archive"]
+    candidates = [s for s in sources if foldable(s)]
+    if len(archives) != 1 or not candidates:
+        return None
+    base = ingest_source(archives[0])
+    held = {r["date"] for r in base.parsed.meta["releases"]}
+    fold = [s for s in candidates if s.date not in held]
+    if not fold:
+        return None
+    archived, segment = load_or_parse(archives[0], tuple((s.date, s.path) for s in fold))
+    encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
+    folded = {s.id for s in fold}
+    reports: list[SourceReport] = []
+    for source in sources:
+        if source is archives[0]:
+            reports.append(SourceReport(source, archived.parsed, f"per release: {encodings}", [], segment))
+        elif source.id in folded:
+            note = (f"{source.id}: the release of {source.date} joined {archives[0].id}'s timeline: its rules are "
+                    f"{archives[0].id}:NUMBER@DATE versions")
+            reports.append(SourceReport(source, Parsed([], [], notes=[note], meta={"joined": archives[0].id}),
+                                        "see " + archives[0].id, []))
+        else:
+            reports.append(ingest_source(source))
+    return reports
 
 
 def join_archive(records: list[Record], versions: list[Record]) -> None:

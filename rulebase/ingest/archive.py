@@ -58,10 +58,20 @@ class ArchiveParsed:
     encodings: Counter = field(default_factory=Counter)
 
 
-def source_members(source: Source) -> list[tuple[str, str, bytes]]:
+Added = tuple[tuple[str, Path], ...]  # (date, file) of releases added with `rulebase add`
+
+
+def source_members(source: Source, added: Added = ()) -> list[tuple[str, str, bytes]]:
     """(file date, 'archive:member', bytes) of every release in all of the source's archives
-    (`path`, then `also`), each archive in file-name order."""
-    return [(date, f"{path.name}:{name}", data) for path in source.paths for date, name, data in members(path)]
+    (`path`, then `also`), each archive in file-name order, then the added releases' files."""
+    found = [(date, f"{path.name}:{name}", data) for path in source.paths for date, name, data in members(path)]
+    for date, path in added:
+        try:
+            found.append((date, f"added:{path.name}", path.read_bytes()))
+        except OSError as exc:
+            raise SourceError(f"cannot read an added release ({exc.strerror})", str(path),
+                              "run 'rulebase remove' for it or restore the file") from None
+    return found
 
 
 def members(path: Path) -> list[tuple[str, str, bytes]]:
@@ -132,7 +142,7 @@ def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
     return records, releases
 
 
-def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
+def load_or_parse(source: Source, added: Added = ()) -> tuple[ArchiveParsed, Path | None]:
     """The archive's versions and the folder of their index segment: from the build cache when
     it holds this archive for this code (cache.py), else parsed and indexed now and cached.
     The folder is None when the cache cannot be written (the builder indexes the versions)."""
@@ -142,7 +152,7 @@ def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
     from rulebase.eras import windows
 
     try:
-        entry = Entry(source.id, entry_key(source.paths, code_digest()))
+        entry = Entry(source.id, entry_key([*source.paths, *(path for _, path in added)], code_digest()))
     except OSError as exc:
         raise SourceError(f"cannot read the archive ({exc.strerror})", str(source.path),
                           "restore the file or remove it from sources.toml") from None
@@ -150,7 +160,7 @@ def load_or_parse(source: Source) -> tuple[ArchiveParsed, Path | None]:
     if cached is not None:
         parsed, encodings = cached
         return ArchiveParsed(parsed, [], encodings), entry.segment_dir
-    archived = parse_archive(source)
+    archived = parse_archive(source, added=added)
     spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
 
     def write_segment(folder: Path) -> None:
@@ -165,11 +175,11 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def parse_archive(source: Source, workers: int | None = None) -> ArchiveParsed:
-    """Every release of the archive as versions (see the module docstring)."""
+def parse_archive(source: Source, workers: int | None = None, added: Added = ()) -> ArchiveParsed:
+    """Every release of the archive, and the added ones, as versions (see the module docstring)."""
     from rulebase.pool import pool
 
-    found = source_members(source)
+    found = source_members(source, added)
     n = min(workers or default_workers(), len(found))
     if n == 1:
         parts = [_parse_chunk(source, found)]
