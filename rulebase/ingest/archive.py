@@ -1,7 +1,10 @@
-"""Every official Comprehensive Rules release in one archive, each distinct text stored once.
+"""Every official Comprehensive Rules release in one timeline, each distinct text stored once.
 
-The archive (a tar.xz of plain-text releases, 2003-2026) holds ~110 releases that share almost
-all of their text: ~310,000 parsed records but only ~25,000 distinct ones. A *version* is one
+The archives (tar.xz files of plain-text releases: rulesraker's 2003-2026, pit142857's 1999-2018,
+named in one [[source]] by `file` and `also`) and the releases added with `rulebase add` that
+they lack make one timeline of 122+ releases, each dated by the day its own text says it took
+effect (two files of one date are two printings of one release, merged). They share almost all
+of their text: ~340,000 parsed records but only ~31,000 distinct ones. A *version* is one
 distinct text of one rule (or example, glossary entry, note) in a contiguous run of releases;
 it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release of the
 run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
