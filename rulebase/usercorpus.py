@@ -33,7 +33,7 @@ from rulebase.core.sources import (
     user_corpus_dir,
 )
 from rulebase.ingest import parser_for
-from rulebase.ingest.detect import Detected, detect
+from rulebase.ingest.detect import Detected, detect, detect_as
 from rulebase.ingest.text import decode
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -167,9 +167,7 @@ def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
 
     data = _read(path)
     decoded = decode(data, str(path))
-    found = detect(decoded.text, str(path))
-    if fmt is not None and fmt != found.format:
-        found = Detected(fmt, path.stem, "undated", None, evidence=[f"format given: {fmt}"])
+    found = detect(decoded.text, str(path)) if fmt is None else detect_as(decoded.text, str(path), fmt)
     label = edition or found.edition
     if label is None:
         raise UsageError(f"{path}: the file does not say which edition's rules it follows",

@@ -1,4 +1,4 @@
-"""Every Comprehensive Rules release in the bundled archive (2003-2026) parses completely.
+"""Every Comprehensive Rules release in the two bundled archives (1999-2026) parses completely.
 
 The coverage check here is computed from the records alone (each record's `line` and `raw`
 against the source text), never from the parser's bookkeeping: every non-blank source line must
@@ -26,13 +26,14 @@ from rulebase.ingest.text import Parsed, decode
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz"
+EXTRA = ROOT / "corpus" / "comprules-extra-1999-2018.tar.xz"  # pit142857/mtg-cr's CR-<date>.txt
 COUNTS = Path(__file__).parent / "fixtures" / "archive-counts.tsv"
 HEADER = ["release", "effective", "rules", "examples", "glossary", "warnings"]
 
 
 @dataclass
 class Release:
-    date: str  # the date the archive files it under (comprules-YYYY-MM-DD.txt)
+    date: str  # the date the archive files it under (comprules-YYYY-MM-DD.txt, CR-YYYY-MM-DD.txt)
     name: str
     text: str
     parsed: Parsed
@@ -45,14 +46,15 @@ def _source(sid: str, name: str) -> Source:
 
 
 def _texts() -> list[tuple[str, str, str]]:
-    """(date, file name, decoded text) for every release in the archive, oldest first."""
+    """(date, file name, decoded text) for every release in both archives, by file date."""
     out = []
-    with tarfile.open(ARCHIVE, "r:xz") as tar:
-        for member in tar.getmembers():
-            name = member.name.rsplit("/", 1)[-1]
-            if name.startswith("comprules-") and name.endswith(".txt"):
-                data = tar.extractfile(member).read()
-                out.append((name[len("comprules-"):-len(".txt")], name, decode(data, name).text))
+    for archive in (ARCHIVE, EXTRA):
+        with tarfile.open(archive, "r:xz") as tar:
+            for member in tar.getmembers():
+                name = member.name.rsplit("/", 1)[-1]
+                if name.startswith(("comprules-", "CR-")) and name.endswith(".txt"):
+                    data = tar.extractfile(member).read()
+                    out.append((name.split("-", 1)[1][:-len(".txt")], name, decode(data, name).text))
     return sorted(out)
 
 
@@ -128,7 +130,7 @@ def unplaced(text: str, parsed: Parsed) -> list[str]:
 def test_every_source_line_is_placed(releases):
     failures = {r.name: problems[:3] for r in releases if (problems := unplaced(r.text, r.parsed))}
     assert failures == {}
-    assert len(releases) == 110
+    assert len(releases) == 126
 
 
 def test_coverage_check_fails_when_a_record_is_deleted(by_date):
@@ -190,7 +192,9 @@ def test_counts_match_golden(releases):
 def test_every_release_has_rules_glossary_and_date(releases):
     for release in releases:
         kinds = Counter(r.kind for r in release.parsed.records)
-        assert kinds["rule"] > 500 and kinds["section"] >= 6 and kinds["chapter"] >= 60, release.name
+        early = release.parsed.meta["effective"] < "2003"  # the 1999-2002 rules: 346-500 rules, 5 sections
+        assert kinds["rule"] > (300 if early else 500), release.name
+        assert kinds["section"] >= (5 if early else 6) and kinds["chapter"] >= 60, release.name
         assert kinds["glossary"] > 0 and kinds["note"] >= 2 and kinds["document"] == 1, release.name
         assert len(release.parsed.meta["effective"]) == 10, release.name
 
@@ -210,9 +214,11 @@ def _deviations(releases: list[Release]) -> dict[str, list[str]]:
 
 def test_counts_grow_smoothly_except_where_a_warning_explains_it(releases, by_date):
     deviations = _deviations(releases)
-    # 2003-07-01 is the Eighth Edition rewrite (rules 514 -> 647, 102 new glossary terms);
+    # 2001-09-24 is the Seventh Edition rules (Crystal Keep's wrapped 1999 text lists 355 rules, the
+    # 2001 one 481: the releases between are missing); 2003-07-01 is the Eighth Edition rewrite
+    # (rules 514 -> 647, 102 new glossary terms);
     # 2013-02-01 is cut off in the glossary's 'A' entries, and 2013-04-29 is the release after it.
-    assert deviations == {"2003-07-01": ["glossary 211 -> 290"], "2013-02-01": ["glossary 470 -> 31"],
+    assert deviations == {"2001-09-24": ["rule 355 -> 481"], "2003-07-01": ["glossary 211 -> 290"], "2013-02-01": ["glossary 470 -> 31"],
                           "2013-04-29": ["glossary 31 -> 476"]}
     assert by_date["2013-02-01"].parsed.warnings
 
@@ -231,8 +237,10 @@ def test_2009_07_11_renumbering_parses_fully(by_date):
     parsed = by_date["2009-07-11"].parsed
     by_id = {r.id: r for r in parsed.records}
     assert parsed.warnings == []
-    # 1466 lines numbered as rules, and '702. 37a'/'702. 37b' printed with a space
-    assert sum(r.kind == "rule" for r in parsed.records) == 1468
+    # 1470 lines numbered as rules (four of them indented: ' 509.1c ...'), and '702. 37a'/'702. 37b'
+    # printed with a space
+    assert sum(r.kind == "rule" for r in parsed.records) == 1472
+    assert by_id["cr20090711:509.1c"].text.startswith("The defending player checks each creature")
     assert sum(r.kind == "glossary" for r in parsed.records) == 408  # its 408 blank-separated terms
     exalted = by_id["cr20090711:702.80"]
     assert (exalted.title, exalted.parent) == ("Exalted", "cr20090711:702")
@@ -288,6 +296,39 @@ def test_rule_number_printed_with_a_space(by_date):
     assert (rule.kind, rule.parent) == ("rule", "cr20050801:606.8")
     assert rule.flags == ["misprinted number '606. 8b' read as 606.8b"]
     assert not [r for r in parsed.records if r.kind == "chapter" and r.number == "606" and "~" in r.id]
+
+
+def test_1999_crystal_keep_text_reads_its_indented_subrules_and_rulers(by_date):
+    """CR-1999-04-23 (Crystal Keep's hard-wrapped copy of the first Comprehensive Rules): subrules
+    indented two spaces and wrapped at that indent, headings framed by '-----' rulers, an Index
+    after the glossary, the date only at the end."""
+    release = by_date["1999-04-23"]
+    parsed = release.parsed
+    by_id = {r.id: r for r in parsed.records}
+    assert parsed.warnings == [] and parsed.meta["effective"] == "1999-04-23"
+    trample = [by_id[f"cr19990423:502.9{c}"] for c in "abcdefg"]
+    assert all(r.parent == "cr19990423:502.9" for r in trample)
+    assert trample[0].text == ("Trample is a static ability that modifies the rules for assigning an attacking "
+                               "creature's combat damage. A creature with trample has no special abilities when "
+                               "blocking or dealing noncombat damage.")
+    assert by_id["cr19990423:502.9f.example1"].text.startswith("EXAMPLE: A 2/2 creature with an ability")
+    assert by_id["cr19990423:502.9"].raw == "502.9. Trample"
+    assert by_id["cr19990423:100"].raw == "100. General\n------------"
+    glossary = [r for r in parsed.records if r.kind == "glossary"]
+    assert not [r.title for r in glossary if any(ch.isdigit() for ch in r.title or "")]  # 'Trample, 502.9'
+    assert "Trample, 502.9" in by_id["cr19990423:index"].raw
+    assert parsed.records[0].title == "COMPREHENSIVE RULES 04/23/99"
+
+
+def test_1999_11_indented_chapters_and_two_line_title(by_date):
+    parsed = by_date["1999-11-01"].parsed
+    by_id = {r.id: r for r in parsed.records}
+    assert parsed.warnings == []
+    assert by_id["cr19991101:100"].title == "General" and by_id["cr19991101:100.1"].parent == "cr19991101:100"
+    assert by_id["cr19991101:217.2d"].kind == "rule"  # printed with a leading space
+    assert parsed.records[0].title == "COMPREHENSIVE RULES"
+    assert "Trample, 502.9" in by_id["cr19991101:index"].raw
+    assert not by_id["cr19991101:index"].raw.count("Credits")
 
 
 def test_zero_rules_is_an_error():

@@ -81,3 +81,39 @@ def test_a_damaged_cache_entry_is_rebuilt(small_corpus, tmp_path, monkeypatch):
     library.build()
     assert answers(library) == answers(Library(tmp_path / "one", small_corpus))
     assert json.loads((entry / "versions.json").read_text())["records"]  # written again
+
+
+def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch):
+    """`rulebase add` of a release the archive lacks (2009-10-01 beside 2009-05-01, -07-11, -09-04):
+    its rules become versions on the archive's timeline, in --as-of, history and changes alike."""
+    from typer.testing import CliRunner
+
+    from rulebase.cli import app
+
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RULEBASE_CORPUS", str(small_corpus))
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
+    with tarfile.open(ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz", "r:xz") as tar:
+        data = tar.extractfile("comprules-archive/comprules-2009-10-01.txt").read()
+    (tmp_path / "october.txt").write_bytes(data)
+    runner = CliRunner()
+    index = ["--index", str(tmp_path / "index")]
+    added = runner.invoke(app, [*index, "add", str(tmp_path / "october.txt")])
+    assert added.exit_code == 0, added.output
+    library = Library(tmp_path / "index", small_corpus)
+    releases = [r["date"] for r in library.store.releases()["cr"]]
+    assert releases == ["2009-05-01", "2009-07-11", "2009-09-04", "2009-10-01"]
+    assert not library.store.of_source("cr2009")  # no document of its own: its rules are cr versions
+    as_of = runner.invoke(app, [*index, "lookup", "702.80a", "--as-of", "2009-11-01"])
+    assert as_of.exit_code == 0 and as_of.stdout.startswith("cr 702.80a\n")
+    assert "in force 2009-07-11 to now (releases 2009-07-11 to 2009-10-01)" in as_of.stdout
+    changes = runner.invoke(app, [*index, "changes", "--from", "2009-09-04", "--to", "2009-10-01"])
+    assert changes.stdout.startswith("cr 2009-09-04 -> 2009-10-01: ")
+    history = runner.invoke(app, [*index, "history", "702.80a"]).stdout
+    assert history.splitlines()[0].endswith("in force now)")
+    sources = runner.invoke(app, [*index, "sources"]).stdout
+    assert "releases: 4 (4 files in small.tar.xz), 2009-05-01 to 2009-10-01" in sources
+    removed = runner.invoke(app, [*index, "remove", "cr2009"])
+    assert removed.exit_code == 0, removed.output
+    again = Library(tmp_path / "index", small_corpus)
+    assert [r["date"] for r in again.store.releases()["cr"]] == ["2009-05-01", "2009-07-11", "2009-09-04"]

@@ -48,7 +48,7 @@ def test_a_rule_names_its_identical_copies_in_one_line(library):
         "  in: 5. Additional Rules > 502. Keyword Abilities > 502.83. Exalted",
         f"  {EXALTED}",
         "  = same text in ck2008:502.83a, cr:502.83a@2008-10-01",
-        "  now: rule 702.83a, same text (cr:702.83a@2021-04-19)",
+        "  now: rule 702.83a, same text (cr:702.83a@2021-04-22)",
         "  history: rulebase history cr2008:502.83a",
         "",
         "--full shows everything (1 identical copy)",
@@ -63,7 +63,7 @@ def test_a_rule_on_a_terminal(library):
         '│ Exalted is a triggered ability. "Exalted" means "Whenever a creature you control attacks alone,  │',
         '│ that creature gets +1/+1 until end of turn."' + " " * 53 + "│",
         "│ = same text in ck2008:502.83a, cr:502.83a@2008-10-01" + " " * 45 + "│",
-        "│ now: rule 702.83a, same text (cr:702.83a@2021-04-19)" + " " * 45 + "│",
+        "│ now: rule 702.83a, same text (cr:702.83a@2021-04-22)" + " " * 45 + "│",
         "│ history: rulebase history cr2008:502.83a" + " " * 57 + "│",
         "╰" + "─" * 98 + "╯",
         "--full shows everything (1 identical copy)",
@@ -169,8 +169,9 @@ def test_other_eras_are_one_line_each(library):
     lines = lookup_lines(result)
     assert lines[-5:] == [
         "702.19 in other eras:",
-        "  2011-06-17 to 2013-04-29  cr:702.19@2011-06-17 (now rule 702.20, same text)  Vigilance",
-        "  2009-07-11 to 2011-05-01  cr:702.19@2009-07-11 (now rule 702.22, same text)  Banding",
+        # the days the number meant that rule, as `history` gives them (not its first and last release)
+        "  2011-06-17 to 2013-07-12  cr:702.19@2011-06-17 (now rule 702.20, same text)  Vigilance",
+        "  2009-07-11 to 2011-06-16  cr:702.19@2009-07-11 (now rule 702.22, same text)  Banding",
         "",
         "--full shows everything (3 more references, 2 other eras in full)",
     ]
@@ -178,6 +179,7 @@ def test_other_eras_are_one_line_each(library):
     data = lookup_json(result)
     assert [(a["id"], a["era"], a["children"], a["truncated"]["children"]) for a in data["also"]] == [
         ("cr:702.19@2011-06-17", True, [], 3), ("cr:702.19@2009-07-11", True, [], 12)]
+    assert data["also"][0]["in_force"] == {"first": "2011-06-17", "last": "2013-07-12"}
 
 
 def test_json_counts_what_was_left_out(library):
@@ -185,7 +187,7 @@ def test_json_counts_what_was_left_out(library):
     keys = ["children", "refs_out", "refs_in", "same_rule", "also", "ref", "match", "diff_hint"]
     assert [k for k in data if k in keys] == ["refs_in", "children", "refs_out", "same_rule", "ref", "match",
                                               "also", "diff_hint"]  # the keys, in their old order
-    assert list(data)[-8:] == ["truncated", "era", "outline", "twins", "copies", "now", "full", "full_hint"]
+    assert list(data)[-9:] == ["truncated", "era", "in_force", "outline", "twins", "copies", "now", "full", "full_hint"]
     assert data["truncated"] == {"children": 1, "refs_out": 0, "refs_in": 9, "same_rule": 0, "twins": 0}
     assert (len(data["children"]), len(data["refs_in"]), data["outline"], data["full"]) == (4, 6, False, False)
     keywords = data["also"][0]

@@ -67,8 +67,8 @@ def test_uncovered_editions_say_so_and_why(topics):
 def test_damage_timing_covers_all_four_editions(topics):
     topic = find_topic(topics, "damage timing")
     ids = {ed: [q.id for q in quotes] for ed, (_s, quotes) in topic.editions.items()}
-    assert list(ids) == [*EDITIONS, "cr2003", "cr2009"]  # the archive's damage-on-the-stack and M10 eras
-    assert ids["cr2003"] == ["cr:310.2@2003-03-15", "cr:310.3@2003-03-15", "cr:310.4@2003-03-15"]
+    assert list(ids) == [*EDITIONS, "cr2001", "cr2009"]  # the archive's damage-on-the-stack and M10 eras
+    assert ids["cr2001"] == ["cr:310.2@2001-09-24", "cr:310.3@2001-09-24", "cr:310.4@2001-09-24"]
     assert ids["cr2009"] == ["cr:510.2@2009-07-11"]
     assert ids["4e"] == ["rb4e:resolving-fast-effects.4", "rb4e:creature-combat.7", "rb4e:glossary.damage-prevention",
                          "rb4e:more-on-the-turn-sequence.10"]
@@ -202,7 +202,7 @@ def test_wide_terminal_renders_one_column_per_edition(library):
     lines = out.splitlines()
     assert "damage timing: how the editions compare" in lines[0]
     header = next(line for line in lines if "4e" in line)
-    assert header.split() == ["4e", "5e", "6e", "cr2003", "10e", "cr2009"]
+    assert header.split() == ["4e", "5e", "6e", "cr2001", "10e", "cr2009"]
     assert "╭" not in out
     assert "— rb4e:resolving-fast-effects.4 p46-47" in out and "— cr2008:310.4a" in out
 

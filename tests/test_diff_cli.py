@@ -57,7 +57,8 @@ def test_compare_unknown_edition_is_a_usage_error(index_dir):
     assert result.exit_code == 2
     assert result.stdout == ""
     eras = ", ".join(f"cr{year}" for year in range(2009, 2027))
-    assert result.stderr == ("error: unknown edition '7e' - choose from 4e, 5e, 6e, cr2003, cr2004, cr2005, cr2006, "
+    assert result.stderr == ("error: unknown edition '7e' - choose from 4e, 5e, 6e, cr2001, cr2002, cr2003, cr2004, cr2005, "
+                             "cr2006, "
                              f"cr2007, 10e, {eras} (comma-separated)\n")
 
 

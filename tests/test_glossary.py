@@ -170,7 +170,10 @@ def test_referrers_and_see_also_are_linked(html_site):
 
 
 def test_editions_are_diffed_side_by_side(library, html_site):
-    site = plan(library.store.all(), library.ensure().meta["sources"])
+    # the records the site is built from (build_from_library): the archive's versions stay out,
+    # and its 1999-2002 versions are labelled 6e like the Hungarian guide
+    records = [r for r in library.store.all(latest=True) if not r.span]
+    site = plan(records, library.ensure().meta["sources"])
     with_diffs = [p for p in site.terms if p.diffs]
     assert with_diffs
     for page in with_diffs:

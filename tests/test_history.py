@@ -1,5 +1,5 @@
-"""The rules history on the real corpus: every Comprehensive Rules release 2003-2026 (corpus/
-comprules-archive-2003-2026.tar.xz), stored once per distinct text, traced across renumberings,
+"""The rules history on the real corpus: every Comprehensive Rules release 1999-2026 the two
+bundled archives hold, each dated by its own text, stored once per distinct text, traced across renumberings,
 and served by `history`, `changes --from/--to`, `--as-of` and one search hit per rule."""
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ def run(index_dir, *args):
 def test_every_release_is_in_the_index_and_each_text_is_stored_once(library):
     releases = library.store.releases()["cr"]
     counts = next(s for s in library.ensure().meta["sources"] if s["id"] == "cr")["meta"]["releases"]
-    assert len(releases) == 110
-    assert (releases[0]["date"], releases[-1]["date"]) == ("2003-03-15", "2026-01-16")
+    assert len(releases) == 122  # 126 files: three releases printed twice, one filed under a wrong date
+    assert (releases[0]["date"], releases[-1]["date"]) == ("1999-04-23", "2026-01-16")
+    dates = [r["date"] for r in releases]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates)
+    assert {"2016-04-08", "2018-01-19", "2018-04-27", "2018-06-08", "2014-05-01"} <= set(dates)
+    assert "2006-06-01" not in dates and "2004-06-01" in dates  # the 2004 file no longer poses as 2006
     versions = library.store.of_source("cr")
     keys = Counter((v.kind, v.id.split("@")[0], v.title or "", v.text, v.span[0]) for v in versions)
     assert max(keys.values()) == 1  # one record per distinct text and run of releases
@@ -42,11 +46,11 @@ def test_exalted_is_traced_through_every_renumbering_with_dates(library):
         ("502.83a", "added", "2008-10-01"),
         ("702.80a", "renumbered", "2009-07-11"),
         ("702.81a", "renumbered", "2011-06-17"),
-        ("702.82a", "renumbered", "2013-07-11"),
-        ("702.82a", "typography", "2014-09-26"),
+        ("702.82a", "renumbered", "2013-07-13"),
+        ("702.82a", "typography", "2014-05-01"),
         ("702.82a", "typography", "2019-01-25"),
         ("702.82a", "typography", "2019-05-03"),
-        ("702.83a", "renumbered", "2021-04-19"),
+        ("702.83a", "renumbered", "2021-04-22"),
     ]
     assert exalted.current
     assert [r.id for r in exalted.linked] == ["cr2008:502.83a", "ck2008:502.83a"]
@@ -77,7 +81,7 @@ def test_history_cli_text_and_json(index_dir):
     lines = result.stdout.splitlines()
     assert lines[0] == "502.83a -> 702.80a -> 702.81a -> 702.82a -> 702.83a (8 versions, in force now)"
     assert lines[1] == "  2008-10-01 to 2009-07-10  502.83a  first appears  (cr:502.83a@2008-10-01)"
-    assert "  2021-04-19 to now  702.83a  renumbered from 702.82a  (cr:702.83a@2021-04-19)" in lines
+    assert "  2021-04-22 to now  702.83a  renumbered from 702.82a  (cr:702.83a@2021-04-22)" in lines
     assert "  = same text in ck2008: ck2008:502.83a" in lines
     data = json.loads(run(index_dir, "history", "502.83a", "--json").stdout)
     assert set(data) == {"ref", "lineages"}
@@ -87,13 +91,13 @@ def test_history_cli_text_and_json(index_dir):
 
 
 def test_changes_cli_between_dates(index_dir):
-    result = run(index_dir, "changes", "--from", "2021-03-01", "--to", "2021-04-19", "--json")
+    result = run(index_dir, "changes", "--from", "2021-03-01", "--to", "2021-04-22", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert (data["from"], data["to"]) == ("2021-02-24", "2021-04-19")
-    moved = next(c for c in data["changes"] if c["new"] == "cr:702.83a@2021-04-19")
+    assert (data["from"], data["to"]) == ("2021-02-15", "2021-04-22")
+    moved = next(c for c in data["changes"] if c["new"] == "cr:702.83a@2021-04-22")
     assert (moved["kind"], moved["old_number"]) == ("renumbered", "702.82a")
-    refs = next(c for c in data["changes"] if c["new"] == "cr:103.2b@2021-04-19")
+    refs = next(c for c in data["changes"] if c["new"] == "cr:103.2b@2021-04-22")
     assert refs["kind"] == "references" and "[-702.138,-] {+702.139,+}" in refs["diff"]
     bad = run(index_dir, "changes", "--from", "2021-13-01")
     assert bad.exit_code == 2
@@ -104,7 +108,7 @@ def test_lookup_shows_the_current_meaning_first_then_other_eras(index_dir):
     out = run(index_dir, "lookup", "702.83a").stdout
     heads = [line for line in out.splitlines() if line and not line.startswith(" ")]
     assert heads[0] == "cr 702.83a"
-    assert "id cr:702.83a@2021-04-19" in out.split("\n\n")[0]
+    assert "id cr:702.83a@2021-04-22" in out.split("\n\n")[0]
     assert "Exalted is a triggered ability." in out.split("\n\n")[0]
     assert "Annihilator" in out and "Cascade" in out  # what the number meant before
 
@@ -134,7 +138,7 @@ def test_search_gives_one_hit_per_rule_with_the_newest_text(index_dir, library):
     assert len(lineages) == len(set(lineages))
     # the rule's newest text, once: a hit of its own or listed under the identical ck2008 ruling
     shown = ids + [i for h in data["hits"] for i in h["also"]]
-    assert shown.count("cr:702.83a@2021-04-19") == 1
+    assert shown.count("cr:702.83a@2021-04-22") == 1
     assert not [i for i in ids if i.startswith("cr:7") and i.endswith("a@2009-07-11")]
     assert "cr2008:502.83a" not in ids  # the 2008 release's identical text is the same hit
     then = json.loads(run(index_dir, "search", "exalted", "--as-of", "2010-01-01", "--json").stdout)
@@ -149,14 +153,14 @@ def test_define_as_of_gives_the_definition_in_force(index_dir):
 
 def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, library):
     data = json.loads(run(index_dir, "compare", "damage timing", "--json").stdout)
-    assert list(data["editions"]) == ["4e", "5e", "6e", "cr2003", "10e", "cr2009"]
-    for edition in ("cr2003", "cr2009"):
+    assert list(data["editions"]) == ["4e", "5e", "6e", "cr2001", "10e", "cr2009"]
+    for edition in ("cr2001", "cr2009"):
         for cite in data["editions"][edition]["citations"]:
             record = library.store.get(cite["id"])
             assert cite["quote"] in " ".join(record.text.split())
     assert "doesn't use the stack" in data["editions"]["cr2009"]["citations"][0]["quote"]
     as_of = json.loads(run(index_dir, "compare", "damage timing", "--as-of", "2005", "--json").stdout)
-    assert list(as_of["editions"]) == ["4e", "5e", "6e", "cr2003"]
+    assert list(as_of["editions"]) == ["4e", "5e", "6e", "cr2001"]
 
 
 def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library):
@@ -171,16 +175,63 @@ def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library
     assert [c.number for c in exalted.children][:2] == ["702.83a", "702.83b"]
 
 
-def test_history_of_a_bundled_record_and_a_rule_back_after_a_gap(index_dir):
+def test_history_of_a_bundled_record_no_longer_has_a_false_gap(index_dir):
     result = run(index_dir, "history", "cr2008:100.1")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    # 2006-06-01 (the 2004-06-01 release filed late) lacks the multiplayer rules: 100.1 comes back
-    assert "  2006-07-15 to now  100.1  back, unchanged, after releases without it  (cr:100.1@2006-07-15)" in lines
+    # the 2004-06-01 release filed as 2006-06-01 made 100.1 vanish and come back; dated by its
+    # text, it sits in 2004 and 100.1 is one version from 2005-08-01 on
+    assert lines[:2] == ["100.1 (1 version, in force now)", "  2005-08-01 to now  100.1  first appears  (cr:100.1@2005-08-01)"]
     assert "  = same text in cr2008: cr2008:100.1" in lines
+    vigilance = run(index_dir, "history", "702.19a").stdout
+    assert "back, unchanged" not in vigilance
+    assert run(index_dir, "search", "vigilance", "--as-of", "2006-06-15").exit_code == 0
+    first = run(index_dir, "changes", "--from", "2006-05-15", "--to", "2006-06-15").stdout.splitlines()[0]
+    assert first.startswith("cr 2006-05-01 -> 2006-05-01: 0 added, 0 removed")
+
+
+def test_history_reaches_the_1999_sixth_edition_rules(index_dir, library):
+    found = history(library.store, "702.19a")
+    trample = found.lineages[0]
+    first = trample.steps[0]
+    assert (first.record.id, first.change, first.first) == ("cr:502.9a@1999-04-23", "added", 19990423)
+    assert [s.record.number for s in trample.steps][:1] == ["502.9a"] and trample.current
+    out = run(index_dir, "lookup", "502.9a", "--as-of", "2000-01-01").stdout
+    assert out.startswith("cr 502.9a\n") and "Trample is a static ability" in out
+    search = json.loads(run(index_dir, "search", "trample", "--as-of", "2002-06-01", "--json").stdout)
+    assert search["hits"] and all(h["source"] in ("cr", "ck1999", "hu-guide") for h in search["hits"])
+    changed = run(index_dir, "changes", "--from", "1999-06-01", "--to", "2001-12-31").stdout.splitlines()[0]
+    assert changed.startswith("cr 1999-04-23 -> 2001-09-24: ")
+
+
+def test_characters_a_file_lost_are_not_changes(index_dir, library):
+    """2008-05-01 printed '?' for every quote and apostrophe: into and out of it is not a change."""
+    steps = {s.record.id: s for s in history(library.store, "502.9a").lineages[0].steps}
+    assert steps["cr:502.9a@2008-05-01"].change == "lost" and steps["cr:502.9a@2008-07-15"].change == "lost"
+    out = run(index_dir, "history", "502.9a").stdout.splitlines()
+    at = out.index("  2008-05-01 to 2008-07-14  502.9a  same text but for characters a file lost ('?' for quotes)"
+                   "  (cr:502.9a@2008-05-01)")
+    assert out[at + 1].startswith("  2008-07-15 to 2009-07-10  502.9a  same text but for")  # one line each
+    changes = changes_between(library.store, "2008-04-30", "2008-05-01")
+    assert not [c for c in changes.changes if c.new and c.new.id == "cr:502.9a@2008-05-01"]
+    diff = run(index_dir, "diff", "cr:502.9a@2006-02-01", "cr:502.9a@2008-05-01")
+    assert diff.exit_code == 0 and "creature?s" in diff.stdout
 
 
 def test_glossary_changes_are_named_by_their_term(index_dir):
     out = run(index_dir, "changes", "--from", "2013", "--to", "2014", "--kind", "glossary").stdout.splitlines()
-    assert out[0].startswith("cr 2013-11-01 -> 2014-09-26: 13 added, 0 removed, 3 changed")
+    assert out[0].startswith("cr 2013-11-01 -> 2014-09-25: 13 added, 0 removed, 3 changed")
     assert "~ As Though  typography  (cr:glossary.as-though@2014-02-01)" in out
+
+
+def test_sources_says_what_the_archive_holds(index_dir):
+    result = run(index_dir, "sources")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("cr [dated, 1999-04-23/2026-01-16, en]"))
+    block = lines[at:at + 8]
+    assert ("  releases: 122 (126 files in comprules-archive-2003-2026.tar.xz, comprules-extra-1999-2018.tar.xz), "
+            "1999-04-23 to 2026-01-16, each dated by its own text") in block
+    gaps = next(line for line in block if line.startswith("  gaps: "))
+    assert "September 2021" in gaps and "1999-11-01 and 2001-09-24" in gaps
+    assert "  a release it lacks can be added: rulebase add FILE" in block

@@ -311,3 +311,32 @@ def test_cli_names_the_bad_file_and_writes_nothing(tiny):
     result = _run(root, "add", str(MINI), str(root / "nope.txt"))
     assert (result.exit_code, result.stderr) == (2, f"error: {root / 'nope.txt'}: file not found\n")
     assert builds == [] and not (root / "user" / "sources.toml").exists()
+
+
+def test_the_1999_crystal_keep_texts_can_be_added(tmp_path, corpus_without_archive, monkeypatch):
+    """CR-1999-04-23 (date only at the end and in its '04/23/99' header, '=====' banner) and
+    CR-1999-11-01 ('COMPREHENSIVE' / 'RULES' on two lines): detected, dated, labelled 6e, and
+    with --format given the date is still read."""
+    import tarfile
+
+    folder = tmp_path / "files"
+    folder.mkdir()
+    with tarfile.open(Path(__file__).resolve().parent.parent / "corpus" / "comprules-extra-1999-2018.tar.xz") as tar:
+        for date in ("1999-04-23", "1999-11-01"):
+            data = tar.extractfile(f"comprules-extra-1999-2018/CR-{date}.txt").read()
+            (folder / f"CR-{date}.txt").write_bytes(data)
+    monkeypatch.setenv("RULEBASE_CORPUS", str(corpus_without_archive))
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "corpus"))
+    index = ["--index", str(tmp_path / "index")]
+    result = runner.invoke(app, [*index, "add", str(folder / "CR-1999-04-23.txt")])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "added cr1999: COMPREHENSIVE RULES (1999-04-23) [6e, 1999-04-23, comprules]"
+    forced = runner.invoke(app, [*index, "add", str(folder / "CR-1999-11-01.txt"), "--format", "comprules"])
+    assert forced.exit_code == 0, forced.output
+    assert forced.output.splitlines()[0] == (
+        "added cr1999-1101: COMPREHENSIVE RULES (1999-11-01) [6e, 1999-11-01, comprules]")
+    library = Library(tmp_path / "index")
+    rules = [r for r in library.store.of_source("cr1999") if r.kind == "rule"]
+    assert len(rules) == 346 and library.store.get("cr1999:502.9g").parent == "cr1999:502.9"
+    assert not [r for r in library.store.of_source("cr1999") if r.kind == "glossary" and "502.9" in (r.title or "")]
+    assert library.store.get("cr1999-1101:100").title == "General"

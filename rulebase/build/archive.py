@@ -1,6 +1,7 @@
-"""The archive's versions, parsed once per archive and code: loaded from the build cache, or parsed
-(rulebase.ingest.archive) and indexed now, then cached. The parser stays pure; keeping its result
-between builds is the builder's business."""
+"""The archive's versions, parsed once per archive, added releases and code: loaded from the
+build cache, or parsed (rulebase.ingest.archive) and indexed now, then cached. The parser stays
+pure; keeping its result between builds, and folding added releases into its timeline, is the
+builder's business."""
 
 from __future__ import annotations
 
@@ -13,22 +14,52 @@ from rulebase.core.eras import windows
 from rulebase.core.errors import SourceError
 from rulebase.core.pool import workers as default_workers
 from rulebase.core.sources import Source
-from rulebase.ingest import SourceReport, archive
+from rulebase.ingest import ARCHIVES, SourceReport, archive, foldable, ingest_source
+from rulebase.ingest.text import Parsed
 
 
-def archive_report(source: Source) -> SourceReport:
+def reports(sources: list[Source]) -> list[SourceReport]:
+    """Every source's ingest report, in manifest order (the first unreadable document is the one
+    reported). A release added with `rulebase add` that the archive lacks is parsed into the
+    archive's versions, so it joins their spans, lineage, --as-of, history and changes like a
+    bundled release; the added document itself then holds no records (its report says where
+    they went). An added file of a release the archive holds stays a document of its own."""
+    archives = [s for s in sources if s.format in ARCHIVES]
+    candidates = [s for s in sources if foldable(s)]
+    fold: list[Source] = []
+    if len(archives) == 1 and candidates:
+        held = {r["date"] for r in archive_report(archives[0]).parsed.meta["releases"]}
+        fold = [s for s in candidates if s.date not in held]
+    added = tuple((s.date, s.path) for s in fold)
+    folded = {s.id for s in fold}
+    out: list[SourceReport] = []
+    for source in sources:
+        if source.format in ARCHIVES:
+            out.append(archive_report(source, added if source is archives[0] else ()))
+        elif source.id in folded:
+            note = (f"{source.id}: the release of {source.date} joined {archives[0].id}'s timeline: its rules are "
+                    f"{archives[0].id}:NUMBER@DATE versions")
+            out.append(SourceReport(source, Parsed([], [], notes=[note], meta={"joined": archives[0].id}),
+                                    "see " + archives[0].id, []))
+        else:
+            out.append(ingest_source(source))
+    return out
+
+
+def archive_report(source: Source, added: archive.Added = ()) -> SourceReport:
     """The ingest report of an archive source, with the folder of its cached index segment."""
-    archived, segment = load_or_parse(source)
+    archived, segment = load_or_parse(source, added)
     encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
     return SourceReport(source, archived.parsed, f"per release: {encodings}", [], segment)
 
 
-def load_or_parse(source: Source) -> tuple[archive.ArchiveParsed, Path | None]:
+def load_or_parse(source: Source, added: archive.Added = ()) -> tuple[archive.ArchiveParsed, Path | None]:
     """The archive's versions and the folder of their index segment: from the build cache when
-    it holds this archive for this code (cache.py), else parsed and indexed now and cached.
-    The folder is None when the cache cannot be written (the builder indexes the versions)."""
+    it holds this archive (and these added releases) for this code (cache.py), else parsed and
+    indexed now and cached. The folder is None when the cache cannot be written (the builder
+    indexes the versions)."""
     try:
-        entry = Entry(source.id, entry_key(source.path, code_digest()))
+        entry = Entry(source.id, entry_key([*source.paths, *(path for _, path in added)], code_digest()))
     except OSError as exc:
         raise SourceError(f"cannot read the archive ({exc.strerror})", str(source.path),
                           "restore the file or remove it from sources.toml") from None
@@ -36,7 +67,7 @@ def load_or_parse(source: Source) -> tuple[archive.ArchiveParsed, Path | None]:
     if cached is not None:
         parsed, encodings = cached
         return archive.ArchiveParsed(parsed, [], encodings), entry.segment_dir
-    archived = archive.parse_archive(source)
+    archived = archive.parse_archive(source, added=added)
     spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
 
     def write_segment(folder: Path) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rulebase.build import writer as indexer
-from rulebase.build.archive import archive_report
+from rulebase.build.archive import reports as archive_reports
 from rulebase.build.digest import code_digest, code_files
 from rulebase.core.eras import windows
 from rulebase.core.errors import DiskFull, IndexError_
@@ -37,7 +37,7 @@ from rulebase.index.store import (
     stamp,
     write_db,
 )
-from rulebase.ingest import ARCHIVES, assemble, ingest_source
+from rulebase.ingest import assemble
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def expected_fingerprint(sources: list[Source]) -> str:
@@ -111,9 +111,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     if progress:
         progress("ingest", 0, len(sources))
 
-    # in manifest order, so the first unreadable document is the one reported
-    reports = [archive_report(s) if s.format in ARCHIVES else ingest_source(s) for s in sources]
-    ingested = assemble(sources, reports)
+    ingested = assemble(sources, archive_reports(sources))
     if progress:
         progress("ingest", len(sources), len(sources))
 
@@ -125,7 +123,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached)
     meta = {
         "fingerprint": want,
-        "stamp": stamp(code_files() + [s.path for s in sources] + list(watch)),
+        "stamp": stamp(code_files() + [p for s in sources for p in s.paths] + list(watch)),
         "schema": SCHEMA_VERSION,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - started, 2),
@@ -156,7 +154,8 @@ def _source_meta(report) -> dict:
     return {
         "id": source.id, "title": source.title, "edition": source.edition, "date": source.date,
         "lang": source.lang, "file": source.file, "format": source.format, "credit": source.credit,
-        "provenance": source.provenance, "edition_note": source.edition_note,
+        "provenance": source.provenance, "edition_note": source.edition_note, "gaps": source.gaps,
+        "files": [p.name for p in source.paths],
         "bundled": source.bundled,
         "encoding": report.encoding, "repairs": report.repairs,
         "records": len(parsed.records), "kinds": dict(sorted(kinds.items())),

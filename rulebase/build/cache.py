@@ -1,7 +1,7 @@
 """A build cache for the Comprehensive Rules archive: its versions and its index segment.
 
-The archive is most of the corpus (110 releases) and never changes unless its file or our code
-does, so a build keeps what it made of it: the versions (JSON) and a Whoosh segment holding only
+The archive is most of the corpus (122 releases in two files) and never changes unless its files
+or our code do, so a build keeps what it made of it: the versions (JSON) and a Whoosh segment holding only
 them. The next build, say after `rulebase add` of one release, parses and indexes the other
 documents and copies the segment in: seconds, not a minute. Entries are keyed by the archive's
 bytes and the code digest, written to a temporary folder and renamed into place, and checked
@@ -33,11 +33,14 @@ def cache_root() -> Path:
     return Path(base) / "rulebase"
 
 
-def entry_key(path: Path, code: str) -> str:
+def entry_key(path: Path | list[Path], code: str) -> str:
+    """The digest of the code and of every archive file's bytes (a source's `paths`)."""
     digest = hashlib.sha256(code.encode())
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+    for one in [path] if isinstance(path, Path) else path:
+        digest.update(one.name.encode())
+        with open(one, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()[:20]
 
 

@@ -45,14 +45,25 @@ def label(record: Record) -> str:
     return " ".join(parts)
 
 
-def meta_line(record: Record) -> str:
+def period(days: tuple[int, int], span: list[str] | None = None) -> str:
+    """A version's period as every command words it: 'in force 2021-04-22 to now', with its
+    releases when they say more ('releases 2011-06-17 to 2013-05-01')."""
+    text = f"in force {span_text(*days)}"
+    if span and span[0] != span[1]:
+        text += f" (releases {span[0]} to {span[1]})"
+    elif span:
+        text += f" (release {span[0]})"
+    return text
+
+
+def meta_line(record: Record, days: tuple[int, int] | None = None) -> str:
     bits = [record.kind, f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
     if record.pages:
         bits.append("page " + ", ".join(record.pages))
     if record.changed:
         bits.append("changed since previous release (+)")
     if record.span:
-        bits.append(f"in releases {record.span[0]} to {record.span[1]}")
+        bits.append(period(days, record.span) if days else f"in releases {record.span[0]} to {record.span[1]}")
     return " · ".join(bits)
 
 
@@ -66,8 +77,8 @@ def citation_line(cite) -> str:
     return f"cites {cite.label}{where}"
 
 
-def record_lines(record: Record, indent: str = "") -> list[str]:
-    lines = [f"{indent}{label(record)}", f"{indent}  [{meta_line(record)}]"]
+def record_lines(record: Record, indent: str = "", days: tuple[int, int] | None = None) -> list[str]:
+    lines = [f"{indent}{label(record)}", f"{indent}  [{meta_line(record, days)}]"]
     if record.section:
         lines.append(f"{indent}  in: " + " > ".join(record.section))
     lines += [f"{indent}  {para}" for para in record.text.split("\n\n")]
@@ -162,7 +173,7 @@ def era_line(entry: Entry) -> str:
     """Another era of a number, one line: its releases, its id, its first words."""
     record = entry.record
     first, last = (record.span + ["", ""])[:2]
-    when = first if first == last else f"{first} to {last}"
+    when = span_text(*entry.days) if entry.days else first if first == last else f"{first} to {last}"
     now = f" (now {now_note(entry)})" if entry.now else ""
     return f"  {when}  {record.id}{now}  {entry.leads[record.id]}"
 
@@ -170,7 +181,7 @@ def era_line(entry: Entry) -> str:
 def entry_lines(entry: Entry) -> list[str]:
     if entry.era:
         return [era_line(entry)]
-    lines = record_lines(entry.record)
+    lines = record_lines(entry.record, days=entry.days)
     for child in entry.children:
         lines += child_lines(entry, child) if entry.compact else record_lines(child, indent="    ")
     lines += ["  " + line for line in ref_lines(entry)]
@@ -338,6 +349,7 @@ def step_head(step) -> str:
     """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a'."""
     what = {"added": "first appears", "changed": "text changed",
             "typography": "quotes or dashes changed only", "references": "cited rule numbers changed only",
+            "lost": "same text but for characters a file lost ('?' for quotes)",
             "returns": "back, unchanged, after releases without it", "renumbered": f"renumbered from {step.previous_number}",
             "renumbered+changed": f"renumbered from {step.previous_number}, text changed"}[step.change]
     number = step.record.number or step.record.title or ""
@@ -356,6 +368,8 @@ def history_lines(found) -> list[str]:
         lines.append(f"{title}{numbers} ({len(steps)} version{'s' if len(steps) != 1 else ''}, {now})")
         for step in steps:
             lines.append(f"  {step_head(step)}")
+            if step.change == "lost":  # one line: `rulebase diff` still shows the characters
+                continue
             if step.diff:
                 lines.append("    " + " ".join(diff_text(step.diff).split()))
             else:

@@ -97,8 +97,8 @@ def marked(text: str, style: str = HIGHLIGHT) -> Text:
     return out
 
 
-def _record_body(record: Record) -> Group:
-    parts: list = [_text(meta_line(record), style="dim")]
+def _record_body(record: Record, days: tuple[int, int] | None = None) -> Group:
+    parts: list = [_text(meta_line(record, days), style="dim")]
     if record.section:
         parts.append(_text(" › ".join(record.section), style="dim"))
     parts.append(_text(record.text))
@@ -201,7 +201,7 @@ def _compact_child(entry: Entry, child: Record):
 
 
 def _compact_panel(entry: Entry) -> Panel:
-    parts: list = [_record_body(entry.record)]
+    parts: list = [_record_body(entry.record, entry.days)]
     children = [_compact_child(entry, child) for child in entry.children]
     parts += [_Outline(children)] if entry.outline and children else children
     refs = list(ref_lines(entry))
@@ -303,6 +303,21 @@ def render_show(console: Console, record: Record) -> None:
     console.print(table)
 
 
+def release_lines(s: dict) -> list[str]:
+    """What an archive holds: how many releases from which files, first and last, its known gaps,
+    and that a release it lacks can be added."""
+    releases = (s.get("meta") or {}).get("releases")
+    if not releases:
+        return []
+    files = sum(1 + len(r.get("printings", [])) for r in releases)
+    lines = [f"releases: {len(releases)} ({files} files in {', '.join(s.get('files') or [s['file']])}), "
+             f"{releases[0]['date']} to {releases[-1]['date']}, each dated by its own text"]
+    if s.get("gaps"):
+        lines.append(f"gaps: {s['gaps']}")
+    lines.append("a release it lacks can be added: rulebase add FILE")
+    return lines
+
+
 def render_sources(console: Console, sources: list[dict]) -> None:
     if not _rich(console):
         for s in sources:
@@ -313,6 +328,8 @@ def render_sources(console: Console, sources: list[dict]) -> None:
             console.print(f"  references: {s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved",
                           markup=False)
             console.print(f"  credit: {s['credit']}", markup=False, soft_wrap=True)
+            for line in release_lines(s):
+                console.print(f"  {line}", markup=False, soft_wrap=True)
         return
     # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
@@ -322,7 +339,8 @@ def render_sources(console: Console, sources: list[dict]) -> None:
         table.add_column(col, ratio=1 if col in ("title", "credit") else None)
     for s in sources:
         kinds = "\n".join(f"{k} {v}" for k, v in s["kinds"].items())
-        table.add_row(*map(_text, (s["id"], s["edition"], s["date"], s["title"], f"{s['records']}\n{kinds}",
+        title = "\n".join([s["title"], *release_lines(s)])
+        table.add_row(*map(_text, (s["id"], s["edition"], s["date"], title, f"{s['records']}\n{kinds}",
                                    f"{s['refs'] - s['unresolved']}/{s['unresolved']}", s["credit"])))
     console.print(table)
 

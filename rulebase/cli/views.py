@@ -43,11 +43,19 @@ def _shown(entry: Entry, data: dict) -> dict:
     """`data` (entry_json) plus what a compact lookup decided about the entry (see lookup_json)."""
     data["truncated"] = {key: entry.left_out.get(key, 0) for key in LEFT_OUT}
     data["era"] = entry.era
+    # the days an archive version is in force (an era: the whole period its rule held the number)
+    data["in_force"] = _days(entry.days)
     data["outline"] = entry.outline
     data["twins"] = [brief(r) for r in entry.twins]
     data["copies"] = dict(entry.copies)
     data["now"] = dict(brief(entry.now), same_text=entry.now_same) if entry.now else None
     return data
+
+
+def _days(days: tuple[int, int] | None) -> dict | None:
+    from rulebase.core.eras import show
+
+    return {"first": show(days[0]), "last": show(days[1])} if days else None
 
 
 def lookup_json(result: Lookup) -> dict:

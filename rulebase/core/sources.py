@@ -32,6 +32,13 @@ class Source:
     part: str | None = None
     edition_note: str | None = None
     bundled: bool = True
+    also: tuple[Path, ...] = ()  # a comprules-archive's further archives: their releases join its timeline
+    gaps: str | None = None  # what an archive is known to lack, as `sources` tells a user
+
+    @property
+    def paths(self) -> list[Path]:
+        """Every file the source is read from (`path`, then `also`)."""
+        return [self.path, *self.also]
 
 
 def is_edition(label: str) -> bool:
@@ -39,7 +46,7 @@ def is_edition(label: str) -> bool:
     return label in EDITIONS or bool(YEAR_LABEL.match(label))
 
 
-_STARTS = {"4e": 19950401, "5e": 19970324, "6e": 19990428, "10e": 20070713}  # core/eras.ERAS' first days
+_STARTS = {"4e": 19950401, "5e": 19970324, "6e": 19990423, "10e": 20070713}  # core/eras.ERAS' first days
 
 
 def edition_rank(label: str) -> tuple[int, int]:
@@ -105,8 +112,14 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
         if Path(name).name != name:
             raise ManifestError(f"file {name!r} must be a plain file name inside the corpus folder", where)
         known = {k: entry[k] for k in REQUIRED}
+        also = entry.get("also", [])
+        if not isinstance(also, list) or not all(isinstance(a, str) and a and Path(a).name == a for a in also) \
+                or also and entry["format"] != "comprules-archive":
+            raise ManifestError("'also' must be a list of plain file names, for a comprules-archive only", where)
         sources.append(Source(**known, path=corpus_dir / name, part=entry.get("part"),
-                              edition_note=entry.get("edition_note")))
+                              edition_note=entry.get("edition_note"),
+                              also=tuple(corpus_dir / a for a in also),
+                              gaps=entry["gaps"] if isinstance(entry.get("gaps"), str) else None))
     return sources
 
 
@@ -134,9 +147,11 @@ def fingerprint(sources: list[Source]) -> str:
 
     digest = hashlib.sha256()
     for source in sources:
-        digest.update(repr((source.id, source.edition, source.format, source.part, source.file)).encode())
-        try:
-            digest.update(source.path.read_bytes())
-        except OSError:
-            digest.update(b"<missing>")
+        digest.update(repr((source.id, source.edition, source.format, source.part, source.file,
+                            [p.name for p in source.also])).encode())
+        for path in source.paths:
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                digest.update(b"<missing>")
     return digest.hexdigest()[:16]

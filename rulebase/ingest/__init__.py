@@ -7,6 +7,7 @@ Parsers live one per format in this package and share one signature:
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,6 +85,11 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
     report = link(linked, [s for s in sources if s.id not in archived])
     join_archive(linked, [r for r in records if r.source in archived])
     return Ingested(records, reports, report)
+
+
+def foldable(source: Source) -> bool:
+    """An added Comprehensive Rules release dated by its text: it can join an archive's timeline."""
+    return source.format == "comprules" and not source.bundled and bool(re.match(r"^\d{4}-\d\d-\d\d$", source.date))
 
 
 def join_archive(records: list[Record], versions: list[Record]) -> None:

@@ -1,7 +1,10 @@
-"""Every official Comprehensive Rules release in one archive, each distinct text stored once.
+"""Every official Comprehensive Rules release in one timeline, each distinct text stored once.
 
-The archive (a tar.xz of plain-text releases, 2003-2026) holds ~110 releases that share almost
-all of their text: ~310,000 parsed records but only ~25,000 distinct ones. A *version* is one
+The archives (tar.xz files of plain-text releases: rulesraker's 2003-2026, pit142857's 1999-2018,
+named in one [[source]] by `file` and `also`) and the releases added with `rulebase add` that
+they lack make one timeline of 122+ releases, each dated by the day its own text says it took
+effect (two files of one date are two printings of one release, merged). They share almost all
+of their text: ~340,000 parsed records but only ~31,000 distinct ones. A *version* is one
 distinct text of one rule (or example, glossary entry, note) in a contiguous run of releases;
 it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release of the
 run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
@@ -34,14 +37,16 @@ from rulebase.ingest.link import fold_term
 from rulebase.ingest.text import Parsed, Warning_, decode
 
 FORMAT = "comprules-archive"
-_MEMBER = re.compile(r"(?:^|/)comprules-(\d{4}-\d\d-\d\d)\.txt$")
+_MEMBER = re.compile(r"(?:^|/)(?:comprules|CR)-(\d{4}-\d\d-\d\d)\.txt$")  # rulesraker's, pit142857's
 _SUMS = re.compile(r"^([0-9a-f]{64})\s+\*?(\S+)$")
 LINEAGE_KINDS = ("rule", "chapter")
 
 
 @dataclass(frozen=True, slots=True)
 class Release:
-    """One release in the archive: `date` from the file name, `effective` from its text."""
+    """One release on the timeline: `date` is the day it took effect, read from its own text
+    ("effective as of" / "current as of"; the file name's date only when the text has none);
+    `member` the file it was read from (several when two files print one release)."""
 
     index: int
     date: str
@@ -50,6 +55,8 @@ class Release:
     encoding: str
     records: int
     warnings: int
+    filed: str = ""  # the date in the file name
+    printings: tuple[str, ...] = ()  # further files of the same release, merged into this one
 
 
 @dataclass(slots=True)
@@ -57,6 +64,22 @@ class ArchiveParsed:
     parsed: Parsed
     releases: list[Release]
     encodings: Counter = field(default_factory=Counter)
+
+
+Added = tuple[tuple[str, Path], ...]  # (date, file) of releases added with `rulebase add`
+
+
+def source_members(source: Source, added: Added = ()) -> list[tuple[str, str, bytes]]:
+    """(file date, 'archive:member', bytes) of every release in all of the source's archives
+    (`path`, then `also`), each archive in file-name order, then the added releases' files."""
+    found = [(date, f"{path.name}:{name}", data) for path in source.paths for date, name, data in members(path)]
+    for date, path in added:
+        try:
+            found.append((date, f"added:{path.name}", path.read_bytes()))
+        except OSError as exc:
+            raise SourceError(f"cannot read an added release ({exc.strerror})", str(path),
+                              "run 'rulebase remove' for it or restore the file") from None
+    return found
 
 
 def members(path: Path) -> list[tuple[str, str, bytes]]:
@@ -82,7 +105,7 @@ def members(path: Path) -> list[tuple[str, str, bytes]]:
         raise SourceError(f"cannot read the archive ({exc})", str(path),
                           "restore the file from shared/extra or remove it from sources.toml") from None
     if not found:
-        raise SourceError("no comprules-YYYY-MM-DD.txt releases in the archive", str(path),
+        raise SourceError("no comprules-YYYY-MM-DD.txt (or CR-YYYY-MM-DD.txt) releases in the archive", str(path),
                           "check that 'format' in sources.toml matches the file")
     for _, name, data in found:
         want = sums.get(Path(name).name)
@@ -116,9 +139,9 @@ def _parse_chunk(source: Source, chunk: list[tuple[str, str, bytes]]) -> tuple:
     records: list[Record] = []
     releases: list[tuple[str, str, str | None, str, list[int], list[Warning_]]] = []
     for date, name, data in chunk:
-        where = f"{source.path.name}:{name}"
+        where = name  # 'archive.tar.xz:folder/comprules-2009-07-11.txt'
         decoded = decode(data, where)
-        one = replace(source, file=f"{source.file}:{name}", path=Path(where))
+        one = replace(source, file=name, path=Path(where))
         parsed = comprules.parse(decoded.text, one)
         seq = [_intern(distinct, records, record, source.id) for record in parsed.records]
         effective = parsed.meta.get("effective") if isinstance(parsed.meta, dict) else None
@@ -131,10 +154,10 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def parse_archive(source: Source, workers: int | None = None) -> ArchiveParsed:
-    """Every release of the archive as versions (see the module docstring)."""
+def parse_archive(source: Source, workers: int | None = None, added: Added = ()) -> ArchiveParsed:
+    """Every release of the archive, and the added ones, as versions (see the module docstring)."""
 
-    found = members(source.path)
+    found = source_members(source, added)
     n = min(workers or default_workers(), len(found))
     if n == 1:
         parts = [_parse_chunk(source, found)]
@@ -145,31 +168,90 @@ def parse_archive(source: Source, workers: int | None = None) -> ArchiveParsed:
 
 
 def _assemble(source: Source, parts: list[tuple]) -> ArchiveParsed:
+    """The parsed files as one timeline: ordered by the date each says it took effect, and two
+    files of one release (two printings) merged into one release (see `_merge`)."""
     distinct: dict[Key, int] = {}
     samples: list[Record] = []
-    sequences: list[list[int]] = []
-    meta_rows: list[tuple] = []
+    files: list[tuple] = []  # (effective date, file date, name, encoding, seq, warnings)
     warnings: list[Warning_] = []
     encodings: Counter = Counter()
+    notes: list[str] = []
     for records, releases in parts:
         local = [_intern(distinct, samples, record, source.id) for record in records]
         for date, name, effective, encoding, seq, warns in releases:
-            sequences.append([local[i] for i in seq])
-            meta_rows.append((date, name, effective, encoding, len(seq), len(warns)))
+            files.append((effective or date, date, name, encoding, [local[i] for i in seq], warns))
             warnings.extend(warns)
             encodings[encoding] += 1
+            if effective is None:
+                notes.append(f"{name}: no 'effective as of' / 'current as of' date in its text: dated {date} "
+                             "from its file name")
+            elif effective != date:
+                notes.append(f"{name}: filed as {date}, but its text says it took effect on {effective}: "
+                             f"dated {effective}")
+    files.sort(key=lambda f: f[0])  # stable: within one date, the archives' order (path, then also)
+    sequences: list[list[int]] = []
+    meta_rows: list[tuple] = []
+    n = 0
+    while n < len(files):
+        group = [files[n]]
+        while n + len(group) < len(files) and files[n + len(group)][0] == files[n][0]:
+            group.append(files[n + len(group)])
+        seq, merged = _merge(source, samples, distinct, [f[4] for f in group], [f[2] for f in group])
+        notes.extend(merged)
+        first = group[0]
+        sequences.append(seq)
+        meta_rows.append((first[0], first[2], first[0], first[3], len(seq), sum(len(f[5]) for f in group),
+                          first[1], tuple(f[2] for f in group[1:])))
+        n += len(group)
     releases = [Release(i, *row) for i, row in enumerate(meta_rows)]
     records = _versions(source, samples, sequences, releases)
-    notes = [f"{len(releases)} releases, {releases[0].date} to {releases[-1].date}: "
-             f"{sum(len(s) for s in sequences)} records in all, {len(records)} distinct versions stored"]
+    notes.insert(0, f"{len(releases)} releases, {releases[0].date} to {releases[-1].date} ({len(files)} files): "
+                    f"{sum(len(s) for s in sequences)} records in all, {len(records)} distinct versions stored")
     meta = {"releases": [_release_meta(r) for r in releases]}
     return ArchiveParsed(Parsed(records, warnings, notes=notes, meta=meta), releases, encodings)
+
+
+def _merge(source: Source, samples: list[Record], distinct: dict[Key, int], seqs: list[list[int]],
+           names: list[str]) -> tuple[list[int], list[str]]:
+    """One release from its printings: the first file's records, then each later printing's
+    records that the first lacks. Where a later printing prints a rule differently, its text is
+    kept as a record of its own (local id `~printing2`, flagged) and listed in the notes; where
+    it prints the same, the two are one record."""
+    if len(seqs) == 1:
+        return seqs[0], []
+    seq = list(seqs[0])
+    prefix = f"{source.id}:"
+    own = {samples[i].id: i for i in seq}
+    notes: list[str] = []
+    for k, (later, name) in enumerate(zip(seqs[1:], names[1:], strict=True), 2):
+        differ: list[str] = []
+        added = 0
+        for i in later:
+            sample = samples[i]
+            if own.get(sample.id) == i:
+                continue
+            if sample.id in own:
+                local = sample.id.removeprefix(prefix)
+                copy = replace(sample, id=f"{prefix}{local}~printing{k}", refs=list(sample.refs),
+                               flags=[*sample.flags, f"printed differently in {name}, a later printing of "
+                                                     f"the release in {names[0]}"])
+                seq.append(_intern(distinct, samples, copy, source.id))
+                differ.append(local)
+            else:
+                own[sample.id] = i
+                seq.append(i)
+                added += 1
+        notes.append(f"{name} is another printing of the release in {names[0]}: {len(later) - len(differ) - added} "
+                     f"records identical, merged; {len(differ)} printed differently, kept as a later printing"
+                     + (f" ({', '.join(differ[:10])}{', ...' if len(differ) > 10 else ''})" if differ else "")
+                     + (f"; {added} only in this printing, added" if added else ""))
+    return seq, notes
 
 
 def _release_meta(release: Release) -> dict:
     return {"index": release.index, "date": release.date, "effective": release.effective,
             "member": release.member, "encoding": release.encoding, "records": release.records,
-            "warnings": release.warnings}
+            "warnings": release.warnings, "filed": release.filed, "printings": list(release.printings)}
 
 
 def _runs(indexes: list[int]) -> list[tuple[int, int]]:

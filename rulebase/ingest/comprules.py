@@ -22,7 +22,7 @@ from functools import lru_cache
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, number_key, slugify
 from rulebase.core.sources import Source
-from rulebase.ingest.comprules_glossary import Builder, clean, is_blank, parse_glossary
+from rulebase.ingest.comprules_glossary import Builder, clean, is_blank, is_example, parse_glossary
 from rulebase.ingest.text import Parsed
 
 _DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
@@ -37,6 +37,8 @@ _SPACED = re.compile(r"^(\d{3})\.\s+(\d+)([a-z]?)\s+" + _TEXT)  # '606. 8b Playe
 _RUNS_ON = re.compile(r"\b(?:[Rr]ules?|[Ss]ee|[Ss]ections?|and)\s*$")  # '... See rule' / '419.8 "Sources ..."'
 _CITES = re.compile(r"\b[Ss]ee (?:also )?(?:rules?|section) \d")
 _HEADING = re.compile(r"^[A-Z][A-Za-z' ]{0,40}\??$")
+_LEADER = re.compile(r"\s*\.{4,}\s*\d*\s*$")  # 1999-11-01's Contents: 'Glossary.........46'
+_BACK = ("Index", "Credits", "Questions?", "Copyrights")  # back-matter headings the Contents may not list
 _CHAPTER_DIGITS = 3  # "502.83a" belongs to chapter "502"
 _number_key = lru_cache(maxsize=1 << 14)(number_key)  # the same numbers recur in every release
 
@@ -82,6 +84,9 @@ def _front(b: Builder, lines: list[str], end: int) -> None:
     if not blocks:
         return
     title_i = blocks[0][0]
+    # 'COMPREHENSIVE' / 'RULES' (1999-11-01): a title printed over two or three short lines
+    title_lines = blocks[0] if len(blocks[0]) <= 3 and all(
+        len(lines[i].strip()) <= 40 and not _DATE.search(lines[i]) for i in blocks[0]) else [title_i]
     date_block: list[int] = []
     groups: list[tuple[str | None, list[int]]] = []
     for block in blocks[1:]:
@@ -94,8 +99,8 @@ def _front(b: Builder, lines: list[str], end: int) -> None:
             groups[-1][1].extend(block)
         else:
             groups.append((None, list(block)))
-    raw = _span(lines, [title_i, *date_block])
-    doc = b.add("document", "document", title_i + 1, raw, title=clean(lines[title_i]))
+    raw = _span(lines, [*title_lines, *date_block])
+    doc = b.add("document", "document", title_i + 1, raw, title=clean(" ".join(lines[i] for i in title_lines)))
     if date_block:
         b.para(doc, clean(" ".join(lines[i] for i in date_block)))
     for n, (heading, idxs) in enumerate(groups, 1):
@@ -115,9 +120,12 @@ def _effective(text: str) -> str | None:
 class _Body:
     """The numbered rules: sections, chapters, rules, subrules, examples, continuation lines."""
 
-    def __init__(self, b: Builder, contents: set[str], wrapped: bool = False):
+    def __init__(self, b: Builder, contents: set[str], wrapped: bool = False, indented: bool = False,
+                 start: int = 0):
         self.b = b
         self.wrapped = wrapped  # hard-wrapped text: unindented lines after a non-blank line run on
+        self.indented = indented  # wrapped with indented subrules (1999-04-23): any such line runs on
+        self.start = start  # the body's first line, a heading even with no blank line above it
         self.last: Record | None = None  # the record the previous line went to
         self.src = b.source.id
         self.contents = contents
@@ -143,8 +151,11 @@ class _Body:
 
     def line(self, i: int, raw: str, lines: list[str]) -> None:
         line = raw.rstrip()
+        indent = line[:1].isspace()
+        if indent:  # ' 509.1c ...' (2009), '   100. General' (1999-11-01), '  502.9a' (1999-04-23)
+            line = line.lstrip()
         digit = line[:1].isdigit()  # every numbered form starts with a digit: most lines skip the regexes
-        if self.last is not None and self.runs_on(line, digit, lines[i - 1]):
+        if self.last is not None and self.runs_on(line, digit, lines[i - 1], indent):
             self.b.extend(self.last, clean(line), raw)
         elif digit and (m := _RULE.match(line)):
             self.numbered(i, raw, m.group(1), m.group(2), bool(m.group(3)), m.group(4))
@@ -158,13 +169,14 @@ class _Body:
                 self.chapter.flags.append(f"chapter {m.group(1)} printed under section {self.section.number}")
             self.rule = None
             self.owner = self.last = self.chapter
-        elif digit and (m := _SECTION.match(line)) and is_blank(lines[i - 1]) and _title_like(m.group(2)):
+        elif digit and (m := _SECTION.match(line)) and (is_blank(lines[i - 1]) or i == self.start) \
+                and _title_like(m.group(2)):
             self.section = self.heading("section", m.group(1), m.group(2), i, raw, None)
             self.chapter = self.rule = None
             self.owner = self.last = self.section
         elif digit and (m := _MISPRINT.match(line)):
             self.misprint(i, raw, m.group(1), m.group(2), m.group(3))
-        elif line.lstrip().startswith("Example:"):  # 2009-07-11 indents one
+        elif is_example(line):  # 2009-07-11 indents one; 1999 prints 'EXAMPLE:'
             if self.owner is None:
                 self.b.warn(i + 1, "example before any rule")
             else:
@@ -175,16 +187,17 @@ class _Body:
             self.b.para(self.owner, clean(line), raw)
             self.last = self.owner
 
-    def runs_on(self, line: str, digit: bool, above: str) -> bool:
+    def runs_on(self, line: str, digit: bool, above: str, indent: bool) -> bool:
         """Is this line the rest of the paragraph above? A number after '... See rule' is (wrapped
         text: 2003-10-01 '... See rule' / '419.8 "Sources of Damage."'); in hard-wrapped text so is
-        every unindented line that is not a rule, heading or example."""
+        every unindented line that is not a rule, heading or example (with indented subrules, every
+        such line)."""
         if is_blank(above):
             return False
         if digit:
             return bool(_RUNS_ON.search(above)) or self.wrapped and not any(
                 p.match(line) for p in (_RULE, _CHAPTER, _SECTION, _MISPRINT))
-        return self.wrapped and not line[:1].isspace() and not line.startswith("Example:")
+        return self.wrapped and (self.indented or not indent) and not is_example(line)
 
     def numbered(self, i: int, raw: str, base: str, letter: str, dot: bool, rest: str,
                  flags: list[str] | None = None) -> None:
@@ -249,26 +262,47 @@ def _contents(lines: list[str]) -> tuple[int, int, list[str]] | None:
     body, number = rule, lines[rule].split(".", 1)[0]  # "100.1. These ..." -> chapter "100"
     for pattern in (_CHAPTER, _SECTION):
         above = next((i for i in range(body - 1, at, -1) if not is_blank(lines[i])), None)
-        m = pattern.match(lines[above].rstrip()) if above is not None else None
+        m = pattern.match(lines[above].strip()) if above is not None else None
         if not m or m.group(1) != number:
             break
         body, number = above, number[0]
-    return at, body, [lines[i].strip() for i in range(at + 1, body) if not is_blank(lines[i])]
+    return at, body, _entries(lines, at + 1, body)
 
 
-def _wrapped(lines: list[str], start: int, end: int) -> bool:
+def _entries(lines: list[str], start: int, end: int) -> list[str]:
+    """The Contents' entries without page numbers ('Glossary.....46' -> 'Glossary'), up to two blank
+    lines in a row: what follows them (1999-04-23's introduction) is not part of the list."""
+    entries: list[str] = []
+    for i in range(start, end):
+        if is_blank(lines[i]):
+            if entries and i + 1 < end and not lines[i].strip() and not lines[i + 1].strip():
+                break
+            continue
+        entry = lines[i].strip()
+        entries.append(_LEADER.sub("", entry) if "...." in entry else entry)
+    return entries
+
+
+def _wrapped(lines: list[str], start: int, end: int) -> tuple[bool, bool]:
     """Hard-wrapped text: more unindented run-on lines than a quarter of the numbered lines (three
-    releases have ~1600 such lines for ~700 rules; the others fewer than a dozen)."""
-    runs = numbered = 0
+    releases have ~1600 such lines for ~700 rules; the others fewer than a dozen). And whether its
+    subrules are indented (1999-04-23: '  502.9a', wrapped at the same indent): more than a quarter
+    of the numbered lines."""
+    runs = numbered = indented = 0
     for i in range(start, end):
         line = lines[i]
-        if not line or line[0].isspace():
+        if not line:
+            continue
+        if line[0].isspace():
+            if line.lstrip()[:1].isdigit() and _RULE.match(line.strip()):
+                indented += 1
             continue
         if line[0].isdigit():
             numbered += 1
-        elif not is_blank(lines[i - 1]) and not line.startswith("Example:"):
+        elif not is_blank(lines[i - 1]) and not is_example(line):
             runs += 1
-    return runs * 4 > numbered
+    wrapped = runs * 4 > numbered
+    return wrapped, wrapped and indented * 4 > numbered + indented
 
 
 def parse(text: str, source: Source) -> Parsed:
@@ -310,10 +344,10 @@ def _parse(text: str, source: Source) -> Parsed:
     back_at = next((i for i in range(glossary or body_start, len(lines)) if lines[i].strip() == back[0]
                     and (i + 1 == len(lines) or is_blank(lines[i + 1]) or glossary is None)), len(lines))
     body_end = glossary if glossary is not None else back_at
-    wrapped = _wrapped(lines, body_start, body_end)
+    wrapped, indented = _wrapped(lines, body_start, body_end)
     if wrapped:
         b.notes.append(f"{source.id}: hard-wrapped text: run-on lines joined into their paragraphs")
-    body = _Body(b, {clean(e) for e in entries}, wrapped)
+    body = _Body(b, {clean(e) for e in entries}, wrapped, indented, body_start)
     for i in range(body_start, body_end):
         if not is_blank(lines[i]):
             body.line(i, lines[i], lines)
@@ -323,18 +357,65 @@ def _parse(text: str, source: Source) -> Parsed:
     if glossary is not None:
         heading = b.add("glossary", "section", glossary + 1, lines[glossary], title="Glossary")
         b.para(heading, "Glossary")
-        glossed = parse_glossary(b, lines, glossary + 1, back_at, heading, wrapped)
+        glossed = parse_glossary(b, lines, glossary + 1, back_at, heading, wrapped, indented)
         _glossary_end(b, lines, glossed, heading, back_at, listed)
     elif "Glossary" in entries:
         b.warn(_last_line(lines, body_end), "the Contents lists a Glossary but no 'Glossary' heading follows the rules")
-    _back(b, lines, back_at, set(back))
+    _back(b, lines, back_at, {*back, *_BACK})
     effective = _effective(" ".join(b.paras.get(f"{source.id}:document", [])) or text)
     if effective:
         meta["effective"] = effective
     else:
         b.notes.append(f"{source.id}: no 'current as of' / 'effective as of' date found")
     meta["title"] = b.records[0].title if b.records and b.records[0].kind == "document" else None
-    return Parsed(b.finish(), b.warnings, notes=b.notes, meta=meta)
+    records = b.finish()
+    if "---" in text or "===" in text:
+        _place_rulers(b, lines, records)
+    return Parsed(records, b.warnings, notes=b.notes, meta=meta)
+
+
+def _place_rulers(b: Builder, lines: list[str], records: list[Record]) -> None:
+    """Rulers ('-----', '=====') frame Crystal Keep's 1999 headings. The parser reads them as
+    blank lines; here each one no record's lines already span joins the raw of the record that
+    holds the nearest line above it (the heading it underlines, the text it closes), so every
+    source line stays in a record; one above the title starts the document record."""
+    rulers = [i for i, line in enumerate(lines) if line.strip() and is_blank(line)]
+    if not rulers:
+        return
+    owner: dict[int, tuple[Record, int]] = {}  # line index -> (record, index of that line in its raw)
+    parts_of: dict[str, list[str]] = {}
+    for record in records:
+        parts = parts_of[record.id] = record.raw.split("\n")
+        pos = record.line - 1
+        owner[pos] = (record, 0)
+        for k, part in enumerate(parts[1:], 1):
+            if not part.strip():
+                continue
+            pos += 1
+            while pos < len(lines) and lines[pos] != part:
+                pos += 1
+            owner[pos] = (record, k)
+    inserts: dict[str, list[tuple[int, int, str]]] = {}  # record id -> (after raw part, order, line)
+    top: int | None = None
+    for i in rulers:
+        if i in owner:
+            continue
+        above = next((j for j in range(i - 1, -1, -1) if j in owner), None)
+        if above is None:  # above the title (1999-04-23's '=====' banner): the document's first line
+            top = top if top is not None else i
+            continue
+        record, k = owner[above]
+        inserts.setdefault(record.id, []).append((k, i, lines[i]))
+        owner[i] = (record, k)
+    for record in records:
+        if record.id in inserts:
+            parts = parts_of[record.id]
+            for k, _i, line in sorted(inserts[record.id], reverse=True):
+                parts.insert(k + 1, line)
+            record.raw = "\n".join(parts)
+    if top is not None:
+        first = records[0]
+        first.raw, first.line = "\n".join([*lines[top:first.line - 1], first.raw]), top + 1
 
 
 def _last_line(lines: list[str], end: int) -> int:

@@ -50,7 +50,16 @@ def clean(text: str) -> str:
 
 
 def is_blank(line: str) -> bool:
-    return not line.strip()
+    """Empty, or a ruler of dashes or equals signs (Crystal Keep's 1999 text frames its headings
+    with them): either way a line that separates, never text."""
+    s = line.strip()
+    return not s or s[0] in "-=" and len(s) > 3 and not s.strip(s[0])
+
+
+def is_example(line: str) -> bool:
+    """'Example:' (and 1999's 'EXAMPLE:'), indented or not."""
+    s = line.lstrip()
+    return s.startswith("Example:") or s.startswith("EXAMPLE:")
 
 
 @dataclass
@@ -136,7 +145,7 @@ def _names(term_line: str) -> tuple[str, list[str], list[str]]:
 def _is_term_line(lines: list[str], i: int) -> bool:
     """An unindented, title-like line followed by an unindented definition line."""
     line = lines[i]
-    if is_blank(line) or line[0].isspace() or line.startswith("Example:") or i + 1 >= len(lines):
+    if is_blank(line) or line[0].isspace() or is_example(line) or i + 1 >= len(lines):
         return False
     nxt = lines[i + 1]
     if is_blank(nxt) or nxt[0].isspace():
@@ -170,9 +179,11 @@ def _blocks(lines: list[str], start: int, end: int, wrapped: bool) -> list[list[
 
 
 def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: Record,
-                   wrapped: bool = False) -> list[Record]:
+                   wrapped: bool = False, indented: bool = False) -> list[Record]:
     """Glossary entries from lines[start:end] (0-based), children of the `parent` heading record.
-    In hard-wrapped text an unindented line after a definition or example line runs on it."""
+    In hard-wrapped text an unindented line after a definition or example line runs on it; in
+    text wrapped with an indent (1999-04-23: every definition line indented two spaces) any line
+    right after a definition line does."""
     blocks = _blocks(lines, start, end, wrapped)
     entries: list[tuple[Record, str]] = []
     section = [parent.title or "Glossary"]
@@ -199,9 +210,9 @@ def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: R
         current = entry  # the entry, or the example a run-on line continues
         for k, i in enumerate(blk[1:], 1):
             raw = lines[i]
-            if raw.lstrip().startswith("Example:"):
+            if is_example(raw):
                 current = b.example(entry, i + 1, raw, [*section, title])
-            elif wrapped and k > 1 and not raw[:1].isspace() and not is_blank(lines[i - 1]):
+            elif k > 1 and (indented or wrapped and not raw[:1].isspace()) and not is_blank(lines[i - 1]):
                 b.extend(current, clean(raw), raw)
             else:
                 b.para(entry, clean(raw), raw)

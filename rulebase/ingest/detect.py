@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from rulebase.core.eras import edition_for_date
 from rulebase.core.errors import UsageError
@@ -25,7 +26,9 @@ from rulebase.ingest import forum
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
 _CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})")
-_CR_RULE = re.compile(r"^\d{3}\.\d+[a-z]?\.?\s+\S", re.MULTILINE)
+_CR_RULE = re.compile(r"^\s*\d{3}\.\d+[a-z]?\.?\s+\S", re.MULTILINE)  # 1999 indents its subrules
+_CR_MARK = re.compile(r"comprehensive\s+rules", re.IGNORECASE)  # 'COMPREHENSIVE' / 'RULES' (1999-11-01)
+_CR_HEADER_DATE = re.compile(r"comprehensive\s+rules\s+(\d\d)/(\d\d)/(\d\d)\b", re.IGNORECASE)  # '04/23/99'
 _CK_MARK = re.compile(r"(?:Rules|Rulings) Summary|crystalkeep|Rulings are collected", re.IGNORECASE)
 _CK99_ENTRY = re.compile(r"^[A-Z]\.\d+(?:\.\d+)? - ", re.MULTILINE)
 _CK08_ENTRY = re.compile(r"(?<!\S)\d{3}\.\d+[a-z]? - ")
@@ -52,7 +55,7 @@ class Detected:
 def detect(text: str, name: str) -> Detected:
     """Format, title, date and edition of `text`; UsageError when the format is not recognised."""
     head = text[:HEAD]
-    if "Comprehensive Rules" in head and len(_CR_RULE.findall(text, 0, 400_000)) >= 20:
+    if _CR_MARK.search(head) and len(_CR_RULE.findall(text, 0, 400_000)) >= 20:
         return _comprules(text, head)
     if _CK_MARK.search(head):
         if len(_CK99_ENTRY.findall(text, 0, 400_000)) >= 3:
@@ -68,20 +71,63 @@ def detect(text: str, name: str) -> Detected:
                      hint="pass --format comprules, crystalkeep-2008, crystalkeep-1999, forum-rulebook or hu-guide")
 
 
+def detect_as(text: str, name: str, fmt: str) -> Detected:
+    """What `detect` says when it agrees with the format the user gave; else that format with the
+    date and edition read as that format's files print them (a Comprehensive Rules text detection
+    did not recognise still has its 'current as of' line)."""
+    try:
+        found = detect(text, name)
+    except UsageError:
+        found = None
+    if found is not None and found.format == fmt:
+        return found
+    if fmt == "comprules":
+        found = _comprules(text, text[:HEAD])
+        found.evidence.insert(0, f"format given: {fmt}")
+        return found
+    return Detected(fmt, Path(name).stem, "undated", None, evidence=[f"format given: {fmt}"])
+
+
 def _first_line(head: str) -> str:
-    return next((line.strip() for line in head.split("\n") if line.strip()), "")[:120]
+    """The first line with text; not a ruler of '=' or '-' (Crystal Keep's 1999 banner)."""
+    return next((line.strip() for line in head.split("\n") if line.strip().strip("=-")), "")[:120]
+
+
+def _cr_title(head: str) -> str:
+    """The first line, joined with the next when both are capitals ('COMPREHENSIVE' / 'RULES'), its
+    spacing folded and a 1999 header date dropped ('COMPREHENSIVE RULES      04/23/99')."""
+    lines = [line.strip() for line in head.split("\n")]
+    at = next((n for n, line in enumerate(lines) if line.strip("=-")), None)
+    if at is None:
+        return ""
+    title = lines[at]
+    if at + 1 < len(lines) and title.isupper() and lines[at + 1].isupper():
+        title = f"{title} {lines[at + 1]}"
+    return " ".join(re.sub(r"\s\d\d/\d\d/\d\d$", "", title).split())[:120]
 
 
 def _comprules(text: str, head: str) -> Detected:
-    found = _CR_DATE.search(head)
-    title = _first_line(head)
-    if not found:
+    """The release's date from 'current as of' / 'effective as of' (at the top, or where 1999's files
+    print it, at the end), else from a 1999 header 'COMPREHENSIVE RULES   04/23/99'."""
+    found = _CR_DATE.search(head) or _CR_DATE.search(text)
+    title = _cr_title(head)
+    if found:
+        when = found.group(1).replace(",", "")
+        date = datetime.strptime(when, "%B %d %Y").date().isoformat()
+        evidence = [f"'{found.group(0)}'"]
+    elif header := _CR_HEADER_DATE.search(head):
+        month, day, year = header.groups()
+        date = f"{1900 + int(year) if int(year) > 50 else 2000 + int(year)}-{month}-{day}"
+        evidence = [f"'{' '.join(header.group(0).split())}'"]
+        try:
+            datetime.strptime(date, "%Y-%m-%d")
+        except ValueError:
+            return Detected("comprules", title, "undated", None, evidence=["numbered rules (100.1 ...)"])
+    else:
         return Detected("comprules", title, "undated", None, evidence=["numbered rules (100.1 ...)"])
-    when = found.group(1).replace(",", "")
-    date = datetime.strptime(when, "%B %d %Y").date().isoformat()
     edition, why = edition_for_date(date)
     return Detected("comprules", f"{title} ({date})", date, edition, edition_note=f"inferred: {why}",
-                    evidence=[f"'{found.group(0)}'", "numbered rules (100.1 ...)"])
+                    evidence=[*evidence, "numbered rules (100.1 ...)"])
 
 
 def _crystalkeep(head: str, fmt: str) -> Detected:

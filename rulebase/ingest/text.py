@@ -123,15 +123,28 @@ def _strict(data: bytes, encoding: str, name: str) -> str:
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])\ufffd(?=(?:s|t|d|m|ll|re|ve)\b)")
 _OPEN_QUOTE = re.compile(r"(?:(?<=^)|(?<=[\s(\[]))\ufffd(?=\w)", re.MULTILINE)
 _CLOSE_QUOTE = re.compile(r"(?<=[\w.,!?)])\ufffd(?=[\s.,;:!?)\]]|$)", re.MULTILINE)
+_PAIR_SPAN = 400  # most characters between the two marks of a restored pair of quotes
 
 
 def _repair_lost_quotes(text: str, repairs: list[str]) -> str:
-    """U+FFFD where an old file lost its curly quotes: apostrophes and paired quotes come back."""
+    """U+FFFD where an old file lost its curly quotes: apostrophes come back, and quotation marks
+    only in pairs (an opening one before a word, then a closing one after a word, within a few
+    lines): a lone one after a word is more likely a lost (TM), (R) or (C) ('Magic: The
+    Gathering\ufffd Comprehensive Rules') and is kept as found."""
     text, apostrophes = _APOSTROPHE.subn("'", text)
-    text, opened = _OPEN_QUOTE.subn('"', text)
-    text, closed = _CLOSE_QUOTE.subn('"', text)
-    if apostrophes or opened or closed:
-        repairs.append(f"restored {apostrophes} apostrophe(s) and {opened + closed} quotation mark(s) "
+    marks = sorted([(m.start(), "open") for m in _OPEN_QUOTE.finditer(text)]
+                   + [(m.start(), "close") for m in _CLOSE_QUOTE.finditer(text)])
+    paired: list[int] = []
+    for (at, kind), (nxt, nkind) in zip(marks, marks[1:], strict=False):
+        if kind == "open" and nkind == "close" and nxt - at <= _PAIR_SPAN and "\n\n" not in text[at:nxt]:
+            paired += [at, nxt]
+    if paired:
+        chars = list(text)
+        for at in paired:
+            chars[at] = '"'
+        text = "".join(chars)
+    if apostrophes or paired:
+        repairs.append(f"restored {apostrophes} apostrophe(s) and {len(paired)} quotation mark(s) "
                        "from U+FFFD")
     left = text.count("\ufffd")
     if left:

@@ -90,7 +90,8 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
                 steps.append(Step(record, first, last, "added"))
                 continue
             kind = classify(prev, record) or "returns"  # the same text again after releases without it
-            ops = merge_short_equals(word_diff(prev.text, record.text)) if kind not in ("renumbered", "returns") else []
+            ops = merge_short_equals(word_diff(prev.text, record.text)) \
+                if kind not in ("renumbered", "returns", "lost") else []
             steps.append(Step(record, first, last, kind, ops, prev.number if prev.number != record.number else None))
         linked_ids = list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
         lineages.append(Lineage(key, steps, store.get_many(linked_ids)))
@@ -109,7 +110,8 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
 
 
 KINDS = ("added", "removed", "changed", "references", "typography", "renumbered", "renumbered+changed")
-# (a history step may also be "returns": the same text back after releases that lacked it)
+# (a history step may also be "returns": the same text back after releases that lacked it, or
+# "lost": differs only where one of the two files lost characters; `changes` does not count those)
 
 
 def classify(old: Record, new: Record) -> str | None:
@@ -125,6 +127,8 @@ def classify(old: Record, new: Record) -> str | None:
         return "renumbered+changed"
     if typography_only(old.text, new.text):
         return "typography"
+    if lost_only(old.text, new.text) and (old.title or "") == (new.title or ""):
+        return "lost"
     if mask(old.text) == mask(new.text):
         return "references"
     return "changed"
@@ -135,6 +139,25 @@ def typography_only(a: str, b: str) -> bool:
     switch between straight and curly quotes several times)."""
 
     return fold_typography(a) == fold_typography(b)
+
+
+_LOST = "?\ufffd"  # what a file printed where its encoding lost a quote, an apostrophe or a dash
+_STANDS_FOR = "'\"-?\ufffd"  # what it stood for, after fold_typography (or a real '?')
+
+
+def lost_only(a: str, b: str) -> bool:
+    """Texts that differ only where one of them has '?' or U+FFFD for a quote, apostrophe or dash
+    (2008-05-01 printed "creature?s" and "?Combat Damage Step.?"): the file lost characters, the
+    rule did not change. Compared after fold_typography, character by character."""
+    if not any(ch in a or ch in b for ch in _LOST):
+        return False
+    from rulebase.core.records import fold_typography
+
+    x, y = fold_typography(a), fold_typography(b)
+    if len(x) != len(y) or x == y:
+        return False
+    return all(p == q or (p in _LOST and q in _STANDS_FOR) or (q in _LOST and p in _STANDS_FOR)
+               for p, q in zip(x, y, strict=True))
 
 
 # -- changes between two dates ----------------------------------------------------------------
@@ -191,7 +214,7 @@ def changes_between(store: RecordStore, start: str, end: str, source: str = "cr"
             out.append(ReleaseChange("added", None, record))
         elif before.id != record.id:
             kind = classify(before, record)
-            if kind is None:
+            if kind is None or kind == "lost":
                 continue
             ops = merge_short_equals(word_diff(before.text, record.text)) if kind != "renumbered" else []
             out.append(ReleaseChange(kind, before, record, ops))

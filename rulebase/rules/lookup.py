@@ -42,6 +42,9 @@ class Entry:
     now: Record | None = None  # the version of this rule in force now, if another and not shown
     now_same: bool = False  # ... and its words are this record's (quotes and dashes aside)
     left_out: dict[str, int] = field(default_factory=dict)  # what is not shown: see LEFT_OUT
+    # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
+    # the whole period its lineage held the number, across the versions of that period
+    days: tuple[int, int] | None = None
 
     def cited(self) -> list[Ref]:
         """The record's references shown: all, or what a compact lookup kept."""
@@ -140,7 +143,28 @@ def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = F
     """What `ref` names, compact (the rule, its direct subrules, one line for each copy elsewhere
     and each other era: see `compact`) or, with `full`, every record in full."""
     result = _lookup(store, ref, when)
-    return result if full else compact(store, result, when)
+    result = result if full else compact(store, result, when)
+    _date(store, result)
+    return result
+
+
+def _date(store: RecordStore, result: Lookup) -> None:
+    """Each archive entry's days in force, the way `history` gives them (first day to last day);
+    another era's the whole period its rule held the number (every version of it under that
+    number: Unearth was 702.83a from 2013 to 2021, over several versions)."""
+    dated = [e for e in result.entries if e.record.span]
+    if not dated:
+        return
+    spans = store.windows([e.record.id for e in dated if not e.era])
+    for entry in dated:
+        if not entry.era:
+            entry.days = spans.get(entry.record.id)
+            continue
+        record = entry.record
+        group = [r.id for r in store.by_number(record.number or "")
+                 if r.span and r.source == record.source and r.lineage == record.lineage] or [record.id]
+        windows = store.windows(group).values()
+        entry.days = (min(a for a, _ in windows), max(b for _, b in windows))
 
 
 def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
