@@ -3,7 +3,7 @@
 `rulebase add` uses this so users need not know our format names. Everything here is pure
 (text in, answer out) and raises only typed errors.
 
-Edition labels. The bundled corpus uses 4e, 5e, 6e and 10e. A document is labelled by the rules
+Edition labels. The bundled corpus uses alpha, 4e, 5e, 6e and 10e. A document is labelled by the rules
 era it belongs to: the edition its text names ("under the FIFTH EDITION rules"), else the era
 its effective date falls in. Wizards stopped naming rules eras after Tenth Edition (the Magic
 2010 rules change of 2009-07-11), and 7th-9th Edition have no label in the corpus, so a document
@@ -20,9 +20,10 @@ from datetime import datetime
 
 from rulebase.errors import UsageError
 
-# (first day, label): the era a rules date belongs to; None means "label by year".
-_ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"), ("2001-04-11", None),
-         ("2007-07-13", "10e"), ("2009-07-11", None))
+# (first day, label): the era a rules date belongs to; None means "label by year". "alpha" is the
+# original rulebook's rules (the Alpha printing of 1993-08-05, and Beta to Revised after it).
+_ERAS = (("1993-08-05", "alpha"), ("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-28", "6e"),
+         ("2001-04-11", None), ("2007-07-13", "10e"), ("2009-07-11", None))
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
 _CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})")

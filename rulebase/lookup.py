@@ -13,7 +13,7 @@ from rulebase.records import Record, Ref, fold_space, number_key
 from rulebase.sources import edition_rank
 from rulebase.store import RecordStore
 
-PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
+PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
 
 
 @dataclass(slots=True)

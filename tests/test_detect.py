@@ -57,7 +57,7 @@ def test_unrecognised_text_names_the_formats():
 @pytest.mark.parametrize(("date", "label"), [
     ("1995-06", "4e"), ("1997-04-01", "5e"), ("1999-04", "5e"), ("1999-04-28", "6e"), ("2000", "6e"),
     ("2004-10-01", "cr2004"), ("2007-07-13", "10e"), ("2009-07-10", "10e"), ("2009-07-11", "cr2009"),
-    ("2025-11-14", "cr2025"), ("1994-01-01", "cr1994"),
+    ("2025-11-14", "cr2025"), ("1994-01-01", "alpha"), ("1993-01-01", "cr1993"),
 ])
 def test_edition_for_date(date, label):
     assert edition_for_date(date)[0] == label
