@@ -59,6 +59,8 @@ _FUNCTION = {"a", "an", "and", "the", "of", "to", "which", "in", "or", "also", "
 BETA = "Beta Rulebook"
 BETA_FLAG = "from a Beta Rulebook insert: Beta text, with page numbers of its own"
 FIGURE_FLAG = "figure: the transcription has the picture's caption, not the picture"
+UNPLACED_FLAG = ("index entry not placed: the transcription lost the index's page numbers, and no heading, "
+                 "titled paragraph or paragraph of the book names the term")
 NO_PAGE_FLAG = "after the last page marker: the transcription prints no page number here"
 
 
@@ -483,6 +485,4 @@ class _Parser:
             for hit in hits:
                 r.refs.append(Ref(label=r.title, kind="term", key=slugify(r.title), target=hit.id, reason=reason))
             if not hits:
-                r.refs.append(Ref(label=r.title, kind="term", key=slugify(r.title), target=None,
-                                  reason=f"no heading, titled paragraph or paragraph of the book names "
-                                         f"'{r.title}', and the transcription lost the index's page numbers"))
+                r.flags.append(UNPLACED_FLAG)
