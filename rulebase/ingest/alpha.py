@@ -74,7 +74,7 @@ class _Block:
     parent: _Block | None = None
     beta: bool = False
     terms: list[str] = field(default_factory=list)  # term mentions (emphasis)
-    entries: list[_Block] = field(default_factory=list)  # an index heading's entries
+    entries: list[_Block] = field(default_factory=list)  # an index heading's top-level entries
 
 
 def symbols(text: str, warn) -> str:
@@ -359,21 +359,18 @@ class _Parser:
                 continue
             indent = len(piece) - len(piece.lstrip(" "))
             entry = fold_space(piece)
-            entries: list[_Block] = head.entries if head is not None else []
-            tops = [e for e in entries if e.parent is head]
+            tops: list[_Block] = head.entries if head is not None else []
             if indent >= 2 and tops:
                 top = tops[-1]
-                if top.texts[0].endswith(","):
+                if top.texts[0].endswith(","):  # "Colors," / "of mana": a sub-entry
                     name = f"{top.texts[0]} {entry}"
-                    block = self._add("index", [(no, line)], name, [name], [top])
+                    self._add("index", [(no, line)], name, [name], [top])
                 else:  # "Enhanced power" / "or toughness": one entry on two lines
                     top.lines.append((no, line))
                     top.texts[0] = f"{top.texts[0]} {entry}"
                     top.title = top.texts[0]
-                    continue
             else:
-                block = self._add("index", [(no, line)], entry, [entry], [head] if head else [])
-            entries.append(block)
+                tops.append(self._add("index", [(no, line)], entry, [entry], [head] if head else []))
 
     # ---- records -------------------------------------------------------------------------------
     def _records(self) -> None:
@@ -468,10 +465,11 @@ class _Parser:
                         ref.reason = f"'{quoted.group(1)}' found, but not on page {ref.key[1:]}"
         prose = [r for r in records if r.kind in ("passage", "example", "quiz")]
         words = {r.id: f" {stem(r.text)} " for r in prose}
-        for r in records:
-            if r.kind != "index" or not r.title:
+        entries = {r.id: r for r in records if r.kind == "index"}
+        for r in entries.values():
+            if not r.title:
                 continue
-            head = next((x for x in records if x.id == r.parent and x.kind == "index"), None)
+            head = entries.get(r.parent or "")
             keys = [stem(r.title)] if head is None else [stem(r.title), stem(head.title or "")]
             hits = by_title.get(keys[0], [])
             reason = None
