@@ -80,7 +80,6 @@ def test_front_matter_and_byline_are_counted_not_records(parsed, records):
     assert parsed.set_aside["page markers"] == 40
     assert parsed.meta["author"] == "John Carter" and parsed.meta["publish_date"] == "2004-12-25"
     assert not any("John Carter" in r.text or "holiday nostalgia" in r.text for r in parsed.records)
-    assert any(n.startswith("set aside, not rulebook text: ") for n in parsed.notes)
 
 
 def test_pages_come_from_the_markers_that_end_them(records):

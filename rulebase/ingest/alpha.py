@@ -199,8 +199,6 @@ class _Parser:
         self._blocks(start)
         self._records()
         self._resolve()
-        counts = ", ".join(f"{k} {v}" for k, v in self.parsed.set_aside.items())
-        self.parsed.notes.append(f"set aside, not rulebook text: {counts}")
         twice = sorted({p for r in self.parsed.records if BETA_FLAG in r.flags for p in r.pages}
                        & {p for r in self.parsed.records if BETA_FLAG not in r.flags for p in r.pages}, key=int)
         if twice:
