@@ -134,7 +134,7 @@ def test_search_unknown_filter_values_are_usage_errors(index_dir):
     """A misspelt filter used to find nothing (exit 1, like a real miss); now it lists the choices."""
     result = run(index_dir, "search", "trample", "--edition", "7e")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith("error: unknown edition '7e' - choose from 4e, 5e, 6e, cr2001, cr2002, cr2003, cr2004, cr2005, "
+    assert result.stderr.startswith("error: unknown edition '7e' - choose from alpha, 4e, 5e, 6e, cr2001, cr2002, cr2003, cr2004, cr2005, "
                                     "cr2006, cr2007, 10e, cr2009, cr2010, ")
     assert result.stderr.count("\n") == 1
     result = run(index_dir, "search", "trample", "--lang", "de")
@@ -142,7 +142,7 @@ def test_search_unknown_filter_values_are_usage_errors(index_dir):
     result = run(index_dir, "search", "trample", "--kind", "rules")
     assert (result.exit_code, result.stderr) == (2, "error: unknown kind 'rules' - choose from document, note, "
                                                     "section, chapter, heading, passage, rule, ruling, example, "
-                                                    "glossary, term, table, quiz\n")
+                                                    "glossary, term, table, quiz, index\n")
     assert run(index_dir, "search", "trample", "-e", "4E", "-k", "Passage", "--lang", "EN").exit_code == 0
 
 
@@ -171,7 +171,7 @@ def test_show_json_and_unknown(index_dir):
 
 def test_sources_lists_every_document_with_credit(index_dir):
     data = json.loads(run(index_dir, "sources", "--json").stdout)
-    assert [s["id"] for s in data] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
+    assert [s["id"] for s in data] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
     assert all(s["credit"] for s in data)
     plain = run(index_dir, "sources").stdout
     assert "credit: Rules summary by Stephen D'Angelo, Crystal Keep" in plain
@@ -183,14 +183,14 @@ def test_export_is_deterministic_jsonl(index_dir):
     lines = first.splitlines()
     records = [json.loads(line) for line in lines]
     assert list(records[0])[: len(RECORD_FIELDS)] == RECORD_FIELDS
-    assert records[0]["source"] == "rb4e" and records[-1]["source"] == "cr"
+    assert records[0]["source"] == "alpha" and records[-1]["source"] == "cr"
     assert len({r["id"] for r in records}) == len(records)
 
 
 def test_index_status(index_dir):
     data = json.loads(run(index_dir, "index", "status", "--json").stdout)
     assert data["current"] is True and data["index"] == str(index_dir)
-    assert data["sources"] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
+    assert data["sources"] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
 
 
 def test_empty_query_is_a_usage_error(index_dir):
@@ -216,6 +216,7 @@ def test_define_falls_back_to_defining_paragraphs_and_rules(index_dir):
     # the 4th Edition's entry is its titled paragraph and the two that continue it; Crystal Keep's
     # is the rule that says what trample does, not A.27.1 'The ability is written "Trample".'
     assert [d["id"] for d in data["definitions"]] == [
+        "alpha:creature-abilities.7",  # the 1993 book's titled paragraph, alone: 'Protection' follows
         "rb4e:creature-special-abilities.8", "rb4e:creature-special-abilities.9", "rb4e:creature-special-abilities.10",
         "ck1999:A.27.2", "cr2008:glossary.trample", "cr:glossary.trample@2019-05-03"]
     data = json.loads(run(index_dir, "define", "library", "--json").stdout)
@@ -232,6 +233,6 @@ def test_a_broken_corpus_is_one_line_and_leaves_no_index(tmp_path, monkeypatch):
     index = tmp_path / "index"
     result = runner.invoke(app, ["--index", str(index), "lookup", "502.83a"])
     assert result.exit_code == 2
-    assert result.stderr == (f"error: {corpus / '000_b532784d28d4293a.txt'}: file not found - "
+    assert result.stderr == (f"error: {corpus / 'alpha-rulebook-1993-transcription-2004.md'}: file not found - "
                              "restore it or fix 'file' in sources.toml\n")
     assert not (index / "CURRENT").exists() and not list(index.glob("gen-*")) and not list(index.glob(".building-*"))

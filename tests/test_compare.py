@@ -27,7 +27,12 @@ from rulebase.rules.compare import (
 REQUIRED = {
     "damage timing", "mana burn", "first player's first draw", "deck size and copies", "turn structure",
     "summoning sickness", "mulligans", "ante", "legends", "winning and losing", "hand size and discard",
-    "interrupts and the stack", "trample", "banding", "regeneration", "who plays first",
+    "interrupts and the stack", "trample", "banding", "regeneration", "who plays first", "walls",
+}
+# The topics the 1993 Alpha rulebook covers (issue 19): each has an alpha column quoting it.
+ALPHA = {
+    "damage timing", "mana burn", "deck size and copies", "ante", "walls", "trample", "banding", "regeneration",
+    "interrupts and the stack", "who plays first", "winning and losing",
 }
 
 
@@ -53,6 +58,21 @@ def test_every_citation_exists_in_its_edition_and_quotes_verbatim(topics, librar
     assert checked >= 100
 
 
+def test_alpha_columns_quote_the_alpha_rulebook(topics, library):
+    with_alpha = {t.name for t in topics if "alpha" in t.editions}
+    assert with_alpha >= ALPHA
+    assert "legends" not in with_alpha and "mulligans" not in with_alpha  # not in the 1993 book
+    for topic in topics:
+        for quote in topic.editions.get("alpha", ("", ()))[1]:
+            assert quote.id.startswith("alpha:"), (topic.name, quote.id)
+            assert library.store.get(quote.id).source == "alpha"
+    result = compare(library, "mana burn", "alpha,4e")
+    assert [s.edition for s in result.editions] == ["alpha", "4e"]
+    alpha = result.editions[0]
+    assert alpha.citations[0].pages == ("14",)
+    assert "You lose a life point for each mana lost in this manner." in alpha.citations[0].quote
+
+
 def test_uncovered_editions_say_so_and_why(topics):
     for topic in topics:
         for edition, (summary, quotes) in topic.editions.items():
@@ -67,7 +87,7 @@ def test_uncovered_editions_say_so_and_why(topics):
 def test_damage_timing_covers_all_four_editions(topics):
     topic = find_topic(topics, "damage timing")
     ids = {ed: [q.id for q in quotes] for ed, (_s, quotes) in topic.editions.items()}
-    assert list(ids) == [*EDITIONS, "cr2001", "cr2009"]  # the archive's damage-on-the-stack and M10 eras
+    assert list(ids) == [*EDITIONS, "alpha", "cr2001", "cr2009"]  # the archive's damage-on-the-stack and M10 eras
     assert ids["cr2001"] == ["cr:310.2@2001-09-24", "cr:310.3@2001-09-24", "cr:310.4@2001-09-24"]
     assert ids["cr2009"] == ["cr:510.2@2009-07-11"]
     assert ids["4e"] == ["rb4e:resolving-fast-effects.4", "rb4e:creature-combat.7", "rb4e:glossary.damage-prevention",
@@ -138,7 +158,7 @@ def test_uncurated_topic_is_searched_per_edition(library):
     result = compare(library, "first strike")
     data = comparison_json(result)
     assert data["topic"] == "first strike" and data["curated"] is False
-    assert list(data["editions"]) == ["4e", "5e", "6e", "10e", "cr2026"]  # and the rules in force now
+    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "10e", "cr2026"]  # and the rules in force now
     records = {}
     for edition, column in data["editions"].items():
         assert column["summary"] is None
@@ -202,7 +222,7 @@ def test_wide_terminal_renders_one_column_per_edition(library):
     lines = out.splitlines()
     assert "damage timing: how the editions compare" in lines[0]
     header = next(line for line in lines if "4e" in line)
-    assert header.split() == ["4e", "5e", "6e", "cr2001", "10e", "cr2009"]
+    assert header.split() == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009"]
     assert "╭" not in out
     assert "— rb4e:resolving-fast-effects.4 p46-47" in out and "— cr2008:310.4a" in out
 

@@ -34,7 +34,7 @@ def test_compare_unknown_topic_still_returns_search_results(index_dir):
     result = run(index_dir, "compare", "first strike", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["curated"] is False and set(data["editions"]) == {"4e", "5e", "6e", "10e", "cr2026"}
+    assert data["curated"] is False and set(data["editions"]) == {"alpha", "4e", "5e", "6e", "10e", "cr2026"}
     assert all(column["summary"] is None for column in data["editions"].values())
     assert data["editions"]["10e"]["citations"]
 
@@ -57,7 +57,7 @@ def test_compare_unknown_edition_is_a_usage_error(index_dir):
     assert result.exit_code == 2
     assert result.stdout == ""
     eras = ", ".join(f"cr{year}" for year in range(2009, 2027))
-    assert result.stderr == ("error: unknown edition '7e' - choose from 4e, 5e, 6e, cr2001, cr2002, cr2003, cr2004, cr2005, "
+    assert result.stderr == ("error: unknown edition '7e' - choose from alpha, 4e, 5e, 6e, cr2001, cr2002, cr2003, cr2004, cr2005, "
                              "cr2006, "
                              f"cr2007, 10e, {eras} (comma-separated)\n")
 

@@ -19,7 +19,7 @@ credit = "c"
 
 def test_bundled_manifest_names_every_corpus_file_with_credit():
     sources = load_manifest()
-    assert [s.id for s in sources] == ["rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
+    assert [s.id for s in sources] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
     assert {s.edition for s in sources} == {*EDITIONS, "dated"}  # the archive: each release its own era
     for source in sources:
         assert source.path.is_file(), source.path
@@ -35,7 +35,7 @@ def test_manifest_errors_say_where(tmp_path):
     with pytest.raises(ManifestError) as err:
         load_manifest(tmp_path)
     assert err.value.message == (f"{tmp_path}/sources.toml [[source]] #1: unknown edition '7e' - "
-                                 "use one of 4e, 5e, 6e, 10e ('dated' for a comprules-archive)")
+                                 "use one of alpha, 4e, 5e, 6e, 10e ('dated' for a comprules-archive)")
 
 
 def test_manifest_missing_field(tmp_path):

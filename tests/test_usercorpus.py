@@ -105,7 +105,7 @@ def test_compare_takes_the_added_edition_as_a_column(added):
     assert "cr2025:glossary.mana-burn" in [c["id"] for c in data["editions"]["cr2025"]["citations"]]
     unknown = _run(root, "compare", "mana burn", "--editions", "7e")
     assert unknown.exit_code == 2
-    assert unknown.stderr == ("error: unknown edition '7e' - choose from 4e, 5e, 6e, 10e, cr2025 "
+    assert unknown.stderr == ("error: unknown edition '7e' - choose from alpha, 4e, 5e, 6e, 10e, cr2025 "
                               "(comma-separated)\n")
 
 

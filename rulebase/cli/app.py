@@ -136,7 +136,7 @@ HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
     cls=Group, no_args_is_help=True, add_completion=False, rich_markup_mode=None, context_settings=HELP_OPTIONS,
-    help="Search and look up Magic: The Gathering rules documents, 1995 to 2026, and their history.\n\n"
+    help="Search and look up Magic: The Gathering rules documents, 1993 to 2026, and their history.\n\n"
          "--index and --traceback may also follow the command.",
     epilog=_examples(("rulebase lookup 502.83a", "a rule, its subrules and rulings"),
                      ('rulebase search "damage prevention"', "ranked full-text search"),

@@ -16,9 +16,10 @@ from rulebase.core.errors import UsageError
 
 OPEN_END = 99991231
 # (first day, label): the era a rules date belongs to; None means "label by year".
-# Sixth Edition starts with its Comprehensive Rules, "current as of April 23, 1999".
-ERAS = (("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-23", "6e"), ("2001-04-11", None),
-        ("2007-07-13", "10e"), ("2009-07-11", None))
+# "alpha" is the original rulebook's rules (the Alpha printing of 1993-08-05, and Beta to Revised
+# after it); Sixth Edition starts with its Comprehensive Rules, "current as of April 23, 1999".
+ERAS = (("1993-08-05", "alpha"), ("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-23", "6e"),
+        ("2001-04-11", None), ("2007-07-13", "10e"), ("2009-07-11", None))
 _DATE = re.compile(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
 
 

@@ -25,6 +25,7 @@ KINDS: dict[str, str] = {
     "term": "a bilingual term-map entry: a Hungarian term with the English term it names",
     "table": "a table, list or tip sheet reproduced as text",
     "quiz": "a quiz question and its answer in a rulebook",
+    "index": "an entry of a book's index: a term, pointing (refs) to the records that treat it",
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rulebase.core.errors import ManifestError
 
-EDITIONS = ("4e", "5e", "6e", "10e")
+EDITIONS = ("alpha", "4e", "5e", "6e", "10e")
 DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
@@ -46,11 +46,11 @@ def is_edition(label: str) -> bool:
     return label in EDITIONS or bool(YEAR_LABEL.match(label))
 
 
-_STARTS = {"4e": 19950401, "5e": 19970324, "6e": 19990423, "10e": 20070713}  # core/eras.ERAS' first days
+_STARTS = {"alpha": 19930805, "4e": 19950401, "5e": 19970324, "6e": 19990423, "10e": 20070713}  # core/eras.ERAS' first days
 
 
 def edition_rank(label: str) -> tuple[int, int]:
-    """Chronological order of edition labels, by the day each era began: 4e < 5e < 6e < cr2003 <
+    """Chronological order of edition labels, by the day each era began: alpha < 4e < 5e < 6e < cr2003 <
     10e (2007-07-13) < cr2009 < cr2025; unknown labels last."""
     if label in _STARTS:
         return (0, _STARTS[label])

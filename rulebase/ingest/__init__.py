@@ -26,6 +26,7 @@ PARSERS: dict[str, str] = {
     "comprules": "rulebase.ingest.comprules",
     "crystalkeep-2008": "rulebase.ingest.crystalkeep",
     "crystalkeep-1999": "rulebase.ingest.crystalkeep99",
+    "alpha-rulebook": "rulebase.ingest.alpha",
 }
 # Formats of a container of many documents, read from its bytes rather than its text.
 ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.archive"}  # every release in one tar.xz

@@ -3,7 +3,7 @@
 `rulebase add` uses this so users need not know our format names. Everything here is pure
 (text in, answer out) and raises only typed errors.
 
-Edition labels. The bundled corpus uses 4e, 5e, 6e and 10e. A document is labelled by the rules
+Edition labels. The bundled corpus uses alpha, 4e, 5e, 6e and 10e. A document is labelled by the rules
 era it belongs to: the edition its text names ("under the FIFTH EDITION rules"), else the era
 its effective date falls in. Wizards stopped naming rules eras after Tenth Edition (the Magic
 2010 rules change of 2009-07-11), and 7th-9th Edition have no label in the corpus, so a document

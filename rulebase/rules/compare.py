@@ -23,7 +23,8 @@ from rulebase.rules.terms import hungarian_for, term_map
 from rulebase.search.hits import unmark
 from rulebase.search.request import run_search
 
-EDITIONS = ("4e", "5e", "6e", "10e")
+EDITIONS = ("4e", "5e", "6e", "10e")  # every topic gives these
+OPTIONAL = ("alpha",)  # a bundled edition a topic gives only where its document covers the topic
 TOPICS_FILE = "topics.toml"
 NOT_COVERED = "Not covered in the corpus"
 SEARCH_LIMIT = 3
@@ -88,9 +89,9 @@ def load_topics(path: Path) -> list[Topic]:
             raise _fail(path, f"topic #{n} has no name")
         editions = raw.get("editions", {})
         extra = [ed for ed in editions if ed not in EDITIONS]
-        if not set(EDITIONS) <= set(editions) or not all(YEAR_LABEL.match(ed) for ed in extra):
+        if not set(EDITIONS) <= set(editions) or not all(YEAR_LABEL.match(ed) or ed in OPTIONAL for ed in extra):
             raise _fail(path, f"topic {name!r} must give the editions {', '.join(EDITIONS)} (and may add "
-                              "Comprehensive Rules eras as crYYYY)")
+                              f"{', '.join(OPTIONAL)} and Comprehensive Rules eras as crYYYY)")
         shaped: dict[str, tuple[str, tuple[Quote, ...]]] = {}
         for ed in [*EDITIONS, *sorted(extra)]:
             entry = editions[ed]
@@ -190,13 +191,14 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
     topic = find_topic(topics, text)
     users = {s.edition for s in library.sources if not s.bundled}
     eras = archive_eras(library)
-    extra = set(topic.editions) if topic else set(eras[-1:])  # uncurated: the rules in force now too
+    optional = {s.edition for s in library.sources if s.bundled and s.edition in OPTIONAL}
+    extra = set(topic.editions) if topic else set(eras[-1:]) | optional  # uncurated: the rules in force now too
     chosen = parse_editions(editions, users | set(eras) | extra, set(EDITIONS) | users | extra)
     if when is not None:
 
         chosen = [ed for ed in chosen if era_window(ed, None)[0] <= when]
         if not chosen:
-            raise UsageError("no edition's rules had taken effect by then", hint="the corpus starts in 1995")
+            raise UsageError("no edition's rules had taken effect by then", hint="the corpus starts in 1993")
     if topic is not None:
         return curated(library, topic, chosen)
     return searched(library, text, chosen, limit)

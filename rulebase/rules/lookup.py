@@ -15,7 +15,7 @@ from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force
 
-PAGE_REF = re.compile(r"^(?P<edition>\d+e)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
+PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
 
 
 @dataclass(slots=True)

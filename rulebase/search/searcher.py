@@ -27,7 +27,8 @@ from rulebase.search import language
 from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
-              "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3}
+              "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3,
+              "index": 0.3}
 # `context` holds the record's section path, so a paragraph is found by its heading's words.
 TEXT_FIELDS = {"title": 2.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
 PAIR_BOOST = 1.5
