@@ -172,6 +172,16 @@ def _when(as_of: str | None) -> int | None:
     return as_of_day(as_of)
 
 
+def _note_outside(library, *days: int | None) -> None:
+    """A note on stderr for each date given that lies past the newest release or before the
+    oldest document (so --json stdout stays JSON): the answer is the newest rules, or none."""
+    from rulebase.fastpath import say_notes
+    from rulebase.history import outside_note
+
+    say_notes([note for when in dict.fromkeys(days) if when is not None
+               if (note := outside_note(library.store, when))])
+
+
 class State:
     def __init__(self, index: Path | None, traceback: bool):
         self.index = index
@@ -326,6 +336,7 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     result = lookups.lookup(library.store, ref, when, full=full)
     from rulebase import views
 
@@ -360,11 +371,15 @@ def search(
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     from rulebase.fastpath import check_filters
 
     filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
                                       "source": source or []})
     results = run_search(library, query, filters, limit, when)
+    from rulebase.fastpath import say_notes
+
+    say_notes(results.notes)
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     from rulebase import views
 
@@ -387,6 +402,7 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
     from rulebase import views
 
@@ -603,6 +619,7 @@ def compare(
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     result = comparing.compare(library, topic, editions, when=when)
     _answer(json_out, lambda: comparing.comparison_json(result), "render_compare", result)
 
@@ -676,6 +693,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     if start is None:
         raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
     library = _library(json_out)
+    _note_outside(library, histories.as_of_day(start), histories.as_of_day(end) if end else None)
     found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
     _answer(json_out, lambda: changes_between_json(found), "render_changes_between", found)
 
@@ -696,6 +714,7 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     found = histories.history(library.store, ref, when)
     from rulebase import views
 

@@ -58,6 +58,33 @@ def parse(argv: list[str]) -> dict | None:
     return opts if "command" in opts and len(opts["args"]) == 1 else None
 
 
+_PATH_COMMANDS = {"add", "glossary"}  # their arguments are file names, which need not be UTF-8
+_PATH_OPTS = {"--index", "--out"}
+
+
+def undecodable(argv: list[str]) -> str | None:
+    """The first text argument that is not valid UTF-8 (Python hands such bytes over as lone
+    surrogates, which failed deep inside a command as an internal error), shown as its bytes;
+    None when all are text. File and folder names (`add FILE`, `--index DIR`) may be any bytes."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in _PATH_COMMANDS:
+            return None
+        if arg in _PATH_OPTS:
+            skip = True
+            continue
+        if arg.partition("=")[0] in _PATH_OPTS:
+            continue
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return repr(os.fsencode(arg))[1:]
+    return None
+
+
 def version_line() -> str:
     """What `rulebase --version` prints."""
     return f"rulebase {package_version()}"
@@ -209,6 +236,7 @@ def _search(library, opts: dict) -> int:
 
     filters = check_filters(library, {k: opts[k] for k in ("edition", "kind", "lang", "source")})
     results = run_search(library, opts["args"][0], filters, opts["limit"])
+    say_notes(results.notes)
     records = {r.id: r for r in library.store.get_many([h.id for h in results.hits])}
     if opts["json"]:
         from rulebase.views import search_json
@@ -224,6 +252,15 @@ def _search(library, opts: dict) -> int:
 
         _emit(search_lines(results, records))
     return 0 if results.hits else 1
+
+
+def say_notes(notes: list[str]) -> None:
+    """Notes about an answer (a query shortened, a date past the newest release), on stderr so
+    that --json output stays JSON only."""
+    from rulebase.plain import printable
+
+    for note in notes:
+        print(printable(f"note: {note}"), file=sys.stderr)
 
 
 def _terminal(opts: dict) -> bool:
@@ -259,6 +296,13 @@ def main() -> None:
         if sys.argv[1:] == ["--version"]:  # no typer needed to say this
             print(version_line())
             sys.exit(0)
+        bad = undecodable(sys.argv[1:])
+        if bad is not None:
+            from rulebase.plain import printable
+
+            print(printable(f"error: argument {bad} is not valid UTF-8 text - write rule numbers, ids, terms and "
+                            "queries in UTF-8 (check the terminal's encoding)"), file=sys.stderr)
+            sys.exit(2)
         opts = parse(sys.argv[1:])
         if opts is not None:
             sys.exit(serve(opts))

@@ -22,6 +22,7 @@ class Results:
     total: int
     hits: list[Hit] = field(default_factory=list)
     suggestion: str | None = None
+    notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
 
 
 def unmark(text: str) -> str:

@@ -18,7 +18,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     (one version per rule: the one in force on `when`, else the newest)."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
-    query = query[:MAX_QUERY]
+    query, note = shorten(query)
     numbered: list[Hit] = []
     for number in dict.fromkeys(NUMBER_IN_QUERY.findall(query)):
         found = library.store.by_number(number)
@@ -55,5 +55,40 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
                     # none: a heading's lead child from another era ("" drops the hit)
                     out[record.id] = chosen[-1].id if chosen else ""
             return out
-    return library.searcher.search(query, filters, limit, numbered,
-                                   texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)
+    results = library.searcher.search(query, filters, limit, numbered,
+                                      texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick)
+    if note:
+        results.notes.append(note)
+    return results
+
+
+_TOKEN = re.compile(r'"[^"]*"?|\S+')
+
+
+def shorten(query: str) -> tuple[str, str | None]:
+    """A query of at most MAX_QUERY characters, and what was left out (None: nothing).
+
+    A pasted page repeats its words: each word (and quoted phrase) is kept once, in order, and
+    only when those still run past the limit are the last ones dropped, whole, with a note. A
+    query cut at a fixed length lost the words after the limit, and with them its answer."""
+    if len(query) <= MAX_QUERY:
+        return query, None
+    tokens: dict[str, str] = {}
+    for token in _TOKEN.findall(query):
+        tokens.setdefault(token.casefold(), token)  # each word once, first spelling, in order
+    kept: list[str] = []
+    size = -1
+    for token in tokens.values():
+        if size + 1 + len(token) > MAX_QUERY:
+            if not kept:  # one giant token (an unclosed quote): its first words
+                head = token[:MAX_QUERY]
+                kept.append(head.rsplit(" ", 1)[0] if " " in head else head)
+            break
+        kept.append(token)
+        size += 1 + len(token)
+    searched = " ".join(kept)
+    if len(kept) == len(tokens) and kept[-1] in tokens.values():
+        return searched, None
+    last = searched.split()[-1] if searched.split() else ""
+    return searched, (f"the query is {len(query):,} characters: searched its words once each up to {last[:40]!r} "
+                      f"({len(searched):,} characters, the most a query takes); the words after it were left out")
