@@ -474,11 +474,12 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
 def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
     from rulebase.records import to_dict
+    from rulebase.views import escape_raw
 
     library = _library(True)
     out = sys.stdout
-    for record in library.store.all():
-        out.write(json.dumps(to_dict(record), ensure_ascii=False) + "\n")
+    for record in library.store.all():  # control and bidi characters as \uXXXX, as --json writes them
+        out.write(escape_raw(json.dumps(to_dict(record), ensure_ascii=False)) + "\n")
     out.flush()
 
 
