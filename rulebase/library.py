@@ -122,6 +122,8 @@ class Library:
         problem = status.problem
         if generation is None and (self.index_dir / POINTER).is_file():
             problem = "its CURRENT pointer names a generation that is missing or unreadable"
+        elif generation is None and any(self.index_dir.glob("gen-*/meta.json")):
+            problem = "its CURRENT pointer is missing, beside built generations"  # deleted: not a first build
         if problem:
             return self._rebuild_damaged(problem, progress)
         if generation is not None and status.current:

@@ -100,6 +100,7 @@ DAMAGE = {
     "zeroed-pst": (_zero_pst, ".pst "),
     "junk-current": (_pointer(b"#!?* not a generation\n"), "CURRENT pointer"),
     "non-utf8-current": (_pointer(b"gen-\xff\xfe\x80\x00junk"), "CURRENT pointer"),
+    "deleted-current": (lambda index: (index / "CURRENT").unlink(), "CURRENT pointer is missing"),  # issue 21.8
     "meta-files-int": (_meta(lambda m: json.dumps({**m, "files": 3})), "meta.json"),
     "meta-fingerprint-list": (_meta(lambda m: json.dumps({**m, "fingerprint": []})), "meta.json"),
     "meta-a-list": (_meta(lambda m: json.dumps(list(m.items()))), "meta.json"),
