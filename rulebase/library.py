@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.errors import DiskFull, IndexError_, RulebaseError
+from rulebase.errors import DamagedData, DiskFull, IndexError_, RulebaseError
 from rulebase.sources import Source, default_corpus_dir, load_manifest
 from rulebase.store import (
     POINTER,
@@ -195,6 +195,10 @@ class Library:
         target = self._open(name)
         try:
             return getattr(target, attr)(*args, **kwargs)
+        except DamagedData as exc:
+            if self._rebuilt or target not in self._opened.values():
+                raise
+            self._rebuild_damaged(exc.what, late=True)
         except RulebaseError:
             raise
         except Exception as exc:
