@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from rulebase import store
+from rulebase import seal, store
 from rulebase.errors import DiskFull, IndexError_
 from rulebase.locking import folder_lock
 from rulebase.sources import Source, fingerprint
@@ -151,6 +151,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     meta["files"] = store.file_sizes(tmp)
     meta["integrity"] = store.file_checks(tmp)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
+    seal.sign(tmp)  # readers open Whoosh (which unpickles) only in a generation this user sealed
     _fsync_tree(tmp)
     return meta
 
@@ -211,7 +212,8 @@ def _pointer(index_dir: Path) -> str:
 def _healthy(generation: Generation) -> bool:
     from rulebase import index
 
-    return store.damage(generation) is None and index.check(generation.whoosh_path)
+    return (store.damage(generation) is None and seal.problem(generation.path, generation.meta) is None
+            and index.check(generation.whoosh_path))
 
 
 def clean_leftovers(index_dir: Path) -> int:

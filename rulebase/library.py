@@ -183,10 +183,15 @@ class Library:
         return RecordStore(self.ensure().db_path)
 
     def _open_searcher(self):
+        from rulebase import seal
         from rulebase.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        return Searcher(self.ensure().whoosh_path, pairs)
+        generation = self.ensure()
+        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
+        if distrust is not None:
+            raise IndexError_(distrust, str(generation.path))
+        return Searcher(generation.whoosh_path, pairs)
 
     def _call(self, name: str, attr: str, args: tuple, kwargs: dict):
         """One call into the store or searcher. A failure that is not ours to report (not a
