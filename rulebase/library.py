@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.core.errors import DiskFull, IndexError_, RulebaseError
+from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.store import (
     POINTER,
@@ -127,6 +127,8 @@ class Library:
         problem = status.problem
         if generation is None and (self.index_dir / POINTER).is_file():
             problem = "its CURRENT pointer names a generation that is missing or unreadable"
+        elif generation is None and any(self.index_dir.glob("gen-*/meta.json")):
+            problem = "its CURRENT pointer is missing, beside built generations"  # deleted: not a first build
         if problem:
             return self._rebuild_damaged(problem, progress)
         if generation is not None and status.current:
@@ -187,10 +189,15 @@ class Library:
 
     def _open_searcher(self):
         # lazy: a lookup never loads Whoosh
+        from rulebase.index import seal
         from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        return Searcher(self.ensure().whoosh_path, pairs)
+        generation = self.ensure()
+        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
+        if distrust is not None:
+            raise IndexError_(distrust, str(generation.path))
+        return Searcher(generation.whoosh_path, pairs)
 
     def _call(self, name: str, attr: str, args: tuple, kwargs: dict):
         """One call into the store or searcher. A failure that is not ours to report (not a
@@ -199,6 +206,10 @@ class Library:
         target = self._open(name)
         try:
             return getattr(target, attr)(*args, **kwargs)
+        except DamagedData as exc:
+            if self._rebuilt or target not in self._opened.values():
+                raise
+            self._rebuild_damaged(exc.what, late=True)
         except RulebaseError:
             raise
         except Exception as exc:

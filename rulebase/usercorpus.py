@@ -6,7 +6,10 @@ are checked against a strict pattern before they touch a path, so no id can leav
 
 Writers (add, remove) hold the folder lock while they re-read the manifest, pick ids, write the
 copies and then the manifest, so concurrent commands never share an id or undo each other; what a
-killed writer left (a `.NAME.PID.tmp`, a copy the manifest does not list) is deleted by the next.
+killed writer left is deleted by the next. Before writing, a writer lists every name it is about
+to create in `.rulebase-pending.json`; only names listed there (and not in the manifest) are ever
+cleaned up, so the user's own files in the folder (notes, a rules file not yet added) are never
+touched, and no new copy is given the name of a file already there.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import json
 import os
 import re
 import stat
@@ -37,7 +41,7 @@ from rulebase.ingest.detect import Detected, detect, detect_as
 from rulebase.ingest.text import decode
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
-_TMP = re.compile(r"^\..+\.\d+\.tmp$")  # what _write_atomic leaves if killed
+PENDING = ".rulebase-pending.json"  # the names a writer is about to create (see clean_leftovers)
 MAX_BYTES = 64 * 1024 * 1024
 _CREDITS = {"comprules": "Magic: The Gathering Comprehensive Rules (C) Wizards of the Coast",
             "crystalkeep-2008": "Rulings summary by Stephen D'Angelo, Crystal Keep",
@@ -197,6 +201,7 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
     """Under the lock: pick ids, refuse duplicates, write and verify the copies, then the manifest."""
     known = bundled + users
     taken = {s.id for s in known} | {Path(s.file).stem for s in users}  # a hand-edited entry may own 'x.txt'
+    taken |= {name[:-4] for name in _names(folder) if name.endswith(".txt")}  # never overwrite the user's own file
     digests: dict[str, str] = {}
     for path, sid in reversed([(s.path, s.id) for s in known if s.path.is_file()]):
         digests[_digest(path)] = sid  # reversed: a file two documents share is named by the first
@@ -211,6 +216,7 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
         planned.append((item, _source(item.found, item.label, new_id, item.path, title, edition)))
     manifest = folder / MANIFEST_NAME
     before = manifest.read_text(encoding="utf-8") if manifest.is_file() else _HEADER
+    _mark_pending(folder, [source.file for _, source in planned] + [MANIFEST_NAME])
     for item, source in planned:
         target = folder / source.file
         _write_atomic(target, item.data)
@@ -219,6 +225,7 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
                               "check the disk and run 'rulebase add' again")
     entries = "".join("\n" + _entry(source) for _, source in planned)
     _write_atomic(manifest, (before.rstrip("\n") + "\n" + entries).encode("utf-8"))
+    (folder / PENDING).unlink(missing_ok=True)
     return [Added(dataclasses.replace(source, path=folder / source.file), item.found, item.encoding,
                   item.repairs, item.records, item.kinds) for item, source in planned]
 
@@ -241,9 +248,11 @@ def remove_document(doc_id: str, existing: list[Source]) -> Source:
         gone = _find(doc_id, users)
         keep = [s for s in users if s.id != doc_id]
         text = _HEADER + "".join("\n" + _entry(s) for s in keep)
+        _mark_pending(folder, [MANIFEST_NAME])
         _write_atomic(folder / MANIFEST_NAME, text.encode("utf-8"))
         if not any(s.file == gone.file for s in keep):
             (folder / gone.file).unlink(missing_ok=True)
+        (folder / PENDING).unlink(missing_ok=True)
     return gone
 
 
@@ -264,18 +273,47 @@ def _tidy(folder: Path, reserved: set[str]) -> None:
 def clean_leftovers(folder: Path, users: list[Source]) -> list[str]:
     """Delete what a killed add or remove left behind; call with the folder lock held.
 
-    Every writer holds the lock while it writes, so under it any `.NAME.PID.tmp` is dead, and a
-    copy named like an id ('cr2009.txt') that the manifest does not list is an orphan of an add
-    killed between writing the copy and writing the manifest. Returns the names deleted."""
+    Every writer holds the lock while it writes, so under it the pending list is a dead writer's:
+    of the names on it, a temporary file, or a copy the manifest does not list (an add killed
+    between writing the copy and the manifest), is debris. Nothing else in the folder is touched,
+    whatever its name. Returns the names deleted."""
+    marker = folder / PENDING
+    try:
+        planned = json.loads(marker.read_bytes())
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError):
+        planned = []  # cut short while being written: nothing was created after it
+    names = planned if isinstance(planned, list) else []
     listed = {s.file for s in users}
     gone: list[str] = []
-    for entry in folder.iterdir():
-        name = entry.name
-        stale = _TMP.match(name) or (name.endswith(".txt") and ID_PATTERN.match(name[:-4]) and name not in listed)
-        if stale and entry.is_file() and not entry.is_symlink():
+    for name in (n for n in names if isinstance(n, str) and Path(n).name == n):
+        entry = folder / name
+        if name not in listed and name != MANIFEST_NAME and entry.is_file() and not entry.is_symlink():
             entry.unlink(missing_ok=True)
             gone.append(name)
+    marker.unlink(missing_ok=True)
     return sorted(gone)
+
+
+def _mark_pending(folder: Path, files: list[str]) -> None:
+    """Record, before writing them, every name a writer may create: the files and their temporaries."""
+    names = [*files, *(_tmp_name(folder / name).name for name in files)]
+    try:
+        with open(folder / PENDING, "w", encoding="utf-8") as handle:
+            json.dump(names, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise SourceError(f"cannot write ({exc.strerror})", str(folder / PENDING),
+                          f"set {ENV_USER_CORPUS} to a writable folder") from None
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return [entry.name for entry in folder.iterdir()]
+    except OSError:
+        return []
 
 
 def _digest(path: Path) -> str:
@@ -345,8 +383,12 @@ def toml_string(value: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = _tmp_name(path)
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)

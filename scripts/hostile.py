@@ -2,6 +2,7 @@
 """Query speed on hostile corpora (issue 12, item 2), measured here, never in timed tests.
 
     python scripts/hostile.py [--scale 1.0] [--timeout 60] [--runs 3] [--keep DIR]
+    python scripts/hostile.py --parse [--scale 1.0]   # the parsers on 64 MB hostile documents
 
 Builds, in a temporary directory, the bundled corpus plus hostile user documents added as
 `rulebase add` adds them (RULEBASE_USER_CORPUS points into the temporary directory): a rule whose
@@ -120,6 +121,56 @@ def time_query(index: Path, text: str, runs: int, timeout: float, corpus: Path |
     return json.loads(done.stdout)
 
 
+PARSE_CHILD = r"""
+import sys, time
+from pathlib import Path
+from rulebase.ingest.detect import detect
+from rulebase.ingest import parser_for
+from rulebase.core.sources import Source
+text = Path(sys.argv[1]).read_text(encoding="utf-8")
+start = time.perf_counter()
+found = detect(text, sys.argv[1])
+source = Source(id="h", title="h", edition="cr2025", date="2025-11-14", lang=found.lang, file="h.txt",
+                format=found.format, provenance="t", credit="t", path=Path(sys.argv[1]), part=found.part)
+parsed = parser_for(found.format, sys.argv[1])(text, source)
+print(f"{time.perf_counter() - start:.2f} {len(parsed.records)}")
+"""
+
+
+def parse_documents(folder: Path, scale: float) -> list[tuple[str, Path]]:
+    """Hostile documents for the parsers (issue 21.3), 64 MB at scale 1: one repeated rule number,
+    one endless wrapped paragraph, one endless line of Hungarian term pairings."""
+    size = int(64 * 2**20 * scale)
+    head = HEADER + "7. Additional Rules\n\n702. Keyword Abilities\n\n702.19. Trample\n\n"
+    shapes = {"702.19a x N": (head, "702.19a Trample is a static ability.\n"),
+              "one wrapped paragraph": (head + "702.19a Trample\n", "and more words of the same rule\n"),
+              "hu terms, one line": ("Bevezetés\n\nA játékos és a lapot kör fázis varázslat sebzés\n\n",
+                                     "kör (turn) és lap (card) ")}
+    out = []
+    for n, (label, (top, unit)) in enumerate(shapes.items()):
+        path = folder / f"parse{n}.txt"
+        path.write_text(top + unit * (size // len(unit)), encoding="utf-8")
+        out.append((label, path))
+    return out
+
+
+def time_parses(tmp: Path, scale: float, timeout: float) -> int:
+    """Detect and parse each hostile document in its own process; count those over `timeout`."""
+    over = 0
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    print(f"{'document (parse)':<26} {'s':>8} {'limit':>7}  records")
+    for label, path in parse_documents(tmp, scale):
+        try:
+            done = subprocess.run([sys.executable, "-c", PARSE_CHILD, str(path)], env=env, capture_output=True,
+                                  text=True, timeout=timeout, check=True)
+            seconds, records = done.stdout.split()
+            print(f"{label:<26} {float(seconds):>8.2f} {timeout:>7.0f}  {records}")
+        except subprocess.TimeoutExpired:
+            over += 1
+            print(f"{label:<26} {'>' + format(timeout, '.0f'):>8} {timeout:>7.0f}  TIMED OUT")
+    return over
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="document size relative to the issue's")
@@ -128,7 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="build here and keep it (reused when present)")
     parser.add_argument("--only", default="", help="run only the queries whose label contains this")
     parser.add_argument("--corpus", type=Path, help="the bundled corpus folder to build beside (default corpus/)")
+    parser.add_argument("--parse", action="store_true", help="time the parsers on 64 MB hostile documents instead")
     args = parser.parse_args(argv)
+    if args.parse:
+        with tempfile.TemporaryDirectory() as scratch:
+            return 1 if time_parses(Path(scratch), args.scale, args.timeout) else 0
     from rulebase.index.store import current_generation
 
     with tempfile.TemporaryDirectory() as scratch:

@@ -13,10 +13,11 @@ def _isolated_user_dirs(tmp_path_factory):
     """Tests never read or write the developer's own per-user corpus or index."""
     home = tmp_path_factory.mktemp("user-data")
     old = {k: os.environ.get(k) for k in ("RULEBASE_USER_CORPUS", "XDG_DATA_HOME", "RULEBASE_INDEX",
-                                          "RULEBASE_CACHE")}
+                                          "RULEBASE_CACHE", "XDG_STATE_HOME")}
     os.environ["RULEBASE_USER_CORPUS"] = str(home / "corpus")
     os.environ["RULEBASE_CACHE"] = str(home / "cache")  # one archive build cache for the whole session
     os.environ["XDG_DATA_HOME"] = str(home)
+    os.environ["XDG_STATE_HOME"] = str(home / "state")  # the index-sealing key (rulebase/seal.py)
     os.environ.pop("RULEBASE_INDEX", None)
     yield
     for key, value in old.items():

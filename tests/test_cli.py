@@ -236,3 +236,38 @@ def test_a_broken_corpus_is_one_line_and_leaves_no_index(tmp_path, monkeypatch):
     assert result.stderr == (f"error: {corpus / 'alpha-rulebook-1993-transcription-2004.md'}: file not found - "
                              "restore it or fix 'file' in sources.toml\n")
     assert not (index / "CURRENT").exists() and not list(index.glob("gen-*")) and not list(index.glob(".building-*"))
+
+
+@pytest.mark.parametrize("args", [["lookup", b"\xff\xfe"], ["history", b"\xff\xfe"], ["show", b"\xff\xfe"],
+                                  ["diff", b"\xff\xfe", b"cr2008:502.83a"], ["search", b"tr\xffample"],
+                                  ["search", "trample", "-e", b"4\xffe"]])
+def test_invalid_utf8_in_an_argument_is_a_usage_error(index_dir, args):
+    """Issue 21.7: a non-UTF-8 argument was an internal error (exit 3, UnicodeEncodeError)."""
+    argv = [sys.executable, "-m", "rulebase", "--index", str(index_dir),
+            *(a if isinstance(a, bytes) else a.encode() for a in args)]
+    bad = next(a for a in args if isinstance(a, bytes))
+    result = subprocess.run(argv, capture_output=True, env={**os.environ, "NO_COLOR": "1"}, timeout=60)
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert result.stderr == (b"error: argument " + repr(bad)[1:].encode() + b" is not valid UTF-8 text - write rule "
+                             b"numbers, ids, terms and queries in UTF-8 (check the terminal's encoding)\n")
+
+
+def test_file_names_need_not_be_utf8(tmp_path):
+    """`add FILE` and `--index DIR` take any bytes a file name may have: no UTF-8 check there."""
+    env = {**os.environ, "NO_COLOR": "1", "RULEBASE_USER_CORPUS": str(tmp_path / "user")}
+    missing = os.fsencode(tmp_path) + b"/r\xe9gles.txt"
+    result = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(tmp_path / "i"), "add", missing],
+                            capture_output=True, env=env, timeout=60)
+    assert result.returncode == 2 and b"file not found" in result.stderr
+
+
+def test_a_query_too_long_keeps_its_words_once_and_says_what_it_left_out(index_dir):
+    """Issue 21.7: a query past 2,000 characters was cut there silently and found nothing."""
+    repeated = run(index_dir, "search", "the " * 700 + "trample", "-n", "1", "--json")
+    assert (repeated.exit_code, repeated.stderr) == (0, "")  # each word once: 'trample' is kept
+    assert json.loads(repeated.stdout)["query"] == "the trample"
+    words = " ".join(f"w{n}" for n in range(600)) + " trample"
+    cut = run(index_dir, "search", words, "-n", "1", "--json")
+    assert cut.stderr == ("note: the query is 2,897 characters: searched its words once each up to 'w421' "
+                          "(1,999 characters, the most a query takes); the words after it were left out\n")
+    assert json.loads(cut.stdout)["query"] == " ".join(f"w{n}" for n in range(422))

@@ -435,3 +435,58 @@ def test_missing_or_empty_glossary_warns():
     empty = start + "Glossary\n\nCredits" + rest.split("Credits", 1)[1]
     parsed = parse(empty, _source("s", Path("s.txt")))
     assert [(w.line, w.message) for w in parsed.warnings] == [(20, "the glossary has no entries")]
+
+
+class _Probes(dict):
+    """A dict that counts membership tests: how much work finding a free id took."""
+
+    probes = 0
+
+    def __contains__(self, key) -> bool:
+        _Probes.probes += 1
+        return super().__contains__(key)
+
+
+def test_repeated_rule_ids_cost_a_constant_number_of_probes_each():
+    """Issue 21.3: 200,000 repeated '702.19a' lines took about an hour: each duplicate searched
+    '~2', '~3', ... from 2 again. Now each takes a few probes, however many came before."""
+    from rulebase.ingest.comprules_glossary import Builder
+
+    source = _source("h", Path("h.txt"))
+    for n in (2_000, 20_000):
+        _Probes.probes = 0
+        b = Builder(source, by_id=_Probes())
+        for line in range(n):
+            b.add("702.19a", "rule", line + 1, "702.19a Trample.")
+        assert _Probes.probes <= 3 * n
+    ids = [r.id for r in b.records]
+    assert len(set(ids)) == n and ids[:3] == ["h:702.19a", "h:702.19a~2", "h:702.19a~3"]
+    assert b.records[-1].flags == [f"duplicate id h:702.19a: stored as h:702.19a~{n}"]
+
+
+HOSTILE_HEAD = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of November 14, 2025.\n\n"
+                "1. Game Concepts\n\n100. General\n\n100.1. General.\n\n7. Additional Rules\n\n"
+                "702. Keyword Abilities\n\n702.19. Trample\n\n")
+
+
+def test_a_hostile_rules_file_keeps_every_line():
+    text = HOSTILE_HEAD + "702.19a Trample is a static ability.\n" * 20_000
+    parsed = parse(text, _source("h", Path("h.txt")))
+    rules = [r for r in parsed.records if r.number == "702.19a"]
+    assert len(rules) == 20_000 and len({r.id for r in rules}) == 20_000
+    assert rules[-1].line == text.count("\n")
+
+
+def test_one_endless_wrapped_paragraph_is_joined_once():
+    """Continuation lines were joined one at a time (the paragraph copied per line: quadratic)."""
+    from rulebase.ingest.comprules_glossary import Builder
+
+    b = Builder(_source("h", Path("h.txt")))
+    record = b.add("702.19a", "rule", 1, "702.19a Trample")
+    b.para(record, "Trample")
+    for n in range(20_000):
+        b.extend(record, f"w{n}", f"w{n}")
+    assert b.paras[record.id] == ["Trample"] and len(b.runs[record.id]) == 20_000  # not joined yet
+    b.finish()
+    assert record.text == "Trample " + " ".join(f"w{n}" for n in range(20_000))
+    assert record.raw.count("\n") == 20_000

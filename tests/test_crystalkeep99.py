@@ -202,3 +202,21 @@ def test_garbage_input():
     for text in ["A - X", "Table of Contents:\nA - X\nA - X\nIndex\nArtifact,\n,\n",
                  "Note - first\nA.1.1 - orphan\nIndex\nFoo, see Bar\n"]:
         crystalkeep99.parse(text, source)
+
+
+def test_continuation_lines_are_joined_once_per_entry(monkeypatch):
+    """Issue 21.3: each continuation line re-folded and re-scanned the whole entry (quadratic)."""
+    text = (FIXTURES / "ck-1999-mini.txt").read_text(encoding="utf-8")
+    calls = []
+    real = crystalkeep99.find_rule_refs
+    monkeypatch.setattr(crystalkeep99, "find_rule_refs", lambda t: calls.append(len(t)) or real(t))
+    base = len(crystalkeep99.parse(text, _source(FIXTURES / "ck-1999-mini.txt")).records)
+    calls.clear()
+    entry = [line for line in text.splitlines() if crystalkeep99.ENTRY.match(line) and line.count(".") >= 2][-1]
+    at = text.rfind(entry) + len(entry)  # the entry in the body, not its line in the contents
+    long = text[:at] + "\n" + "\n".join(f"more words {n}, see rule A.1.2" for n in range(5_000)) + text[at:]
+    parsed = crystalkeep99.parse(long, _source(FIXTURES / "ck-1999-mini.txt"))
+    assert len(parsed.records) == base
+    grown = next(r for r in parsed.records if "more words 4999" in r.text)
+    assert grown.raw.count("\n") >= 5_000 and len([f for f in grown.flags if f.startswith("continues")]) == 5_000
+    assert sum(calls) < 3 * len(long)  # each entry's text scanned about once

@@ -100,6 +100,7 @@ DAMAGE = {
     "zeroed-pst": (_zero_pst, ".pst "),
     "junk-current": (_pointer(b"#!?* not a generation\n"), "CURRENT pointer"),
     "non-utf8-current": (_pointer(b"gen-\xff\xfe\x80\x00junk"), "CURRENT pointer"),
+    "deleted-current": (lambda index: (index / "CURRENT").unlink(), "CURRENT pointer is missing"),  # issue 21.8
     "meta-files-int": (_meta(lambda m: json.dumps({**m, "files": 3})), "meta.json"),
     "meta-fingerprint-list": (_meta(lambda m: json.dumps({**m, "fingerprint": []})), "meta.json"),
     "meta-a-list": (_meta(lambda m: json.dumps(list(m.items()))), "meta.json"),
@@ -309,3 +310,37 @@ def test_pruning_never_runs_in_an_unmarked_folder(home):
     _prune(home, keep=set())
     (home / "CURRENT").unlink()
     assert _snapshot(home) == before
+
+
+def _keep_time(path: Path, change) -> None:
+    info = path.stat()
+    path.write_bytes(change(path.read_bytes()))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _rot_record(index: Path) -> None:
+    """A word changed inside a record's JSON in records.db, size and mtime kept (issue 21.5)."""
+    db = _gen(index) / "records.db"
+    _keep_time(db, lambda data: data.replace(b"is a triggered ability", b"is a STATIC    ability", 1))
+    assert b"is a STATIC    ability" in db.read_bytes()
+
+
+def _rot_docmeta(index: Path) -> None:
+    path = _gen(index) / "whoosh" / "docmeta.bin"
+    _keep_time(path, lambda data: data[:64] + random.Random(5).randbytes(256) + data[320:])
+
+
+@pytest.mark.parametrize(("damage", "command", "named"), [
+    (_rot_record, ["lookup", "502.83a"], "a record in records.db fails its checksum"),
+    (_rot_record, ["search", "exalted"], "a record in records.db fails its checksum"),
+    (_rot_docmeta, ["search", "damage prevention"], "docmeta.bin is missing, the wrong size or fails its checksum")])
+def test_bit_rot_that_keeps_size_and_time_is_found_when_read(mini, index, damage, command, named):
+    """Issue 21.5: 'Exalted is a STATIC ability', exit 0, no warning; docmeta.bin's random bytes
+    gave duplicate hits. Every record and docmeta.bin carry a checksum verified when read."""
+    env = mini[0]
+    before = _run(env, index, *command, "--json")
+    damage(index)
+    result = _run(env, index, *command, "--json")
+    assert (result.returncode, result.stdout) == (0, before.stdout)
+    assert result.stderr == f"warning: the index at {index} is damaged ({named}); rebuilding from the corpus\n"
+    assert "STATIC" not in result.stdout

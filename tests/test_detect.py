@@ -67,3 +67,45 @@ def test_edition_for_date(date, label):
 def test_undated_text_has_no_edition():
     with pytest.raises(UsageError, match="cannot tell the edition from the date 'undated'"):
         edition_for_date("undated")
+
+
+@pytest.mark.parametrize("when", ["February 30, 2025", "Smarch 5, 2025", "November 0, 2025", "Feb 5, 2025"])
+def test_an_impossible_comprules_date_names_the_file_and_line(when):
+    """Issue 21.4: 'effective as of February 30, 2025' crashed with a ValueError (exit 3)."""
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025", when)
+    with pytest.raises(UsageError) as caught:
+        detect(text.replace("\r\n", "\n"), "doc.txt")
+    assert caught.value.message == (f"doc.txt line 3: 'effective as of {when}' is not a real date - "
+                                    "correct the date in a copy of the file and add that copy")
+
+
+@pytest.mark.parametrize(("stamp", "shown"), [("Updated 2008/02/30", "Updated 2008/02/30"),
+                                              ("Updated 2008/13/01", "Updated 2008/13/01")])
+def test_an_impossible_crystal_keep_date_names_the_file_and_line(stamp, shown):
+    text = (FIXTURES / "ck-2008-mini.txt").read_text(encoding="utf-8").replace("Updated 2008/10/20", stamp)
+    with pytest.raises(UsageError, match=rf"^ck\.txt line 1: '{shown}' is not a real date - "):
+        detect(text, "ck.txt")
+
+
+def test_a_real_date_outside_every_era_leaves_the_edition_to_the_user():
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025",
+                                                                                           "March 3, 1066")
+    found = detect(text, "doc.txt")
+    assert (found.date, found.edition) == ("1066-03-03", None)
+
+
+def test_add_of_a_file_with_an_impossible_date_is_a_usage_error(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    doc = tmp_path / "doc.txt"
+    doc.write_bytes((FIXTURES / "comprules-2025-11-14.txt").read_bytes().replace(b"November 14, 2025",
+                                                                                 b"February 30, 2025"))
+    env = {**os.environ, "RULEBASE_USER_CORPUS": str(tmp_path / "user"), "NO_COLOR": "1"}
+    run = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(tmp_path / "index"), "add", str(doc)],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (f"error: {doc} line 3: 'effective as of February 30, 2025' is not a real date - "
+                          "correct the date in a copy of the file and add that copy\n")
+    assert not (tmp_path / "user").exists()

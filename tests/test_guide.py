@@ -207,3 +207,38 @@ def test_odd_input_never_raises(text):
     parsed = parse(text, _fixture_source("hu-structure.txt"))
     lines = [n for n, line in enumerate(text.split("\n"), 1) if line.strip()]
     assert sorted({r.line for r in parsed.records if r.kind != "term"}) == lines
+
+
+def test_a_heading_repeated_thousands_of_times_gets_ids_in_linear_time():
+    """Issue 21.3: every parser linear. Each repeat searched '-2', '-3', ... from the start."""
+    from rulebase.ingest.guide import _Ids
+
+    class Counting(set):
+        probes = 0
+
+        def __contains__(self, key) -> bool:
+            Counting.probes += 1
+            return super().__contains__(key)
+
+    ids = _Ids("fx")
+    ids.seen = Counting()
+    made = [ids.make("tamadas") for _ in range(20_000)]
+    assert made[:3] == ["fx:tamadas", "fx:tamadas-2", "fx:tamadas-3"] and len(set(made)) == 20_000
+    assert Counting.probes <= 2 * 20_000
+
+
+def test_term_pairings_on_one_endless_line_are_found_looking_back_a_bounded_way(monkeypatch):
+    from rulebase.ingest import terms
+
+    seen: list[int] = []
+    word = terms._WORD
+
+    class Watch:
+        def finditer(self, text):
+            seen.append(len(text))
+            return word.finditer(text)
+
+    monkeypatch.setattr(terms, "_WORD", Watch())
+    spans = terms.find_terms("kör (turn) és lap (card) " * 5_000)
+    assert [s.hu for s in spans[:2]] == ["kör", "lap"] and len(spans) == 10_000
+    assert max(seen) <= terms._REACH

@@ -176,11 +176,25 @@ def _readonly_copy(source: Path) -> Path:
     return root
 
 
-def _as_reader(index: Path, user: Path, *args: str) -> subprocess.CompletedProcess:
+def _as_reader(index: Path, user: Path, *args: str, state: Path | None = None) -> subprocess.CompletedProcess:
+    """Run as an unprivileged user; `state`: its XDG_STATE_HOME (default: a copy of the builder's
+    sealing key it can read, as when the same user reads a read-only copy of their own index)."""
+    env = {**_env(user), "XDG_STATE_HOME": str(state or _reader_state(index))}
     if os.geteuid() != 0:
-        return _run(index, user, *args, cwd="/")
+        return subprocess.run(_cmd(index, *args), env=env, capture_output=True, text=True, timeout=120, cwd="/")
     return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *_cmd(index, *args)],
-                          env=_env(user), capture_output=True, text=True, timeout=120, cwd="/")
+                          env=env, capture_output=True, text=True, timeout=120, cwd="/")
+
+
+def _reader_state(index: Path) -> Path:
+    from rulebase.index import seal
+
+    state = Path(tempfile.mkdtemp(prefix="reader-state-"))
+    (state / "rulebase").mkdir()
+    shutil.copy(seal.state_dir() / "key", state / "rulebase" / "key")
+    for path in (state, state / "rulebase", state / "rulebase" / "key"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return state
 
 
 @pytest.fixture
@@ -199,6 +213,21 @@ def test_read_only_index_reads(built, readonly):
     assert (answer.returncode, answer.stdout, answer.stderr) == (0, baseline, "")
     answer = _as_reader(readonly / "index", user, "search", "damage prevention", "--json")
     assert (answer.returncode, answer.stdout) == (0, search)
+
+
+def test_read_only_index_of_another_user_is_not_opened_for_search(built, readonly, tmp_path):
+    """Issue 21.6: Whoosh's pickles load only from an index this user's rulebase built. Another
+    user's (no key of theirs seals it) answers lookups from SQLite, and refuses search in one line."""
+    _, _, baseline, _ = built
+    user, stranger = readonly / "no-user-docs", Path(tempfile.mkdtemp(prefix="stranger-state-"))
+    stranger.chmod(0o777)
+    answer = _as_reader(readonly / "index", user, "lookup", "502.83a", "--json", state=stranger)
+    assert (answer.returncode, answer.stdout, answer.stderr) == (0, baseline, "")
+    answer = _as_reader(readonly / "index", user, "search", "damage prevention", state=stranger)
+    assert (answer.returncode, answer.stdout) == (2, "")
+    assert answer.stderr == (f"error: {readonly / 'index'}: the index is damaged (its meta.json is not sealed "
+                             "by this user's rulebase: built elsewhere or altered) and the directory is not writable, "
+                             "so it cannot be rebuilt here - point --index or RULEBASE_INDEX at a writable directory\n")
 
 
 def test_read_only_stale_index_says_where_and_how(readonly):

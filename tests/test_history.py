@@ -235,3 +235,45 @@ def test_sources_says_what_the_archive_holds(index_dir):
     gaps = next(line for line in block if line.startswith("  gaps: "))
     assert "September 2021" in gaps and "1999-11-01 and 2001-09-24" in gaps
     assert "  a release it lacks can be added: rulebase add FILE" in block
+
+
+NEWEST = ("note: {} is after the newest release in the index, the Comprehensive Rules release of 2026-01-16: "
+          "these are its rules, the newest there are")
+
+
+def test_a_date_after_the_newest_release_answers_with_a_note(index_dir):
+    """Issue 19.7: --as-of 2099 and changes --from 2030 answered silently with the 2026-01-16 rules."""
+    now = run(index_dir, "lookup", "702.83a", "--json")
+    later = run(index_dir, "lookup", "702.83a", "--as-of", "2099", "--json")
+    assert (later.exit_code, later.stderr) == (0, NEWEST.format("2099-12-31") + "\n")
+    assert json.loads(later.stdout)["id"] == json.loads(now.stdout)["id"] == "cr:702.83a@2021-04-19"
+    found = run(index_dir, "search", "trample", "--as-of", "2030-06-01", "-n", "1")
+    assert (found.exit_code, found.stderr) == (0, NEWEST.format("2030-06-01") + "\n")
+    changed = run(index_dir, "changes", "--from", "2030", "--to", "2099-12-31", "--json")
+    assert changed.exit_code == 0
+    assert changed.stderr.splitlines() == [NEWEST.format("2030-12-31"), NEWEST.format("2099-12-31")]
+    assert (json.loads(changed.stdout)["from"], json.loads(changed.stdout)["to"]) == ("2026-01-16", "2026-01-16")
+    inside = run(index_dir, "lookup", "702.83a", "--as-of", "2026-01-16")
+    assert (inside.exit_code, inside.stderr) == (0, "")  # the newest release's own day: no note
+    since = run(index_dir, "changes", "--from", "2025")  # --to defaults to today: not the user's date
+    assert (since.exit_code, since.stderr) == (0, "")
+
+
+def test_a_date_before_the_oldest_document_says_what_the_oldest_is(index_dir):
+    before = run(index_dir, "define", "trample", "--as-of", "1994")
+    assert before.exit_code == 1
+    assert before.stderr.splitlines()[0] == (
+        "note: 1994-12-31 is before the oldest document in the index, Magic: The Gathering Fourth Edition rulebook "
+        "(1995), in force from 1995-04-01: nothing older is known")
+    assert run(index_dir, "define", "trample", "--as-of", "1995-04").exit_code == 0
+
+
+def test_dates_outside_the_known_range_are_not_called_malformed(index_dir):
+    """Issue 21.7: 0001-01-01 and 9999-12-31 were 'not a date ... write YYYY-MM-DD'."""
+    for date in ("0001-01-01", "9999-12-31"):
+        result = run(index_dir, "lookup", "502.83a", "--as-of", date)
+        assert (result.exit_code, result.stderr) == (2, (
+            f"error: '{date}' is outside the dates rulebase knows - give a date from 1900-01-01 to 2099-12-31 "
+            "(the rules documents span 1995 to 2026)\n"))
+    assert "not a date: '2021-13-01'" in run(index_dir, "lookup", "1", "--as-of", "2021-13-01").stderr
+    assert "not a date: 'soon'" in run(index_dir, "changes", "--from", "soon").stderr

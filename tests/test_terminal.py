@@ -282,3 +282,12 @@ def test_known_filter_values_from_the_index_work_in_any_case(hostile, path):
                 "--source", "cr2025", "--json")
     assert done.returncode == 0, done.stderr
     assert [h["id"] for h in json.loads(done.stdout)["hits"]] == ["cr2025:glossary.zorblax"]
+
+
+def test_export_escapes_control_and_bidi_characters_and_keeps_the_data(hostile):
+    """Issue 21.8: export wrote U+202E raw."""
+    done = _run(hostile, TYPER, "export")
+    out = _text(done.stdout)
+    assert done.returncode == 0 and not CONTROL.search(out)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert any(row["text"] == f"Zorblax {C1_BIDI}reverses the line." for row in rows)

@@ -325,7 +325,49 @@ def test_cleaning_spares_listed_copies_and_foreign_files(corpus):
     corpus.mkdir()
     (corpus / "notes.md").write_text("mine")
     (corpus / "Upper.txt").write_text("not an id")
+    (corpus / "cr2010.txt").write_text("named like an id, but no writer said it would create it")
+    (corpus / ".cr2010.txt.7.tmp").write_text("named like debris, but not on a pending list")
     (corpus / ".cr2009.txt.123.tmp").write_text("debris")
     (corpus / "cr2009.txt").write_text("orphan")
+    (corpus / usercorpus.PENDING).write_text(json.dumps(["cr2009.txt", ".cr2009.txt.123.tmp"]))
     assert usercorpus.clean_leftovers(corpus, []) == [".cr2009.txt.123.tmp", "cr2009.txt"]
-    assert sorted(p.name for p in corpus.iterdir()) == ["Upper.txt", "notes.md"]
+    assert sorted(p.name for p in corpus.iterdir()) == [".cr2010.txt.7.tmp", "Upper.txt", "cr2010.txt", "notes.md"]
+
+
+def test_a_pending_list_cut_short_deletes_nothing(corpus):
+    """Killed while writing the list itself: nothing was created after it, so nothing goes."""
+    corpus.mkdir()
+    (corpus / "cr2009.txt").write_text("the user's")
+    (corpus / usercorpus.PENDING).write_text('["cr2009.t')
+    assert usercorpus.clean_leftovers(corpus, []) == []
+    assert sorted(p.name for p in corpus.iterdir()) == ["cr2009.txt"]
+
+
+def test_add_and_remove_never_touch_the_users_own_files(corpus, releases):
+    """Issue 21.1: my-notes.txt, todo.txt and a rules file already in the folder (named as the
+    add would name its copy) were taken for orphans and deleted by add and by remove."""
+    corpus.mkdir()
+    own = {"my-notes.txt": b"my notes\n", "todo.txt": b"buy sleeves\n",
+           "cr2009.txt": releases["2009-07-11"].read_bytes()}
+    for name, data in own.items():
+        (corpus / name).write_bytes(data)
+    added = usercorpus.add_document(releases["2009-02-01"], load_manifest())
+    assert added.source.id == "cr2009-0201" and added.source.file == "cr2009-0201.txt"  # not the user's cr2009.txt
+    assert {name: (corpus / name).read_bytes() for name in own} == own
+    assert _digest(corpus / "cr2009-0201.txt") == _digest(releases["2009-02-01"])
+    usercorpus.remove_document(added.source.id, load_manifest() + usercorpus.load_user_sources())
+    assert {name: (corpus / name).read_bytes() for name in own} == own
+    assert sorted(p.name for p in corpus.iterdir()) == sorted([".lock", "sources.toml", *own])
+
+
+def test_a_killed_add_cleans_its_copy_but_not_the_users_files(corpus, releases):
+    corpus.mkdir()
+    (corpus / "my-notes.txt").write_text("mine")
+    kill = subprocess.run([sys.executable, "-c", KILLED, str(releases["2009-05-01"]), "sources.toml"],
+                          env=_env(corpus), capture_output=True, text=True, timeout=60)
+    assert kill.returncode == -9, kill.stderr
+    assert (corpus / "cr2009.txt").is_file() and (corpus / usercorpus.PENDING).is_file()
+    done = usercorpus.add_document(FIXTURES / "ck-2008-mini.txt", load_manifest())
+    assert not (corpus / "cr2009.txt").exists()
+    assert sorted(p.name for p in corpus.iterdir()) == sorted([".lock", "sources.toml", "my-notes.txt",
+                                                               done.source.file])

@@ -27,7 +27,7 @@ from rulebase.core.locking import folder_lock
 from rulebase.core.pool import workers
 from rulebase.core.sources import Source, fingerprint
 from rulebase.index import schema as index
-from rulebase.index import store
+from rulebase.index import seal, store
 from rulebase.index.store import (
     POINTER,
     SCHEMA_VERSION,
@@ -139,6 +139,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     meta["files"] = store.file_sizes(tmp)
     meta["integrity"] = store.file_checks(tmp)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
+    seal.sign(tmp)  # readers open Whoosh (which unpickles) only in a generation this user sealed
     _fsync_tree(tmp)
     return meta
 
@@ -199,7 +200,8 @@ def _pointer(index_dir: Path) -> str:
 
 def _healthy(generation: Generation) -> bool:
 
-    return store.damage(generation) is None and index.check(generation.whoosh_path)
+    return (store.damage(generation) is None and seal.problem(generation.path, generation.meta) is None
+            and index.check(generation.whoosh_path))
 
 
 def clean_leftovers(index_dir: Path) -> int:

@@ -7,6 +7,7 @@ The schema and the reading side are in rulebase/index: a search never imports th
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -178,9 +179,9 @@ def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int,
     groups = array("I", (numbers.setdefault(r.lineage or r.id, len(numbers)) for r, *_ in order))
     first = array("I", (w[0] for _, w, *_ in order))
     last = array("I", (w[1] for _, w, *_ in order))
-    with open(path, "wb") as handle:
-        for column in (groups, first, last):
-            column.tofile(handle)
+    data = b"".join(column.tobytes() for column in (groups, first, last))
+    with open(path, "wb") as handle:  # the columns, then their CRC-32 (read_docmeta checks it)
+        handle.write(data + zlib.crc32(data).to_bytes(4, "little"))
 
 
 def _copy_segments(folders: list[Path], into: Path) -> list:

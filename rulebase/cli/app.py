@@ -175,6 +175,16 @@ def _when(as_of: str | None) -> int | None:
     return as_of_day(as_of)
 
 
+def _note_outside(library, *days: int | None) -> None:
+    """A note on stderr for each date given that lies past the newest release or before the
+    oldest document (so --json stdout stays JSON): the answer is the newest rules, or none."""
+    from rulebase.cli.common import say_notes
+    from rulebase.rules.history import outside_note
+
+    say_notes([note for when in dict.fromkeys(days) if when is not None
+               if (note := outside_note(library.store, when))])
+
+
 class State:
     def __init__(self, index: Path | None, traceback: bool):
         self.index = index
@@ -340,6 +350,7 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     result = lookups.lookup(library.store, ref, when, full=full)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
@@ -376,6 +387,7 @@ def search(
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import check_filters
 
@@ -383,6 +395,9 @@ def search(
                                       "source": source or []})
     results = run_search(library, query, filters, limit, when)
     # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.common import say_notes
+
+    say_notes(results.notes)
     from rulebase.cli import views
 
     _answer(json_out, lambda: views.search_json(results), "render_search", results)
@@ -405,6 +420,7 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
@@ -482,12 +498,13 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
 def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
     # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.views import escape_raw
     from rulebase.core.records import to_dict
 
     library = _library(True)
     out = sys.stdout
-    for record in library.store.all():
-        out.write(json.dumps(to_dict(record), ensure_ascii=False) + "\n")
+    for record in library.store.all():  # control and bidi characters as \uXXXX, as --json writes them
+        out.write(escape_raw(json.dumps(to_dict(record), ensure_ascii=False)) + "\n")
     out.flush()
 
 
@@ -636,6 +653,7 @@ def compare(
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     result = comparing.compare(library, topic, editions, when=when)
     _answer(json_out, lambda: comparing.comparison_json(result), "render_compare", result)
 
@@ -713,6 +731,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     if start is None:
         raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
     library = _library(json_out)
+    _note_outside(library, histories.as_of_day(start), histories.as_of_day(end) if end else None)
     found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
     _answer(json_out, lambda: changes_between_json(found), "render_changes_between", found)
 
@@ -734,6 +753,7 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
 
     when = _when(as_of)
     library = _library(json_out)
+    _note_outside(library, when)
     found = histories.history(library.store, ref, when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views

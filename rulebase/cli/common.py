@@ -116,3 +116,12 @@ def _choices(library, name: str) -> list[str]:
         ranked = [d for d in library.store.documents() if d in terms]
         return ranked + sorted(set(terms) - set(ranked))
     return sorted(terms)
+
+
+def say_notes(notes: list[str]) -> None:
+    """Notes about an answer (a query shortened, a date past the newest release), on stderr so
+    that --json output stays JSON only."""
+    from rulebase.cli.plain import printable  # lazy: each command loads only what it runs (cold start)
+
+    for note in notes:
+        print(printable(f"note: {note}"), file=sys.stderr)

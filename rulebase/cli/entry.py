@@ -10,6 +10,7 @@ in cli/app.py.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from pathlib import Path
 
@@ -55,6 +56,33 @@ def parse(argv: list[str]) -> dict | None:
         else:
             opts["args"].append(arg)
     return opts if "command" in opts and len(opts["args"]) == 1 else None
+
+
+_PATH_COMMANDS = {"add", "glossary"}  # their arguments are file names, which need not be UTF-8
+_PATH_OPTS = {"--index", "--out"}
+
+
+def undecodable(argv: list[str]) -> str | None:
+    """The first text argument that is not valid UTF-8 (Python hands such bytes over as lone
+    surrogates, which failed deep inside a command as an internal error), shown as its bytes;
+    None when all are text. File and folder names (`add FILE`, `--index DIR`) may be any bytes."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in _PATH_COMMANDS:
+            return None
+        if arg in _PATH_OPTS:
+            skip = True
+            continue
+        if arg.partition("=")[0] in _PATH_OPTS:
+            continue
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return repr(os.fsencode(arg))[1:]
+    return None
 
 
 def serve(opts: dict) -> int:
@@ -123,6 +151,9 @@ def _search(library, opts: dict) -> int:
 
     filters = check_filters(library, {k: opts[k] for k in ("edition", "kind", "lang", "source")})
     results = run_search(library, opts["args"][0], filters, opts["limit"])
+    from rulebase.cli.common import say_notes
+
+    say_notes(results.notes)
     if opts["json"]:
         # lazy: only the output form asked for
         from rulebase.cli.views import search_json
@@ -180,6 +211,13 @@ def main() -> None:
 
             print(version_line())
             sys.exit(0)
+        bad = undecodable(sys.argv[1:])
+        if bad is not None:
+            from rulebase.cli.plain import printable
+
+            print(printable(f"error: argument {bad} is not valid UTF-8 text - write rule numbers, ids, terms and "
+                            "queries in UTF-8 (check the terminal's encoding)"), file=sys.stderr)
+            sys.exit(2)
         opts = parse(sys.argv[1:])
         if opts is not None:
             sys.exit(serve(opts))

@@ -17,7 +17,12 @@ _RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 def dumps(data) -> str:
     """The --json text both output paths print: UTF-8 kept readable, every control character escaped."""
-    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return escape_raw(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def escape_raw(text: str) -> str:
+    """JSON text with every control and bidi character (U+202E) written as a \\uXXXX escape: the
+    same data, safe on a terminal."""
     return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _RAW.search(text) else text
 
 

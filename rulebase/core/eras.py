@@ -21,12 +21,18 @@ OPEN_END = 99991231
 ERAS = (("1993-08-05", "alpha"), ("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-23", "6e"),
         ("2001-04-11", None), ("2007-07-13", "10e"), ("2009-07-11", None))
 _DATE = re.compile(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
+_ANY_YEAR = re.compile(r"^\d{4}(?:-\d\d(?:-\d\d)?)?$")
+FIRST_YEAR, LAST_YEAR = 1900, 2099  # the dates the tool knows (the rules began in 1993)
 
 
 def day(text: str, end: bool = False) -> int:
     """'2009-07-11' -> 20090711; 'YYYY' or 'YYYY-MM' take their first day (their last with `end`)."""
     match = _DATE.match(text.strip())
     if not match:
+        if _ANY_YEAR.match(text.strip()):  # a date, only not one of ours (0001-01-01, 9999-12-31)
+            raise UsageError(f"{text.strip()!r} is outside the dates rulebase knows",
+                             hint=f"give a date from {FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31 "
+                                  "(the rules documents span 1995 to 2026)")
         raise UsageError(f"not a date: {text!r}", hint="write YYYY-MM-DD, YYYY-MM or YYYY, e.g. 2009-07-11")
     y, m, d = int(match["y"]), int(match["m"] or (12 if end else 1)), match["d"]
     if not 1 <= m <= 12:

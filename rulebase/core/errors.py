@@ -50,3 +50,8 @@ class UsageError(RulebaseError):
 
 class DiskFull(IndexError_):
     """A build ran out of space (ENOSPC, EDQUOT, SQLite's 'disk is full'): nothing was published."""
+
+
+class DamagedData(IndexError_):
+    """Data read from the index failed its checksum (bit rot, a stray write): the index is
+    rebuilt and the question answered again, never answered from the damaged bytes."""

@@ -92,19 +92,22 @@ DOCMETA = "docmeta.bin"  # uint32 arrays: group number, first day, last day (one
 
 
 def read_docmeta(path: Path, count: int):
-    """The three DOCMETA columns, or None when the file is missing or the wrong size."""
+    """The three DOCMETA columns, or None when the file is missing, the wrong size, or fails the
+    CRC-32 stored after the columns (bit rot there gave duplicate hits and wrong totals)."""
     # lazy: only this rarer path needs it
+    import zlib
     from array import array
 
-    columns = [array("I"), array("I"), array("I")]
     try:
-        with open(path, "rb") as handle:
-            for column in columns:
-                column.fromfile(handle, count)
-            if handle.read(1):
-                return None
-    except (OSError, EOFError):
+        data = path.read_bytes()
+    except OSError:
         return None
+    size = 4 * count
+    if len(data) != 3 * size + 4 or zlib.crc32(data[:-4]) != int.from_bytes(data[-4:], "little"):
+        return None
+    columns = [array("I"), array("I"), array("I")]
+    for n, column in enumerate(columns):
+        column.frombytes(data[n * size:(n + 1) * size])
     return columns
 
 

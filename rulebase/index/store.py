@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebase.core.eras import release_windows, windows
-from rulebase.core.errors import IndexError_
+from rulebase.core.errors import DamagedData, IndexError_
 from rulebase.core.records import Record, from_dict, to_dict
 
 SCHEMA_VERSION = "5"
@@ -254,7 +254,8 @@ CREATE TABLE records (
     id TEXT PRIMARY KEY, source TEXT, edition TEXT, lang TEXT, kind TEXT, number TEXT,
     number_lc TEXT, title TEXT, title_lc TEXT, parent TEXT, rank INTEGER, data TEXT,
     lineage TEXT, first_day INTEGER, last_day INTEGER,  -- in force from/to (eras.py), YYYYMMDD
-    archived INTEGER, latest INTEGER  -- an archive version; the newest version of its lineage
+    archived INTEGER, latest INTEGER,  -- an archive version; the newest version of its lineage
+    crc INTEGER  -- CRC-32 of data (UTF-8), checked on every read: bit rot is damage, not an answer
 );
 CREATE INDEX records_lineage ON records(lineage);
 CREATE INDEX records_number ON records(number_lc);
@@ -289,12 +290,11 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
     try:
         conn.executescript(_DDL)
         conn.executemany(
-            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(r.id, r.source, r.edition, r.lang, r.kind, r.number, (r.number or "").lower() or None,
-              r.title, (r.title or "").lower() or None, r.parent, n,
-              json.dumps(to_dict(r), ensure_ascii=False), r.lineage, *window[r.id],
-              int(bool(r.span)), int(r.id in latest or not r.span))
-             for n, r in enumerate(records)],
+              r.title, (r.title or "").lower() or None, r.parent, n, data, r.lineage, *window[r.id],
+              int(bool(r.span)), int(r.id in latest or not r.span), zlib.crc32(data.encode("utf-8")))
+             for n, r in enumerate(records) for data in (json.dumps(to_dict(r), ensure_ascii=False),)],
         )
         for source_id, rows in releases.items():
             spans = release_windows([row["date"] for row in rows])
@@ -330,7 +330,15 @@ class RecordStore:
                               "run 'rulebase index build' to rebuild it") from None
 
     def _many(self, sql: str, args: tuple = ()) -> list[Record]:
-        return [from_dict(json.loads(row[0])) for row in self.conn.execute(sql, args)]
+        """Records from a 'SELECT data FROM ...' query, each checked against its stored CRC-32
+        (a microsecond a record): a row that fails is damage (DamagedData), never an answer."""
+        rows = self.conn.execute(sql.replace("SELECT data FROM", "SELECT data, crc FROM", 1), args)
+        out = []
+        for data, crc in rows:
+            if zlib.crc32(data.encode("utf-8")) != crc:
+                raise DamagedData("a record in records.db fails its checksum")
+            out.append(from_dict(json.loads(data)))
+        return out
 
     def get(self, record_id: str) -> Record | None:
         rows = self._many("SELECT data FROM records WHERE id = ?", (record_id,))

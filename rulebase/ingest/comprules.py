@@ -362,7 +362,7 @@ def _parse(text: str, source: Source) -> Parsed:
     elif "Glossary" in entries:
         b.warn(_last_line(lines, body_end), "the Contents lists a Glossary but no 'Glossary' heading follows the rules")
     _back(b, lines, back_at, {*back, *_BACK})
-    effective = _effective(" ".join(b.paras.get(f"{source.id}:document", [])) or text)
+    effective = _effective(" ".join(b.paragraphs(f"{source.id}:document") if f"{source.id}:document" in b.paras else []) or text)
     if effective:
         meta["effective"] = effective
     else:

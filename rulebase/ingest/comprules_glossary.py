@@ -74,14 +74,17 @@ class Builder:
     warnings: list[Warning_] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     examples: dict[str, int] = field(default_factory=dict)
+    copies: dict[str, int] = field(default_factory=dict)  # per repeated id, the next '~n' to try
+    runs: dict[str, list[str]] = field(default_factory=dict)  # lines still to run on to the last paragraph
 
     def add(self, local: str, kind: str, line: int, raw: str, **fields) -> Record:
         rid = f"{self.source.id}:{local}"
         flags = list(fields.pop("flags", []))
         if rid in self.by_id:
-            n = 2
+            n = self.copies.get(rid, 2)  # where the last search for a free '~n' stopped: linear, not quadratic
             while f"{rid}~{n}" in self.by_id:
                 n += 1
+            self.copies[rid] = n + 1
             flags.append(f"duplicate id {rid}: stored as {rid}~{n}")
             self.notes.append(f"{self.source.id}: line {line}: duplicate id {rid}")
             rid = f"{rid}~{n}"
@@ -97,18 +100,29 @@ class Builder:
     def para(self, record: Record, text: str, raw: str | None = None) -> None:
         """Add a paragraph of clean text (and its raw line, unless the caller already stored it)."""
         if text:
-            self.paras[record.id].append(text)
+            self.paragraphs(record.id).append(text)
         if raw is not None:
             self.raws[record.id].append(raw)
 
     def extend(self, record: Record, text: str, raw: str) -> None:
-        """Run a hard-wrapped line on into the record's last paragraph (and keep its raw line)."""
-        paras = self.paras[record.id]
-        if paras and text:
-            paras[-1] = f"{paras[-1]} {text}"
-        elif text:
-            paras.append(text)
+        """Run a hard-wrapped line on into the record's last paragraph (and keep its raw line).
+
+        The pieces are joined once, when the paragraphs are read: joining them line by line
+        copied the paragraph each time, quadratic in a hostile file's one endless paragraph."""
+        if text:
+            if self.paras[record.id]:
+                self.runs.setdefault(record.id, []).append(text)
+            else:
+                self.paras[record.id].append(text)
         self.raws[record.id].append(raw)
+
+    def paragraphs(self, rid: str) -> list[str]:
+        """The record's paragraphs so far, hard-wrapped lines run on."""
+        paras = self.paras[rid]
+        run = self.runs.pop(rid, None)
+        if run:
+            paras[-1] = " ".join([paras[-1], *run])
+        return paras
 
     def example(self, parent: Record, line: int, raw: str, section: list[str]) -> Record:
         n = self.examples.get(parent.id, 0) + 1
@@ -123,7 +137,7 @@ class Builder:
 
     def finish(self) -> list[Record]:
         for record in self.records:
-            record.text = "\n\n".join(self.paras[record.id])
+            record.text = "\n\n".join(self.paragraphs(record.id))
             record.raw = "\n".join(self.raws[record.id])
             if record.kind in ("rule", "example", "glossary"):
                 record.refs = rule_refs(record.text) + record.refs
@@ -228,7 +242,7 @@ def _glossary_refs(b: Builder, entries: list[tuple[Record, str]]) -> None:
         for term in [name, *entry.aliases]:
             known.setdefault(term.lower(), entry.id)
     for entry, _name in entries:
-        text = "\n".join(b.paras[entry.id])
+        text = "\n".join(b.paragraphs(entry.id))
         for match in _SEE.finditer(text):
             entry.refs.extend(_see_refs(match, known, entry.id))
 

@@ -125,6 +125,7 @@ def _body(lines: list[str], start: int, end: int, source: Source, parsed: Parsed
     last: Record | None = None  # last non-note entry
     previous: Record | None = None  # last record of any kind (continuation lines join it)
     notes_of: dict[str, int] = {}
+    run: list[tuple[int, str]] = []  # continuation lines of `previous`, joined on once (linear)
     for n in range(start, end):
         line = lines[n]
         if not line.strip():
@@ -134,12 +135,9 @@ def _body(lines: list[str], start: int, end: int, source: Source, parsed: Parsed
             if previous is None:
                 parsed.warnings.append(Warning_(name, n + 1, f"text before the first entry: {line[:60]!r}"))
                 continue
-            previous.raw += "\n" + line
-            previous.text = fold_space(previous.text + " " + split_citations(line)[0])
-            previous.citations += split_citations(line)[1]
-            previous.refs = find_rule_refs(previous.text)
-            previous.flags.append(f"continues on line {n + 1}")
+            run.append((n, line))
             continue
+        _run_on(previous, run)
         number, body = m["num"], m["body"].strip()
         clean, citations = split_citations(body)
         flags = late_citation_flags(citations, source.date)
@@ -181,6 +179,20 @@ def _body(lines: list[str], start: int, end: int, source: Source, parsed: Parsed
         last = previous = add(number, "ruling" if m["word"] else "rule", n + 1, line, clean, number=number,
                               parent=parent, section=path, refs=find_rule_refs(clean), citations=citations,
                               flags=flags)
+    _run_on(previous, run)
+
+
+def _run_on(previous: Record | None, run: list[tuple[int, str]]) -> None:
+    """Join an entry's continuation lines (`run`, emptied) on to it, all at once."""
+    if previous is None or not run:
+        return
+    parts = [split_citations(line) for _, line in run]
+    previous.raw = "\n".join([previous.raw, *(line for _, line in run)])
+    previous.text = fold_space(" ".join([previous.text, *(clean for clean, _ in parts)]))
+    previous.citations += [c for _, cites in parts for c in cites]
+    previous.refs = find_rule_refs(previous.text)
+    previous.flags += [f"continues on line {n + 1}" for n, _ in run]
+    run.clear()
 
 
 def _label(record: Record) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date as _date
 from pathlib import Path
 
 from rulebase.core.eras import edition_for_date
@@ -37,6 +37,8 @@ _CK_VERSION = re.compile(r"version of\s+(\d\d)/(\d\d)/(\d\d)")  # not "last rele
 _RULES_OF = re.compile(r"(?:rules used by|under the)\s+((?:CLASSIC\s+)?[A-Z0-9]+)\s+EDITION", re.IGNORECASE)
 _PAGE_MARK = re.compile(r"^--(?:\d{1,3}|[ivxlc]{1,6})\s*$", re.MULTILINE)
 _HUNGARIAN = re.compile(r"\b(?:és|a játékos|lapot|lapja|kör|fázis|varázslat|sebzés)\b", re.IGNORECASE)
+_MONTHS = {m: n for n, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                        "september", "october", "november", "december"), 1)}
 HEAD = 4000  # how far into the file titles and dates are looked for
 
 
@@ -56,12 +58,12 @@ def detect(text: str, name: str) -> Detected:
     """Format, title, date and edition of `text`; UsageError when the format is not recognised."""
     head = text[:HEAD]
     if _CR_MARK.search(head) and len(_CR_RULE.findall(text, 0, 400_000)) >= 20:
-        return _comprules(text, head)
+        return _comprules(text, head, name)
     if _CK_MARK.search(head):
         if len(_CK99_ENTRY.findall(text, 0, 400_000)) >= 3:
-            return _crystalkeep(head, "crystalkeep-1999")
+            return _crystalkeep(head, "crystalkeep-1999", name)
         if _CK08_ENTRY.search(text, 0, 400_000):
-            return _crystalkeep(head, "crystalkeep-2008")
+            return _crystalkeep(head, "crystalkeep-2008", name)
     if len(_PAGE_MARK.findall(text, 0, 2_000_000)) >= 3:
         return _rulebook(text)
     if len(_HUNGARIAN.findall(text, 0, 200_000)) >= 5:
@@ -106,40 +108,51 @@ def _cr_title(head: str) -> str:
     return " ".join(re.sub(r"\s\d\d/\d\d/\d\d$", "", title).split())[:120]
 
 
-def _comprules(text: str, head: str) -> Detected:
+def _checked_date(name: str, text: str, found: re.Match, year: int, month: int, day: int) -> str:
+    """`year-month-day` as YYYY-MM-DD, or a UsageError naming the file and line of a date that
+    does not exist (February 30), so no impossible date reaches the index."""
+    try:
+        return _date(year, month, day).isoformat()
+    except ValueError:
+        line = text.count("\n", 0, found.start()) + 1
+        raise UsageError(f"{name} line {line}: {found.group(0)!r} is not a real date",
+                         hint="correct the date in a copy of the file and add that copy") from None
+
+
+def _comprules(text: str, head: str, name: str) -> Detected:
     """The release's date from 'current as of' / 'effective as of' (at the top, or where 1999's files
     print it, at the end), else from a 1999 header 'COMPREHENSIVE RULES   04/23/99'."""
     found = _CR_DATE.search(head) or _CR_DATE.search(text)
     title = _cr_title(head)
     if found:
-        when = found.group(1).replace(",", "")
-        date = datetime.strptime(when, "%B %d %Y").date().isoformat()
+        month_name, day, year = found.group(1).replace(",", "").split()
+        date = _checked_date(name, text, found, int(year), _MONTHS.get(month_name.lower(), 0), int(day))
         evidence = [f"'{found.group(0)}'"]
     elif header := _CR_HEADER_DATE.search(head):
         month, day, year = header.groups()
-        date = f"{1900 + int(year) if int(year) > 50 else 2000 + int(year)}-{month}-{day}"
         evidence = [f"'{' '.join(header.group(0).split())}'"]
-        try:
-            datetime.strptime(date, "%Y-%m-%d")
-        except ValueError:
-            return Detected("comprules", title, "undated", None, evidence=["numbered rules (100.1 ...)"])
+        date = _checked_date(name, text, header, 1900 + int(year) if int(year) > 50 else 2000 + int(year),
+                             int(month), int(day))
     else:
         return Detected("comprules", title, "undated", None, evidence=["numbered rules (100.1 ...)"])
-    edition, why = edition_for_date(date)
+    try:
+        edition, why = edition_for_date(date)
+    except UsageError:  # a real date no rules era knows (1066): --edition must say
+        return Detected("comprules", f"{title} ({date})", date, None, evidence=evidence)
     return Detected("comprules", f"{title} ({date})", date, edition, edition_note=f"inferred: {why}",
                     evidence=[*evidence, "numbered rules (100.1 ...)"])
 
 
-def _crystalkeep(head: str, fmt: str) -> Detected:
+def _crystalkeep(head: str, fmt: str, name: str) -> Detected:
     evidence = ["a Crystal Keep rulings summary"]
     updated, version = _CK_UPDATED.search(head), _CK_VERSION.search(head)
     date = "undated"
     if updated:
-        date = "-".join(updated.groups())
+        date = _checked_date(name, head, updated, *map(int, updated.groups()))
         evidence.append(f"'{updated.group(0)}'")
     elif version:
-        month, day, year = version.groups()
-        date = f"{1900 + int(year) if int(year) > 50 else 2000 + int(year)}-{month}-{day}"
+        month, day, year = map(int, version.groups())
+        date = _checked_date(name, head, version, 1900 + year if year > 50 else 2000 + year, month, day)
         evidence.append(f"'{version.group(0)}'")
     edition, note = None, None
     named = _RULES_OF.search(head)

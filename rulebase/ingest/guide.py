@@ -115,12 +115,16 @@ class _Ids:
     def __init__(self, prefix: str):
         self.prefix = prefix
         self.seen: set[str] = set()
+        self.next: dict[str, int] = {}  # per repeated local id, the next '-n' to try: linear, not quadratic
 
     def make(self, local: str) -> str:
-        candidate, n = local, 1
+        candidate, n = local, self.next.get(local, 1)
+        if n > 1:
+            candidate = f"{local}-{n}"
         while candidate in self.seen or candidate in RESERVED:
             n += 1
             candidate = f"{local}-{n}"
+        self.next[local] = n + 1
         self.seen.add(candidate)
         return f"{self.prefix}:{candidate}"
 
@@ -192,11 +196,14 @@ def _add_terms(record: Record, block: _Block, records: list[Record], ids: _Ids) 
     """A kind 'term' record for every 'Hungarian (english)' pairing stated in `record`."""
     raw = record.raw
     section = record.section + ([record.title] if record.title else [])
+    line, seen = block.lines[0][0], 0  # the line of each pairing, counted on as they come (linear)
     for span in find_terms(raw):
+        line += raw.count("\n", seen, span.start)
+        seen = span.start
         written = raw[span.start:span.end]
         records.append(Record(
             id=ids.make(f"term.{slugify(span.hu)}"), source=record.source, edition=record.edition,
             lang=record.lang, kind="term", text=written, raw=written, title=span.hu,
             section=section, parent=record.id, aliases=list(span.en),
             refs=[Ref(label=en, kind="glossary", key=en.lower()) for en in span.en],
-            line=block.lines[0][0] + raw[:span.start].count("\n")))
+            line=line))

@@ -159,7 +159,7 @@ class Segmenter:
                 current = Block("list" if shape == "bullet" else "para", [idx])
                 current.paras.append([idx])
                 blocks.append(current)
-            if current.kind in ("list", "para") and current.paras and idx not in current.paras[-1]:
+            if current.kind in ("list", "para") and current.paras and current.paras[-1][-1] != idx:  # idx only grows
                 current.paras[-1].append(idx)
             k += 1
         return blocks

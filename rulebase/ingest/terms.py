@@ -69,9 +69,13 @@ def english_terms(content: str) -> tuple[list[str], str | None]:
     return found, None
 
 
+_REACH = 300  # how far back a term's words are looked for (the guide's longest phrase is under 60)
+
+
 def _hungarian_before(text: str, pos: int, limit: int) -> tuple[str, int] | None:
     """The Hungarian term ending at `pos` (just before a parenthesis) and where it starts."""
-    line_start = text.rfind("\n", 0, pos) + 1
+    reach = max(0, pos - _REACH)  # bounded: one endless line stays linear
+    line_start = max(text.rfind("\n", reach, pos) + 1, reach)
     before = text[line_start:pos].rstrip()
     if before.endswith("`"):
         opening = before.rfind("`", 0, len(before) - 1)

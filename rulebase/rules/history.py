@@ -53,6 +53,30 @@ def as_of_day(text: str | None) -> int | None:
     return None if text is None else day(text, end=True)
 
 
+def outside_note(store: RecordStore, when: int) -> str | None:
+    """What to tell a user whose date lies past the newest release or before the oldest document
+    (the answer is then the newest rules, or nothing): one line naming that release or document.
+    None for a date inside the corpus."""
+    from rulebase.core.eras import era_window  # lazy: only a date outside the corpus needs it
+
+    starts: list[tuple[int, str]] = []  # (the day it took effect, what it is)
+    for rows in store.releases().values():
+        starts += [(row["first_day"], f"the Comprehensive Rules release of {row['date']}") for row in rows]
+    for doc in store.documents().values():
+        if doc["format"] != "comprules-archive":
+            dated = f"{doc['title']} ({doc['date']})" if doc["date"] not in ("", "undated") else doc["title"]
+            starts.append((era_window(doc["edition"], doc["date"])[0], dated))
+    if not starts:
+        return None
+    newest, oldest = max(starts), min(starts)
+    if when > newest[0]:
+        return f"{show(when)} is after the newest release in the index, {newest[1]}: these are its rules, the newest there are"
+    if when < oldest[0]:
+        return (f"{show(when)} is before the oldest document in the index, {oldest[1]}, in force from "
+                f"{show(oldest[0])}: nothing older is known")
+    return None
+
+
 def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     ref = ref.strip()
     if not ref:

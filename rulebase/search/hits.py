@@ -26,6 +26,7 @@ class Results:
     suggestion: str | None = None
     records: dict[str, Record] = field(default_factory=dict)  # each hit's record, by hit id
     now: set[str] = field(default_factory=set)  # the hits in force today (the others are history)
+    notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
 
 
 def unmark(text: str) -> str:

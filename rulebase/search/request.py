@@ -28,7 +28,8 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     brings that rule in ahead of it."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
-    query = original = query[:MAX_QUERY]
+    query, note = shorten(query)
+    original = query
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:
         era = read_era(query, date.today().year)
@@ -42,6 +43,8 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         current_first = not era.asks_for_history
     results = _search(library, query, filters, limit, when, current_first)
     results.query = " ".join(original.split())
+    if note:
+        results.notes.append(note)
     # A filtered search, or a phrase search, lists only what passes: no rule is brought in.
     phrase_search = '"' in query and not quoted_in_question(query)
     return _with_cited_rules(library, results, limit, when, bring=not any(filters.values()) and not phrase_search)
@@ -131,3 +134,35 @@ def _in_force(store, records: list, when: int | None):
     day = OPEN_END if when is None else when
     live = [r for r in records if r.id in spans and spans[r.id][0] <= day <= spans[r.id][1]]
     return max(live, key=lambda r: spans[r.id][0], default=None)
+
+
+_TOKEN = re.compile(r'"[^"]*"?|\S+')
+
+
+def shorten(query: str) -> tuple[str, str | None]:
+    """A query of at most MAX_QUERY characters, and what was left out (None: nothing).
+
+    A pasted page repeats its words: each word (and quoted phrase) is kept once, in order, and
+    only when those still run past the limit are the last ones dropped, whole, with a note. A
+    query cut at a fixed length lost the words after the limit, and with them its answer."""
+    if len(query) <= MAX_QUERY:
+        return query, None
+    tokens: dict[str, str] = {}
+    for token in _TOKEN.findall(query):
+        tokens.setdefault(token.casefold(), token)  # each word once, first spelling, in order
+    kept: list[str] = []
+    size = -1
+    for token in tokens.values():
+        if size + 1 + len(token) > MAX_QUERY:
+            if not kept:  # one giant token (an unclosed quote): its first words
+                head = token[:MAX_QUERY]
+                kept.append(head.rsplit(" ", 1)[0] if " " in head else head)
+            break
+        kept.append(token)
+        size += 1 + len(token)
+    searched = " ".join(kept)
+    if len(kept) == len(tokens) and kept[-1] in tokens.values():
+        return searched, None
+    last = searched.split()[-1] if searched.split() else ""
+    return searched, (f"the query is {len(query):,} characters: searched its words once each up to {last[:40]!r} "
+                      f"({len(searched):,} characters, the most a query takes); the words after it were left out")

@@ -17,7 +17,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from rulebase.core.eras import OPEN_END
-from rulebase.core.errors import IndexError_, UsageError
+from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
@@ -235,7 +235,7 @@ class Searcher:
         if self._docmeta is None:
             self._docmeta = read_docmeta(self.path / DOCMETA, self.reader.doc_count_all())
             if self._docmeta is None:
-                raise IndexError_(f"{DOCMETA} is missing or the wrong size", str(self.path),
+                raise DamagedData(f"{DOCMETA} is missing, the wrong size or fails its checksum", str(self.path),
                                   "run 'rulebase index build' to rebuild it")
         return self._docmeta
 

@@ -1,0 +1,84 @@
+"""Which index generations this user's rulebase built: an HMAC of each generation's meta.json.
+
+Whoosh unpickles its table of contents when an index is opened, so a crafted index folder (a
+pickle that runs a command, with meta.json rewritten to match) would run code. A build signs
+its meta.json with a per-user key kept outside every index folder ($XDG_STATE_HOME/rulebase/key,
+created 0600 on first build); meta.json records every file's size, mtime and CRC-32, and the
+table of contents is checked against it, so nothing Whoosh reads first can be swapped. Readers
+check the seal before Whoosh opens anything; a folder whose seal fails is damage (rebuilt, or
+refused when read-only), never opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import zlib
+from pathlib import Path
+
+SEAL = "meta.seal"  # beside meta.json in each generation
+KEY_BYTES = 32
+
+
+def state_dir() -> Path:
+    """$XDG_STATE_HOME/rulebase, else ~/.local/state/rulebase."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "rulebase"
+
+
+def user_key(create: bool = False) -> bytes | None:
+    """This user's signing key; made (0600, in a 0700 folder) when `create` and missing."""
+    path = state_dir() / "key"
+    try:
+        key = path.read_bytes()
+        if len(key) == KEY_BYTES:
+            return key
+    except OSError:
+        pass
+    if not create:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = os.urandom(KEY_BYTES)
+    tmp = path.with_name(f".key.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+        handle.flush()
+        os.fsync(handle.fileno())
+    try:
+        os.link(tmp, path)  # never replace a key another build made meanwhile
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path.read_bytes()
+
+
+def sign(generation_dir: Path) -> None:
+    """Write the seal of the generation's meta.json (at build time, key created if needed)."""
+    key = user_key(create=True)
+    digest = hmac.new(key, (generation_dir / "meta.json").read_bytes(), hashlib.sha256).hexdigest()
+    (generation_dir / SEAL).write_text(digest + "\n", encoding="ascii")
+
+
+def problem(generation_dir: Path, meta: dict) -> str | None:
+    """Why the generation must not be opened by Whoosh (None: this user's build, as built)."""
+    key = user_key()
+    try:
+        seal = (generation_dir / SEAL).read_text(encoding="ascii").strip()
+        data = (generation_dir / "meta.json").read_bytes()
+    except (OSError, UnicodeDecodeError):
+        return "it has no seal from this user's rulebase: built elsewhere or by an older version"
+    if key is None or not hmac.compare_digest(seal, hmac.new(key, data, hashlib.sha256).hexdigest()):
+        return "its meta.json is not sealed by this user's rulebase: built elsewhere or altered"
+    checks = meta.get("integrity") if isinstance(meta.get("integrity"), dict) else {}
+    for name, recorded in checks.items():
+        if name.endswith(".toc"):  # the pickle Whoosh loads first: small, checked in full
+            try:
+                crc = zlib.crc32((generation_dir / name).read_bytes())
+            except OSError:
+                return f"{name} is unreadable"
+            if not isinstance(recorded, list) or not recorded or recorded[-1] != crc:
+                return f"{name} differs from what was built"
+    return None
