@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulebase.cli import app
+from rulebase.cli.app import app
 from rulebase.core.errors import SourceError
 from rulebase.core.records import KINDS
 from rulebase.core.sources import default_corpus_dir, edition_rank, load_manifest

