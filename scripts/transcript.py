@@ -117,7 +117,7 @@ def _env(index: Path, tmp: Path) -> dict[str, str]:
     env.update({"RULEBASE_INDEX": str(index), "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40",
                 "TERM": "dumb", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
                 "RULEBASE_USER_CORPUS": str(tmp / "user-corpus"), "XDG_DATA_HOME": str(tmp / "data"),
-                "XDG_CACHE_HOME": str(tmp / "cache"), "XDG_STATE_HOME": str(tmp / "state")})
+                "XDG_CACHE_HOME": str(tmp / "cache")})  # XDG_STATE_HOME is kept: its key seals the index
     return env
 
 

@@ -88,7 +88,7 @@ def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch
     its rules become versions on the archive's timeline, in --as-of, history and changes alike."""
     from typer.testing import CliRunner
 
-    from rulebase.cli import app
+    from rulebase.cli.app import app
 
     monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("RULEBASE_CORPUS", str(small_corpus))

@@ -246,7 +246,7 @@ def test_a_date_after_the_newest_release_answers_with_a_note(index_dir):
     now = run(index_dir, "lookup", "702.83a", "--json")
     later = run(index_dir, "lookup", "702.83a", "--as-of", "2099", "--json")
     assert (later.exit_code, later.stderr) == (0, NEWEST.format("2099-12-31") + "\n")
-    assert json.loads(later.stdout)["id"] == json.loads(now.stdout)["id"] == "cr:702.83a@2021-04-19"
+    assert json.loads(later.stdout)["id"] == json.loads(now.stdout)["id"] == "cr:702.83a@2021-04-22"
     found = run(index_dir, "search", "trample", "--as-of", "2030-06-01", "-n", "1")
     assert (found.exit_code, found.stderr) == (0, NEWEST.format("2030-06-01") + "\n")
     changed = run(index_dir, "changes", "--from", "2030", "--to", "2099-12-31", "--json")
@@ -260,12 +260,12 @@ def test_a_date_after_the_newest_release_answers_with_a_note(index_dir):
 
 
 def test_a_date_before_the_oldest_document_says_what_the_oldest_is(index_dir):
-    before = run(index_dir, "define", "trample", "--as-of", "1994")
+    before = run(index_dir, "define", "trample", "--as-of", "1992")
     assert before.exit_code == 1
     assert before.stderr.splitlines()[0] == (
-        "note: 1994-12-31 is before the oldest document in the index, Magic: The Gathering Fourth Edition rulebook "
-        "(1995), in force from 1995-04-01: nothing older is known")
-    assert run(index_dir, "define", "trample", "--as-of", "1995-04").exit_code == 0
+        "note: 1992-12-31 is before the oldest document in the index, Magic: The Gathering rulebook, Alpha edition "
+        "(1993), with Beta updates (1993-08), in force from 1993-08-05: nothing older is known")
+    assert run(index_dir, "define", "trample", "--as-of", "1993-09").exit_code == 0
 
 
 def test_dates_outside_the_known_range_are_not_called_malformed(index_dir):
