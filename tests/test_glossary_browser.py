@@ -94,7 +94,7 @@ def test_hungarian_search_without_accents_and_enter(page, server):
     page.locator("#search").fill("varazstargy")
     results = page.locator("#results li")
     results.first.wait_for()
-    assert results.all_inner_texts()[:2] == ["Artifact 5e 10e · varázstárgy", "Artifact Creature 5e 10e · eleven varázstárgy"]
+    assert results.all_inner_texts()[:2] == ["Artifact alpha 5e 10e · varázstárgy", "Artifact Creature 5e 10e · eleven varázstárgy"]
     page.locator("#search").press("Enter")
     page.wait_for_url(server + "terms/artifact.html")
     assert page.locator("p.hungarian").inner_text() == "Hungarian: varázstárgy"
