@@ -69,3 +69,24 @@ def one_source_corpus():
         return folder
 
     return write
+
+
+@pytest.fixture(scope="session")
+def ck2008_corpus():
+    """Writes a corpus of the bundled Crystal Keep 2008 summary alone under `root` and returns it
+    with an environment for CLI runs on it: a one-document index builds in a second or two."""
+    def write(root: Path, **extra: str) -> tuple[Path, dict[str, str]]:
+        import shutil
+
+        bundled = Path(__file__).resolve().parent.parent / "corpus"
+        corpus = root / "corpus"
+        corpus.mkdir()
+        shutil.copy(bundled / "001_2b42a31cb864335c.txt", corpus)
+        manifest = bundled.joinpath("sources.toml").read_text(encoding="utf-8")
+        block = next(b for b in manifest.split("[[source]]") if 'id = "ck2008"' in b)
+        (corpus / "sources.toml").write_text("[[source]]" + block, encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
+        env.update(RULEBASE_CORPUS=str(corpus), NO_COLOR="1", RULEBASE_WORKERS="1", **extra)
+        return corpus, env
+
+    return write

@@ -27,17 +27,9 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def mini(tmp_path_factory):
+def mini(tmp_path_factory, ck2008_corpus):
     root = tmp_path_factory.mktemp("damage")
-    corpus = root / "corpus"
-    corpus.mkdir()
-    shutil.copy(CORPUS / "001_2b42a31cb864335c.txt", corpus)
-    manifest = CORPUS.joinpath("sources.toml").read_text(encoding="utf-8")
-    block = next(b for b in manifest.split("[[source]]") if 'id = "ck2008"' in b)
-    (corpus / "sources.toml").write_text("[[source]]" + block, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
-    env.update(RULEBASE_CORPUS=str(corpus), RULEBASE_USER_CORPUS=str(root / "no-user-docs"), NO_COLOR="1",
-               PYTHONDONTWRITEBYTECODE="1", RULEBASE_WORKERS="1")
+    corpus, env = ck2008_corpus(root, RULEBASE_USER_CORPUS=str(root / "no-user-docs"), PYTHONDONTWRITEBYTECODE="1")
     index = root / "index"
     done = _run(env, index, "index", "build", "--json")
     assert done.returncode == 0, done.stderr

@@ -25,18 +25,10 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 
 @pytest.fixture(scope="module")
-def mini(tmp_path_factory):
+def mini(tmp_path_factory, ck2008_corpus):
     """A one-document index (Crystal Keep 2008), built through the CLI with its own state folder."""
     root = tmp_path_factory.mktemp("seal")
-    corpus = root / "corpus"
-    corpus.mkdir()
-    shutil.copy(CORPUS / "001_2b42a31cb864335c.txt", corpus)
-    manifest = CORPUS.joinpath("sources.toml").read_text(encoding="utf-8")
-    block = next(b for b in manifest.split("[[source]]") if 'id = "ck2008"' in b)
-    (corpus / "sources.toml").write_text("[[source]]" + block, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
-    env.update(RULEBASE_CORPUS=str(corpus), RULEBASE_USER_CORPUS=str(root / "none"), NO_COLOR="1",
-               XDG_STATE_HOME=str(root / "state"), RULEBASE_WORKERS="1")
+    corpus, env = ck2008_corpus(root, RULEBASE_USER_CORPUS=str(root / "none"), XDG_STATE_HOME=str(root / "state"))
     index = root / "index"
     assert _run(env, index, "index", "build").returncode == 0
     baseline = _run(env, index, "search", "exalted", "--json")
