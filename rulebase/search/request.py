@@ -62,8 +62,7 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
 
             found = by_era(library.store, found, when)
             if current_first:
-                spans = library.store.windows([r.id for r in found])
-                found = [r for r in found if spans.get(r.id, (0, 0))[1] == OPEN_END] or found
+                found = in_force(library.store, found, OPEN_END) or found
         for record in found:
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
@@ -123,17 +122,15 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
         if hit not in out:
             out.append(hit)
     results.hits = out[:limit]
-    spans = library.store.windows([h.id for h in results.hits])
-    results.now = {rid for rid, (_, last) in spans.items() if last == OPEN_END}
+    shown = [results.records[h.id] for h in results.hits if h.id in results.records]
+    results.now = {r.id for r in in_force(library.store, shown, OPEN_END)}
     return results
 
 
 def _in_force(store, records: list, when: int | None):
     """The archive version of a rule in force on `when` (else now), or None."""
-    spans = store.windows([r.id for r in records if r.span])
-    day = OPEN_END if when is None else when
-    live = [r for r in records if r.id in spans and spans[r.id][0] <= day <= spans[r.id][1]]
-    return max(live, key=lambda r: spans[r.id][0], default=None)
+    live = in_force(store, [r for r in records if r.span], OPEN_END if when is None else when)
+    return max(live, key=lambda r: r.span[0], default=None)
 
 
 _TOKEN = re.compile(r'"[^"]*"?|\S+')
