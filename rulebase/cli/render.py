@@ -523,14 +523,16 @@ INSERTED = "bold green underline"
 
 def _stance_body(stance, curated: bool) -> Group:
     # lazy: only the output form asked for
-    from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note
+    from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note, period_note, removed_lines
 
-    parts: list = []
+    parts: list = [Text(period_note(stance), style="green" if stance.period.now else "dim")] \
+        if stance.period else []
     if stance.summary:
         style = "yellow" if stance.summary.startswith("Not covered") else "bold"
         parts.append(_text(stance.summary, style=style))
     elif not curated:
         parts.append(Text("search results" if stance.citations else NOT_FOUND_IN_EDITION, style="italic dim"))
+    parts += [_text(line, style="yellow") for line in removed_lines(stance)]
     for quote in stance.citations:
         parts.append(Text(""))
         parts.append(_text(f"\u201c{quote.quote}\u201d"))

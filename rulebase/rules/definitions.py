@@ -26,7 +26,7 @@ from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import without_twins
 from rulebase.ingest.link import fold_term
-from rulebase.rules.compare import TOPICS_FILE, find_topic, load_topics
+from rulebase.rules.topics import TOPICS_FILE, find_topic, load_topics
 
 _STOP = {"the", "a", "an", "of", "to"}
 # A rule that says how an ability is printed, not what it does: not a definition.
