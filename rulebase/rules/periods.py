@@ -54,7 +54,7 @@ def run_of(store: RecordStore, record: Record) -> tuple[int, int]:
     """The days `record`'s text was in force, widened over same-rule neighbours (see above)."""
     if not record.span or not record.lineage:
         return store.windows([record.id]).get(record.id) or era_window(record.edition, None)
-    versions = store.lineage(record.lineage)
+    versions = [v for v in store.lineage(record.lineage) if v.span]  # (not the bundled 2008 copy)
     spans = store.windows([v.id for v in versions])
     at = next(n for n, v in enumerate(versions) if v.id == record.id)
     lo = hi = at
@@ -70,7 +70,7 @@ def removal(store: RecordStore, version_id: str) -> Removal:
     record = store.get(version_id)
     if record is None or not record.lineage:
         raise _fail(f"'removed' names {version_id!r}, which is not an archive version")
-    last = store.lineage(record.lineage)[-1]
+    last = [v for v in store.lineage(record.lineage) if v.span][-1]
     end = store.windows([last.id])[last.id][1]
     if end >= OPEN_END:
         raise _fail(f"'removed' names {version_id!r}, but its rule is in force now ({last.id})")
@@ -101,7 +101,7 @@ def column_periods(store: RecordStore, topic: Topic) -> dict[str, Period]:
             starts[ed] = store.windows([since.id])[since.id][0]
         else:
             starts[ed] = max([first for first, _ in runs] + gone, default=0)
-        ends[ed] = min((last for _, last in runs), default=OPEN_END)
+        ends[ed] = max((last for _, last in runs), default=OPEN_END)  # (the newest: now if one still is)
     order = sorted(starts, key=starts.get)
     for n, ed in enumerate(order):
         last = ends[ed] if n + 1 == len(order) else max(starts[ed], previous_day(starts[order[n + 1]]))
