@@ -45,6 +45,9 @@ class Column:
     def __iter__(self):  # (summary, citations), as the columns were before `removed`
         return iter((self.summary, self.citations))
 
+    def __getitem__(self, n: int):
+        return (self.summary, self.citations)[n]
+
 
 @dataclass(frozen=True, slots=True)
 class Topic:
