@@ -260,6 +260,25 @@ def compare_title(comparison) -> str:
     return f"{comparison.topic}: search results per edition (not a curated topic)"
 
 
+def definitions_head(found) -> str:
+    """define's first line: the term and how many definitions, in which order."""
+    return (f"{found.term}: {len(found.entries)} definition(s), in force "
+            f"{'now' if found.when is None else 'then'} first, then history newest to oldest")
+
+
+def defined_note(entry, when: int | None = None) -> str:
+    """The line over one of define's definitions: in force (now, or on the day asked) or history,
+    the rule a glossary entry cites, its era, its days in force, the same text elsewhere."""
+    from rulebase.core.eras import show  # (only define needs it)
+
+    state = ("in force now" if when is None else f"in force on {show(when)}") if entry.now else "history"
+    parts = [state] + (["the rule it cites"] if entry.cited else [])
+    parts += [entry.era, f"{show(entry.first)} to {show(entry.last)}"]
+    if entry.same_text:
+        parts.append("= same text in " + ", ".join(entry.same_text))
+    return "-- " + " · ".join(parts)
+
+
 def period_note(stance) -> str:
     """A column's days in force ("in force 2009-07-11 to now"), and the curated column it shows
     when the era asked for lies inside another's ("the cr2009 column: ...")."""

@@ -50,19 +50,30 @@ class Period:
         return self.last >= OPEN_END
 
 
+def runs(store: RecordStore, key: str) -> list[list[Record]]:
+    """A lineage's archive versions, oldest first, grouped into runs of the same rule: a new run
+    starts where the text really changed (see the module docstring)."""
+    out: list[list[Record]] = []
+    for version in (v for v in store.lineage(key) if v.span):  # (not the bundled 2008 copy)
+        if out and classify(out[-1][-1], version) in SAME_RULE:
+            out[-1].append(version)
+        else:
+            out.append([version])
+    return out
+
+
+def run_days(store: RecordStore, run: list[Record]) -> tuple[int, int]:
+    """The first and last day a run of versions was in force."""
+    spans = store.windows([run[0].id, run[-1].id])
+    return spans[run[0].id][0], spans[run[-1].id][1]
+
+
 def run_of(store: RecordStore, record: Record) -> tuple[int, int]:
     """The days `record`'s text was in force, widened over same-rule neighbours (see above)."""
     if not record.span or not record.lineage:
         return store.windows([record.id]).get(record.id) or era_window(record.edition, None)
-    versions = [v for v in store.lineage(record.lineage) if v.span]  # (not the bundled 2008 copy)
-    spans = store.windows([v.id for v in versions])
-    at = next(n for n, v in enumerate(versions) if v.id == record.id)
-    lo = hi = at
-    while lo > 0 and classify(versions[lo - 1], versions[lo]) in SAME_RULE:
-        lo -= 1
-    while hi + 1 < len(versions) and classify(versions[hi], versions[hi + 1]) in SAME_RULE:
-        hi += 1
-    return spans[versions[lo].id][0], spans[versions[hi].id][1]
+    run = next(r for r in runs(store, record.lineage) if any(v.id == record.id for v in r))
+    return run_days(store, run)
 
 
 def removal(store: RecordStore, version_id: str) -> Removal:
