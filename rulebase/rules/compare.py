@@ -94,7 +94,9 @@ def curated(library, topic: Topic, editions: list[str]) -> Comparison:
     (a user-added document's) is searched."""
     store = library.store
     periods = column_periods(store, topic)
-    shown = {ed: ed if ed in topic.editions else _column_in_force(ed, periods) for ed in editions}
+    users = {s.edition for s in library.sources if not s.bundled}  # (their documents are searched)
+    shown = {ed: ed if ed in topic.editions else None if ed in users else _column_in_force(ed, periods)
+             for ed in editions}
     ids = [q.id for col in set(shown.values()) if col for q in topic.editions[col].citations]
     pages = {r.id: tuple(r.pages) for r in store.get_many(list(dict.fromkeys(ids)))}
     others = [ed for ed in editions if shown[ed] is None]
@@ -108,7 +110,7 @@ def curated(library, topic: Topic, editions: list[str]) -> Comparison:
         column = topic.editions[col]
         stances.append(Stance(ed, column.summary,
                               [Quote(q.id, fold_space(q.quote), pages.get(q.id, ())) for q in column.citations],
-                              periods[col], [removal(store, rid) for rid in column.removed],
+                              periods.get(col), [removal(store, rid) for rid in column.removed] if col in periods else [],
                               None if col == ed else col))
     comparison = Comparison(topic.name, True, stances, query=topic.name)
     if found is not None:

@@ -100,19 +100,17 @@ def column_periods(store: RecordStore, topic: Topic) -> dict[str, Period]:
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
     for ed, column in topic.editions.items():
-        if not is_era(ed):
+        named = [q.id for q in column.citations] + list(column.removed) + ([column.since] if column.since else [])
+        records = {r.id: r for r in store.get_many(named)}
+        if not is_era(ed) or len(records) < len(set(named)):  # (an index without the archive: undated)
             continue
-        records = {r.id: r for r in store.get_many([q.id for q in column.citations])}
-        runs = [run_of(store, records[q.id]) for q in column.citations if q.id in records]
+        runs_ = [run_of(store, records[q.id]) for q in column.citations]
         gone = [removal(store, rid).gone for rid in column.removed]
         if column.since:
-            since = store.get(column.since)
-            if since is None:
-                raise _fail(f"topic {topic.name!r}, {ed}: 'since' names {column.since!r}, not in the index")
-            starts[ed] = store.windows([since.id])[since.id][0]
+            starts[ed] = store.windows([column.since])[column.since][0]
         else:
-            starts[ed] = max([first for first, _ in runs] + gone, default=0)
-        ends[ed] = max((last for _, last in runs), default=OPEN_END)  # (the newest: now if one still is)
+            starts[ed] = max([first for first, _ in runs_] + gone, default=0)
+        ends[ed] = max((last for _, last in runs_), default=OPEN_END)  # (the newest: now if one still is)
     order = sorted(starts, key=starts.get)
     for n, ed in enumerate(order):
         last = ends[ed] if n + 1 == len(order) else max(starts[ed], previous_day(starts[order[n + 1]]))
