@@ -329,3 +329,12 @@ def test_plain_output_when_not_a_terminal(library):
         '  "Miután a játékosok bejelentették, hogyan kívánják a sebzést elosztani, a sebzés a várólistába kerül."',
     ]
     assert lines[4] == "    - hu-guide:sebzesek-kiosztasa.3"
+
+
+def test_as_of_keeps_the_era_columns_in_force_by_then(library):
+    from rulebase.core.eras import day
+
+    before = compare(library, "damage timing", when=day("2024-06-30"))
+    assert [s.edition for s in before.editions][-2:] == ["10e", "cr2009"]  # Foundations came in November
+    after = compare(library, "damage timing", when=day("2024-12-31"))
+    assert [s.edition for s in after.editions][-1] == "cr2024"

@@ -162,9 +162,9 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
     optional = {s.edition for s in library.sources if s.bundled and s.edition in OPTIONAL}
     extra = set(topic.editions) if topic else set(eras[-1:]) | optional  # uncurated: the rules in force now too
     chosen = parse_editions(editions, users | set(eras) | extra, set(EDITIONS) | users | extra)
-    if when is not None:
-
-        chosen = [ed for ed in chosen if era_window(ed, None)[0] <= when]
+    if when is not None:  # the columns whose rules had taken effect by then (a curated era: by its period)
+        periods = column_periods(library.store, topic) if topic else {}
+        chosen = [ed for ed in chosen if (periods[ed].first if ed in periods else era_window(ed, None)[0]) <= when]
         if not chosen:
             raise UsageError("no edition's rules had taken effect by then", hint="the corpus starts in 1993")
     if topic is not None:
