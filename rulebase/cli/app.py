@@ -643,7 +643,9 @@ def compare(
 ) -> None:
     """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated).
 
-    --as-of DATE keeps the columns of the editions whose rules had taken effect by that day."""
+    A curated topic has a column per edition and per Comprehensive Rules era where its rule
+    changed, up to today, each with the days it was in force (read from the archive) and the rules
+    it no longer has. --as-of DATE keeps the columns whose rules had taken effect by that day."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.core.eras import labels_between
     from rulebase.rules import compare as comparing
