@@ -41,10 +41,11 @@ def test_a_glossary_term_names_its_rule_and_subrules_in_force_now():
         (_rule("704", "State-Based Actions", kind="chapter", title="State-Based Actions"), NOW),
         (_rule("704.5a", "A player with 0 or less life loses the game."), NOW),
         (_rule("702.9", "Flanking"), OLD),  # no longer in force
+        (_rule("702.2a", "Deathtouch is a static ability. (2009)"), OLD),  # an earlier version (lineage)
     ]
     table = concept_table(order, _analyse)
-    assert table[("deathtouch",)] == [0, 1, 2]
-    assert table[("mana", "burn")] == [0, 1, 2]  # "(Obsolete)" is not part of the term
+    assert table[("deathtouch",)] == [0, 1, 2, 10]  # --as-of 2010 names the same rules
+    assert table[("mana", "burn")] == [0, 1, 2, 10]  # "(Obsolete)" is not part of the term
     assert table[("vigilance",)] == [3]
     assert table[("state", "based", "actions")] == [7, 8]  # a chapter names every rule in it
     assert ("pass",) not in table and ("flanking",) not in table

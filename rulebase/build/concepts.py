@@ -23,11 +23,15 @@ _NAMING_REFS = ("rule", "section")
 
 def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> dict[tuple[str, ...], list[int]]:
     """Term tokens -> document numbers of the rules the term names and their subrules (702.2 for
-    "Deathtouch": 702.2 and 702.2a-z; a chapter: every rule in it), in force now. `order` is the
-    index's documents in number order, as (record, window, ...) (writer.documents_of)."""
+    "Deathtouch": 702.2 and 702.2a-z; a chapter: every rule in it), in force now, and the earlier
+    versions of those rules (their lineage: a question asked --as-of 2010 names the same rules).
+    `order` is the index's documents in number order, as (record, window, ...) (writer.documents_of)."""
     numbered: dict[str, list[int]] = {}  # rule number -> documents (a number's current version)
     naming: list[tuple[str, list[str]]] = []  # (term, numbers it names)
+    versions: dict[str, list[int]] = {}  # lineage -> every version's documents, for --as-of
     for docnum, (record, window, *_) in enumerate(order):
+        if record.span and record.lineage:
+            versions.setdefault(record.lineage, []).append(docnum)
         if not record.span or window[1] != OPEN_END:
             continue
         if record.kind in ("rule", "chapter") and record.number:
@@ -47,6 +51,7 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
     for term, numbers in naming:
         tokens = tuple(analyse(term))
         docs = {d for number in numbers for d in within.get(number, ())}
+        docs |= {v for d in list(docs) for v in versions.get(order[d][0].lineage or "", ())}
         if tokens and docs:
             table.setdefault(tokens, set()).update(docs)
     return {tokens: sorted(docs) for tokens, docs in table.items()}
