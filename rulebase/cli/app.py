@@ -741,7 +741,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
 
 @command(app, examples=[
     ("rulebase history 702.83a", "every version of a rule, by date"),
-    ("rulebase history 510.2 --as-of 2005", "the 2005 rule first"),
+    ("rulebase history 702.17 --as-of 2010", "the 2010 rule first (trample)"),
     ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
 def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502.83a) or a record id.")],
