@@ -15,6 +15,7 @@ from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record
 
 _OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+_RULE_WORD = re.compile(r"\s+rules?$", re.IGNORECASE)  # "Summoning Sickness Rule", "Legend Rule"
 _RULE = re.compile(r"^\d{3}\.\d+$")  # a rule whose subrules are 702.2a-z: a heading when short
 _SUBRULE = re.compile(r"^(\d{3}\.\d+)[a-z]$")
 HEADING_WORDS = 4  # a numbered rule this short is a heading ("702.19. Trample")
@@ -36,9 +37,7 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
             continue
         if record.kind in ("rule", "chapter") and record.number:
             numbered.setdefault(record.number, []).append(docnum)
-        named = _names(record)
-        if named:
-            naming.append(named)
+        naming.extend(_names(record))
     within: dict[str, list[int]] = {}  # a number -> its own documents and its subrules'
     for number, docs in numbered.items():
         within.setdefault(number, []).extend(docs)
@@ -57,14 +56,18 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
     return {tokens: sorted(docs) for tokens, docs in table.items()}
 
 
-def _names(record: Record) -> tuple[str, list[str]] | None:
-    """(term, the rule numbers it names) for a record that names a term, else None."""
+def _names(record: Record) -> list[tuple[str, list[str]]]:
+    """(term, the rule numbers it names) for each term a record names: a glossary entry's title
+    (and, for "Summoning Sickness Rule", the term without "Rule": what players call it), a
+    chapter's title, a short rule's heading."""
     if record.kind == "glossary" and record.title:
         numbers = [ref.key for ref in record.refs if ref.kind in _NAMING_REFS]
-        return (_OBSOLETE.sub("", record.title), numbers) if numbers else None
+        term = _OBSOLETE.sub("", record.title)
+        bare = _RULE_WORD.sub("", term)
+        return [(t, numbers) for t in dict.fromkeys((term, bare)) if t] if numbers else []
     if record.kind == "chapter" and record.title and record.number:
-        return record.title, [record.number]
+        return [(record.title, [record.number])]
     if (record.kind == "rule" and record.number and _RULE.match(record.number)
             and len(record.text.split()) <= HEADING_WORDS):
-        return record.text.strip(" .:"), [record.number]
-    return None
+        return [(record.text.strip(" .:"), [record.number])]
+    return []
