@@ -51,6 +51,14 @@ def test_a_glossary_term_names_its_rule_and_subrules_in_force_now():
     assert ("pass",) not in table and ("flanking",) not in table
 
 
+def test_a_term_ending_in_rule_also_names_it_as_players_say_it():
+    order = [(_rule("302.6", "A creature's activated ability with the tap symbol ..."), NOW),
+             (_rule("glossary.summoning-sickness-rule", "Informal term ... See rule 302.6.", kind="glossary",
+                    title="Summoning Sickness Rule", refs=[Ref("302.6", "rule", "302.6")]), NOW)]
+    table = concept_table(order, _analyse)
+    assert table[("summoning", "sickness", "rule")] == table[("summoning", "sickness")] == [0]
+
+
 def test_the_table_reads_back_and_damage_reads_as_none(tmp_path):
     path = tmp_path / "concepts.json"
     write_concepts(path, {("deathtouch",): [3, 1], ("first", "strike"): [7]})
