@@ -168,27 +168,37 @@ def _mentions(text: str, names: set[str]) -> bool:
     return any(f" {name}" in words for name in names if name)
 
 
+NAMING_WORDS = ("called", "known as", "hívjuk", "hivjuk", "nevezz")  # what every naming sentence says
+
+
+def naming_test(names: Iterable[str]) -> Callable[[Record], bool]:
+    """Whether a record's text names the term (one of `names`) in a sentence: "... is called mana
+    burn" in English, "Ezt manaégésnek hívjuk" in Hungarian."""
+    english = [n for n in names if n.strip() and n.isascii()]
+    hungarian = {fold_accents(n).lower() for n in names if n.strip()}
+    patterns = [re.compile(rf"(?:{_NAMED_EN})\s+[\"“']?{re.escape(n)}\b", re.IGNORECASE) for n in english]
+
+    def test(record: Record) -> bool:
+        if record.lang == "hu":
+            named = {fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(record.text)}
+            return any(word.startswith(n) for word in named for n in hungarian if len(n) >= 4)
+        return any(p.search(record.text) for p in patterns)
+    return test
+
+
 def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str],
                      when: int | None = None) -> list[Record]:
     """Records whose text names the term in a sentence ("... is called mana burn", "Ezt
     manaégésnek hívjuk"), one per document not already covered."""
+    names = list(names)
     english = [n for n in names if n.strip() and n.isascii()]
-    hungarian = {fold_accents(n).lower() for n in names if n.strip()}
-    patterns = [re.compile(rf"(?:{_NAMED_EN})\s+[\"“']?{re.escape(n)}\b", re.IGNORECASE) for n in english]
+    names_it = naming_test(names)
     found: list[Record] = []
     like = tuple(f"%{verb}%{name}%" for verb in ("called", "known as") for name in english)
     like += ("%hívjuk%", "%hivjuk%", "%nevezz%")  # (only the Hungarian guide says these)
     for kind in ("glossary", "passage"):  # (rules: a scan of every release's versions, and a
         for record in store.of_kind(kind, when, like):  # rule-based document has a glossary)
-            if record.source in covered:
-                continue
-            text = record.text
-            if record.lang == "hu":
-                named = {fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(text)}
-                hit = any(word.startswith(n) for word in named for n in hungarian if len(n) >= 4)
-            else:
-                hit = any(p.search(text) for p in patterns)
-            if hit:
+            if record.source not in covered and names_it(record):
                 found.append(record)
                 covered.add(record.source)
     return found
