@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from rulebase.core.errors import ManifestError, NotFound, UsageError
@@ -99,15 +100,17 @@ def define(store: RecordStore, term: str, when: int | None = None,
     return Definitions(term, definitions, hungarian, store.get_many(ref_ids))
 
 
-def curated_names(corpus_dir: Path, term: str) -> list[str]:
+def curated_names(corpus_dir: Path, term: str, topics: list | None = None) -> list[str]:
     """The Hungarian names a curated topic (corpus/topics.toml) gives the term: its aliases in
     Hungarian ("manaégés" for mana burn). A broken topics file gives none here; `compare`
-    reports it."""
+    reports it. `topics`: the file already read (load_topics), for a caller asking many terms."""
 
-    try:
-        topic = find_topic(load_topics(Path(corpus_dir) / TOPICS_FILE), term)
-    except ManifestError:
-        return []
+    if topics is None:
+        try:
+            topics = load_topics(Path(corpus_dir) / TOPICS_FILE)
+        except ManifestError:
+            return []
+    topic = find_topic(topics, term)
     return [a for a in (topic.aliases if topic else ()) if not a.isascii()]
 
 
@@ -180,10 +183,17 @@ def naming_test(names: Iterable[str]) -> Callable[[Record], bool]:
 
     def test(record: Record) -> bool:
         if record.lang == "hu":
-            named = {fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(record.text)}
+            named = _named_words(record.text)
             return any(word.startswith(n) for word in named for n in hungarian if len(n) >= 4)
         return any(p.search(record.text) for p in patterns)
     return test
+
+
+@lru_cache(maxsize=4096)
+def _named_words(text: str) -> frozenset[str]:
+    """The words a Hungarian text names ("manaégésnek" in "Ezt manaégésnek hívjuk"), folded
+    (cached: the glossary site asks this of the same few paragraphs for every term)."""
+    return frozenset(fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(text))
 
 
 def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str],

@@ -121,9 +121,10 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
     return History(ref, lineages)
 
 
-def steps_of(archive: list[Record], spans: dict[str, tuple[int, int]]) -> list[Step]:
+def steps_of(archive: list[Record], spans: dict[str, tuple[int, int]], diffs: bool = True) -> list[Step]:
     """A lineage's versions (oldest first) as steps: each with its days in force (`spans`, as
-    store.windows gives them), how it differs from the one before, and the word diff."""
+    store.windows gives them), how it differs from the one before, and (unless `diffs` is off:
+    a caller that shows only what kind of change each was) the word diff."""
     steps: list[Step] = []
     for record in archive:
         first, last = spans[record.id]
@@ -133,7 +134,7 @@ def steps_of(archive: list[Record], spans: dict[str, tuple[int, int]]) -> list[S
             continue
         kind = classify(prev, record) or "returns"  # the same text again after releases without it
         ops = merge_short_equals(word_diff(prev.text, record.text)) \
-            if kind not in ("renumbered", "returns", "lost") else []
+            if diffs and kind not in ("renumbered", "returns", "lost") else []
         steps.append(Step(record, first, last, kind, ops, prev.number if prev.number != record.number else None))
     return steps
 
