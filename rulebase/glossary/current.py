@@ -33,6 +33,7 @@ class Archive:
     linked: dict[str, list[str]] = field(default_factory=dict)  # lineage -> same text in other documents
     current: dict[str, str] = field(default_factory=dict)  # a version of a live lineage -> the live version
     glossary: list[Record] = field(default_factory=list)  # every glossary version, twins of shown records left out
+    parts: list[Record] = field(default_factory=list)  # the examples filed under those versions
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # days in force, glossary versions too
     step_of: dict[str, Step] = field(default_factory=dict)  # version id -> its step (rules and glossary)
     twin_of: dict[str, str] = field(default_factory=dict)  # a glossary version left out -> its twin shown
@@ -86,6 +87,7 @@ def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -
     archive.twin_of = {g.id: link.target for g in glossary if g.id not in ids
                        for link in g.links if link.kind == "same-text" and link.target in shown_ids}
     archive.glossary = [_retarget(archive, g) if spans[g.id][1] >= OPEN_END else g for g in kept]
+    archive.parts = [e for e in store.versions(source, ("example",)) if e.parent in ids]
     archive.live = [_retarget(archive, r) for r in live]
     return archive
 

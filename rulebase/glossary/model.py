@@ -80,6 +80,7 @@ class Site:
     sources: list[SourceInfo]
     home: dict[str, TermPage | RulePage | CurrentPage]
     current: list[CurrentPage] = field(default_factory=list)
+    alias: dict[str, str] = field(default_factory=dict)  # an archive version shown as its twin -> the twin's id
 
     def source(self, source_id: str) -> SourceInfo | None:
         return next((s for s in self.sources if s.id == source_id), None)

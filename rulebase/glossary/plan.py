@@ -64,7 +64,7 @@ class _Corpus:
                       for s in sources}
         self.spans = {k: v for a in archives for k, v in a.spans.items()}
         self.steps = {k: v for a in archives for k, v in a.step_of.items()}
-        self.records = sorted([*records, *(g for a in archives for g in a.glossary)], key=self.order)
+        self.records = sorted([*records, *(g for a in archives for g in [*a.glossary, *a.parts])], key=self.order)
         self.by_id = {r.id: r for r in self.records}
         self.kids: dict[str, list[Record]] = {}
         for r in self.records:
@@ -80,6 +80,12 @@ class _Corpus:
         known, era = edition_rank(r.edition)
         when = self.spans[r.id][0] if r.span and r.id in self.spans else self.dates.get(r.source, 0)
         return (known, -era, -when, self.order(r))
+
+    def oldest_first(self, r: Record) -> tuple:
+        """Chronological order, what editions are diffed in."""
+        known, era = edition_rank(r.edition)
+        when = self.spans[r.id][0] if r.span and r.id in self.spans else self.dates.get(r.source, 0)
+        return (known, era, when, self.order(r))
 
     def chain(self, r: Record) -> list[Record]:
         """Ancestors-or-self, top first (stops at a missing parent or a cycle)."""
@@ -232,7 +238,7 @@ def _annotate(corpus: _Corpus, pages: list[TermPage]) -> None:
                                 key=corpus.order)
         for lang in sorted({d.record.lang for d in page.definitions}):
             firsts = {}
-            for d in reversed(page.definitions):  # oldest first
+            for d in sorted(page.definitions, key=lambda d: corpus.oldest_first(d.record)):
                 if d.record.lang == lang and not d.named:
                     firsts.setdefault(d.record.edition, d)
             reps = list(firsts.values())
@@ -280,8 +286,7 @@ def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterabl
             if d.named and d.record.id not in home:
                 home[d.record.id] = page
     current = _current(corpus, archives if editions is None else (), home)
-    for archive in archives:
-        home.update((twin, home[shown]) for twin, shown in archive.twin_of.items() if shown in home)
+    alias = {twin: shown for archive in archives for twin, shown in archive.twin_of.items() if shown in home}
     rules: list[RulePage] = []
     while pending:
         found = sorted({t for t in pending if t not in home and t in corpus.by_id})
@@ -307,7 +312,7 @@ def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterabl
         for rule in cited.values():
             rule.cited_by.append(page)
     _assign_paths(terms, rules, current)
-    return Site(terms, rules, infos, home, current)
+    return Site(terms, rules, infos, home, current, alias)
 
 
 def _current(corpus: _Corpus, archives: Sequence[Archive], home: dict) -> list[CurrentPage]:
@@ -430,11 +435,10 @@ def _write(out: Path, files: dict[str, bytes], previous: list[str], progress: Pr
     (root / MARKER).write_text("\n".join([MARKER_HEAD, *names]) + "\n", encoding="utf-8")
 
 
-def build_from_library(library, out: Path | str, fmt: str = "html", editions: Iterable[str] | None = None,
-                       force: bool = False, progress: Progress | None = None) -> GlossarySummary:
-    """`build_glossary` over a `rulebase.library.Library`'s records and sources: the documents'
-    records, every glossary entry of every Comprehensive Rules release, and the newest release's
-    rules with their histories."""
+def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[str], list[str]]]:
+    """What the site is built from, out of a `rulebase.library.Library`: the documents' records,
+    their sources, the Comprehensive Rules archive (every glossary entry of every release, the
+    newest release's rules with their histories) and the curated topics' Hungarian names."""
     # lazy: only a library build reads the curated topics (the pure build_glossary does not)
     from rulebase.core.errors import ManifestError
     from rulebase.rules.compare import TOPICS_FILE, load_topics, topic_key
@@ -451,5 +455,11 @@ def build_from_library(library, out: Path | str, fmt: str = "html", editions: It
 
     def also_named(term: str) -> list[str]:
         return curated_names(library.corpus_dir, term, topics) if topic_key(term) in named else []
-    return build_glossary(records, sources, out, fmt, editions, force, progress, load_archives(store, records),
-                          also_named)
+    return records, sources, load_archives(store, records), also_named
+
+
+def build_from_library(library, out: Path | str, fmt: str = "html", editions: Iterable[str] | None = None,
+                       force: bool = False, progress: Progress | None = None) -> GlossarySummary:
+    """`build_glossary` over a `rulebase.library.Library` (from_library)."""
+    records, sources, archives, also_named = from_library(library)
+    return build_glossary(records, sources, out, fmt, editions, force, progress, archives, also_named)

@@ -73,6 +73,7 @@ class _Renderer:
         return quote(rel) + ("#" + quote(record_id, safe=":._-") if record_id else "")
 
     def record_href(self, here: str, record_id: str | None) -> str | None:
+        record_id = self.site.alias.get(record_id or "", record_id)
         page = self.site.home.get(record_id or "")
         return self.href(here, page, record_id) if page else None
 
