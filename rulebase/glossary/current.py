@@ -82,7 +82,8 @@ def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -
         by_lineage.setdefault(record.lineage or record.id, []).append(record)
     for versions in by_lineage.values():
         archive.step_of.update((s.record.id, s) for s in steps_of(versions, spans, diffs=False))
-    kept = without_twins(glossary, shown)
+    alone = {g.id for g in without_twins(glossary, shown)}  # in force now: kept, its days are news
+    kept = [g for g in glossary if g.id in alone or spans[g.id][1] >= OPEN_END]
     ids, shown_ids = {g.id for g in kept}, {r.id for r in shown}
     archive.twin_of = {g.id: link.target for g in glossary if g.id not in ids
                        for link in g.links if link.kind == "same-text" and link.target in shown_ids}
