@@ -541,3 +541,74 @@ def test_term_keys():
     assert term_key("Removed from the Game") == term_key("remove from game")
     assert term_key("Blocked Creature") == term_key("Blocking Creature")  # only merged across sources
     assert term_key("Játékból eltávolított") == "jatekbol eltavolitott"
+
+
+def hostile_archive():
+    """A two-release archive by hand: rule 1.1 changed between them (its text and a glossary
+    entry carry markup), chapter 1 holds it, and the glossary entry cites the old version."""
+    from rulebase.glossary.current import Archive
+    from rulebase.rules.history import steps_of
+
+    def rec(id_, kind, text, span, **kw):
+        return Record(id=id_, source="arc", edition="cr2020" if span[0] == "2020-01-01" else "cr2021", lang="en",
+                      kind=kind, text=text, raw=text, span=span, **kw)
+
+    old = rec("arc:1.1@2020-01-01", "rule", f"Old {SCRIPT} text & more.", ["2020-01-01", "2020-12-31"],
+              number="1.1", parent="arc:1@2020-01-01", lineage="arc:1.1@2020-01-01", order=2)
+    new = rec("arc:1.1@2021-01-01", "rule", f"New {SCRIPT} text & more. See rule 1.", ["2021-01-01", "2021-01-01"],
+              number="1.1", parent="arc:1@2020-01-01", lineage="arc:1.1@2020-01-01", order=2,
+              refs=[Ref("rule 1", "rule", "1", target="arc:1@2020-01-01")])
+    chapter = rec("arc:1@2020-01-01", "chapter", "One <b>", ["2020-01-01", "2021-01-01"], number="1",
+                  title="One <b>", lineage="arc:1@2020-01-01", order=1)
+    entry = rec("arc:glossary.evil@2020-01-01", "glossary", f"Means {SCRIPT}. See rule 1.1.",
+                ["2020-01-01", "2021-01-01"], title=f"Evil {SCRIPT}", lineage="arc:glossary.evil@2020-01-01",
+                refs=[Ref("rule 1.1", "rule", "1.1", target="arc:1.1@2021-01-01")], order=3)
+    spans = {"arc:1.1@2020-01-01": (20200101, 20201231), "arc:1.1@2021-01-01": (20210101, 99991231),
+             "arc:1@2020-01-01": (20200101, 99991231), "arc:glossary.evil@2020-01-01": (20200101, 99991231)}
+    rule_steps, chapter_steps = steps_of([old, new], spans), steps_of([chapter], spans)
+    archive = Archive("arc", {"date": "2021-01-01", "first_day": 20210101}, [chapter, new],
+                      parent={new.id: chapter.id},
+                      steps={old.lineage: rule_steps, chapter.lineage: chapter_steps},
+                      current={old.id: new.id, new.id: new.id, chapter.id: chapter.id},
+                      glossary=[entry], spans=spans,
+                      step_of={s.record.id: s for s in [*rule_steps, *chapter_steps, *steps_of([entry], spans)]})
+    source = {"id": "arc", "title": f"Archive {SCRIPT}", "edition": "dated", "date": "2020-01-01/2021-01-01",
+              "lang": "en", "provenance": "p", "credit": f"c {SCRIPT}"}
+    return archive, source
+
+
+@pytest.mark.parametrize("fmt", ["html", "md"])
+def test_hostile_archive_pages_are_escaped_and_linked(tmp_path, fmt):
+    archive, source = hostile_archive()
+    out = tmp_path / fmt
+    summary = build_glossary([], [source], out, fmt=fmt, archives=[archive])
+    assert summary.terms == 1 and summary.rule_pages == 2
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob(f"*.{fmt}"))
+    assert names == [f"credits.{fmt}", f"index.{fmt}", f"rules/arc-1-1.{fmt}", f"rules/arc-1.{fmt}",
+                     f"terms/evil-script-alert-1-script.{fmt}"]
+    for page in out.rglob(f"*.{fmt}"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>" not in text and "<b>" not in text
+    if fmt == "md":
+        rule = (out / "rules" / "arc-1-1.md").read_text(encoding="utf-8")
+        assert "New &lt;script&gt;alert(1)&lt;/script&gt; text &amp; more." in rule
+        assert '<a id="arc:1.1@2020-01-01"></a> **2020-01-01 to 2020-12-31**' in rule
+        return
+    assert check_html_links(out) > 10
+    rule = soup(out / "rules" / "arc-1-1.html")
+    assert rule.find("div", id="arc:1.1@2021-01-01").find_all("p")[1].get_text() == f"New {SCRIPT} text & more. See rule 1."
+    assert rule.find("p", class_="see-also").a["href"] == "arc-1.html#arc:1@2020-01-01"
+    items = rule.find_all("li", class_="version")
+    assert [li.get("id") for li in items] == [None, "arc:1.1@2020-01-01"]
+    assert items[0].find("p", class_="period").get_text().startswith("2021-01-01 to now · 1.1 · text changed")
+    assert [x.get_text() for x in items[0].find_all("del")] == ["Old "] and items[1].find("del") is None
+    assert items[1].find("p", class_="text").get_text() == f"Old {SCRIPT} text & more."
+    assert rule.find("nav", class_="section").a.get_text() == "1 One <b>"
+    term = soup(out / "terms" / "evil-script-alert-1-script.html")
+    assert term.h1.get_text() == f"Evil {SCRIPT}"
+    assert term.find("p", class_="see-also").a["href"] == "../rules/arc-1-1.html#arc:1.1@2021-01-01"
+    assert "Evil <script>alert(1)</script>" in [a.get_text() for a in rule.find("p", class_="cited-by").find_all("a")]
+    entries = json.loads((out / "search-index.json").read_text(encoding="utf-8"))
+    assert [e["t"] for e in entries] == [f"Evil {SCRIPT}", "1 One <b>", "1.1"]
+    raw = (out / "index.html").read_text(encoding="utf-8")
+    assert raw.count("<script") == 2

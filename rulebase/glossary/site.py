@@ -70,7 +70,7 @@ class _Renderer:
             rel = path
         else:
             rel = posixpath.relpath(path, folder)
-        return quote(rel) + ("#" + quote(record_id, safe=":._-") if record_id else "")
+        return quote(rel) + ("#" + quote(record_id, safe=":._-@") if record_id else "")
 
     def record_href(self, here: str, record_id: str | None) -> str | None:
         record_id = self.site.alias.get(record_id or "", record_id)
