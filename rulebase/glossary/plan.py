@@ -397,7 +397,9 @@ def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[
 
     sources = library.ensure().meta.get("sources", [])
     store = library.store
-    records = [r for r in store.all(latest=True) if not r.span]
+    archive_ids = set(store.releases())  # (their versions are read by load_archives)
+    records = [r for source in store.documents() if source not in archive_ids for r in store.of_source(source)
+               if not r.span]
     try:
         topics = load_topics(Path(library.corpus_dir) / TOPICS_FILE)
     except ManifestError:
