@@ -1,5 +1,6 @@
 """Glossary site: the real corpus (conftest's session `library`), plus hostile hand-made records."""
 
+import html
 import json
 import re
 from pathlib import Path
@@ -10,8 +11,8 @@ from bs4 import BeautifulSoup
 
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, Ref
-from rulebase.core.sources import Source
-from rulebase.glossary.plan import MARKER, build_from_library, build_glossary, plan, term_key
+from rulebase.core.sources import Source, edition_rank
+from rulebase.glossary.plan import MARKER, build_from_library, build_glossary, from_library, plan, term_key
 from rulebase.glossary.site import md, rewritten
 
 
@@ -37,34 +38,34 @@ def files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
-_LATEST: dict[int, set[str]] = {}
-
-
 def descendants(store, record_id: str) -> list[str]:
-    """A record's parts; of an archive version's parts, the newest of each (as the site shows)."""
-    if id(store) not in _LATEST:
-        _LATEST[id(store)] = {r.id for kind in ("example", "glossary") for r in store.of_kind(kind)}
-    latest = _LATEST[id(store)]
+    """A record's parts: for an archive version, the versions filed under it (as the site shows)."""
     found, todo = [], store.children(record_id)
     while todo:
         found.append(todo.pop(0))
         todo[:0] = store.children(found[-1].id)
-    return [r.id for r in sorted(found, key=lambda r: r.order) if not r.span or r.id in latest]
+    return [r.id for r in sorted(found, key=lambda r: r.order)]
+
+
+_ATTR = re.compile(r'\s(id|href|src)="([^"]*)"')
 
 
 def check_html_links(out: Path) -> int:
-    """Every href/src is relative, lands on a file inside OUT, and its fragment is an id there."""
-    pages = {p: soup(p) for p in out.rglob("*.html")}
-    ids = {p.resolve(): {t["id"] for t in s.find_all(id=True)} for p, s in pages.items()}
+    """Every href/src is relative, lands on a file inside OUT, and its fragment is an id there.
+    (The pages' attributes read with a regular expression: the writer quotes every attribute
+    with '"' and escapes the values, and BeautifulSoup would take a minute over 4,000 pages.)"""
+    pages = {p.resolve(): [(k, html.unescape(v)) for k, v in _ATTR.findall(p.read_text(encoding="utf-8"))]
+             for p in out.rglob("*.html")}
+    ids = {p: {v for k, v in attrs if k == "id"} for p, attrs in pages.items()}
+    assert all(len(ids[p]) == sum(1 for k, _ in attrs if k == "id") for p, attrs in pages.items())  # unique
     checked = 0
-    for page, parsed in pages.items():
-        for tag in parsed.find_all(["a", "link", "script", "img"]):
-            url = tag.get("href") or tag.get("src")
-            if url is None:
+    for page, attrs in pages.items():
+        for kind, url in attrs:
+            if kind == "id":
                 continue
             parts = urlsplit(url)
             assert not parts.scheme and not parts.netloc, f"{page}: external link {url}"
-            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
             assert target.is_relative_to(out.resolve()) and target.is_file(), f"{page}: broken {url}"
             if parts.fragment:
                 assert unquote(parts.fragment) in ids[target], f"{page}: no anchor for {url}"
@@ -100,10 +101,13 @@ def test_every_glossary_entry_is_on_exactly_one_term_page_with_its_parts(html_si
     found: dict[str, list[str]] = {}
     for page in (out / "terms").glob("*.html"):
         for article in soup(page).find_all("article", class_="definition"):
-            found.setdefault(article["id"], []).append(page.name)
+            if "named" in article["class"]:
+                continue  # a sentence naming the term inside another entry (test_named_definitions)
+            found.setdefault(article.get("id") or article["data-record"], []).append(page.name)
             parts = [div["id"] for div in article.find_all("div", class_="part")]
-            record = library.store.get(article["id"])
-            kids = descendants(library.store, article["id"])
+            key = article.get("id") or article["data-record"]
+            record = library.store.get(key)
+            kids = descendants(library.store, key)
             if record.kind == "passage" and parts and parts != kids:  # and the paragraphs continuing it
                 siblings = [s.id for s in library.store.children(record.parent) if s.order > record.order]
                 assert parts == siblings[:len(parts)]
@@ -111,8 +115,10 @@ def test_every_glossary_entry_is_on_exactly_one_term_page_with_its_parts(html_si
             else:
                 assert parts == kids
     store = library.store
-    entries = [r for r in store.of_kind("glossary") if not r.span  # the archive is not in the site
-               and (not r.parent or store.get(r.parent).kind != "glossary")]
+    records, _, archives, _ = from_library(library)
+    entries = [r for r in records if r.kind == "glossary" and (not r.parent or store.get(r.parent).kind != "glossary")]
+    entries += archives[0].glossary  # every version of every release, but for twins of cr2008's entries
+    assert len(archives[0].glossary) > 5000
     kinds = {i: store.get(i).kind for i in found}
     assert sorted(i for i in found if kinds[i] == "glossary") == sorted(r.id for r in entries)
     assert all(len(found[r.id]) == 1 for r in entries)
@@ -170,10 +176,8 @@ def test_referrers_and_see_also_are_linked(html_site):
 
 
 def test_editions_are_diffed_side_by_side(library, html_site):
-    # the records the site is built from (build_from_library): the archive's versions stay out,
-    # and its 1999-2002 versions are labelled 6e like the Hungarian guide
-    records = [r for r in library.store.all(latest=True) if not r.span]
-    site = plan(records, library.ensure().meta["sources"])
+    records, sources, archives, also_named = from_library(library)  # what build_from_library builds
+    site = plan(records, sources, None, None, archives, also_named)
     with_diffs = [p for p in site.terms if p.diffs]
     assert with_diffs
     for page in with_diffs:
@@ -189,7 +193,7 @@ def test_editions_are_diffed_side_by_side(library, html_site):
         if rewritten(ops):
             assert table.caption.get_text().startswith("Rewritten")
         else:
-            assert table.find("td", class_="old").find("del") and table.find("td", class_="new").find("ins")
+            assert table.find("td", class_="old").find("del") or table.find("td", class_="new").find("ins")
     assert any(not rewritten(ops) for p in with_diffs for _, _, ops in p.diffs)
 
 
@@ -200,16 +204,135 @@ def test_index_page(html_site):
     assert page.find("script", src="assets/search.js") is not None
     entries = json.loads(page.find("script", id="search-data").string)
     assert entries == json.loads((out / "search-index.json").read_text(encoding="utf-8"))
-    assert len(entries) == summary.terms
+    terms = [e for e in entries if e["u"].startswith("terms/")]
+    rules = [e for e in entries if not e["u"].startswith("terms/")]
+    assert len(terms) == summary.terms and len(rules) > 3000
+    assert all(e["d"].startswith("rule in force now") and e["u"].startswith("rules/cr-") for e in rules)
     artifact = next(e for e in entries if e["t"] == "Artifact")
     assert artifact["u"] == "terms/artifact.html" and artifact["h"] == ["varázstárgy"] and "10e" in artifact["e"]
     nav = [a.get_text() for a in page.find("nav", class_="az").find_all("a")]
-    assert nav[:3] == ["A", "B", "C"] and nav == sorted(nav)
-    counts = {tr.find_all("td")[0].get_text(): int(tr.find_all("td")[1].get_text())
-              for tr in page.find("table", class_="counts").find_all("tr")[1:]}
-    assert counts["10e"] > 390 and counts["6e"] == 11
-    listed = [a["href"] for a in page.select("section[id^=letter-] a")]
-    assert len(listed) == summary.terms == len(set(listed))
+    assert nav[:3] == ["A", "B", "C"] and nav == sorted(nav, key=lambda x: (x == "#", x))
+    listed = page.select("section[id^=letter-] li")
+    assert len(listed) == summary.terms == len({li.a["href"] for li in listed})
+    # the edition table agrees with the list under it and with the term pages
+    editions = [li.find("span", class_="editions").get_text().split() for li in listed]
+    articles = [a for p in (out / "terms").glob("*.html") for a in soup(p).find_all("article")]
+    rows = [[td.get_text() for td in tr.find_all("td")] for tr in page.find("table", class_="counts").find_all("tr")[1:]]
+    *by_edition, total = rows
+    for edition, sources, terms, defs in by_edition:
+        assert int(terms) == sum(1 for e in editions if edition in e)
+        assert int(defs) == sum(1 for a in articles if a["data-edition"] == edition)
+        assert sources.split() == sorted({(a.get("id") or a["data-record"]).split(":")[0] for a in articles
+                                          if a["data-edition"] == edition})
+    assert [r[0] for r in by_edition] == sorted({e for es in editions for e in es}, key=edition_rank)
+    assert {"alpha", "4e", "5e", "6e", "10e", "cr2009", "cr2026"} <= {r[0] for r in by_edition}
+    sources = {s for r in by_edition for s in r[1].split()}
+    assert total == ["all", f"{len(sources)} sources", str(summary.terms), str(len(articles))]
+    assert page.find("p", class_="summary").get_text().startswith(f"{summary.terms} terms from {len(sources)} sources; ")
+    assert sources == {"alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"}
+
+
+def test_current_terms_and_rule_numbers_are_in_the_search(html_site):
+    entries = json.loads((html_site[0] / "search-index.json").read_text(encoding="utf-8"))
+    titles = {e["t"]: e for e in entries}
+    for term in ("Ward", "Hexproof", "Day"):  # today's glossary: the 1995-2008 documents lack them
+        assert titles[term]["u"] == f"terms/{term.lower()}.html"
+        assert "cr2026" in titles[term]["e"] or titles[term]["e"][-1].startswith("cr20")
+    assert titles["702.83a"]["u"] == "rules/cr-702-83a.html"
+    assert titles["702.83 Exalted"]["u"] == "rules/cr-702-83.html"
+    assert titles["702.19 Trample"]["u"] == "rules/cr-702-19.html"
+
+
+def test_mana_burn_page_has_every_definition_define_shows(html_site, library):
+    from rulebase.rules.definitions import curated_names, define
+
+    found = define(library.store, "mana burn", None, curated_names(library.corpus_dir, "mana burn"))
+    assert len(found.definitions) == 5
+    page = soup(html_site[0] / "terms" / "mana-burn.html")
+    shown = [a.get("id") or a["data-record"] for a in page.find_all("article")]
+    assert {r.id for r in found.definitions} <= set(shown)
+    assert len({i.split(":")[0] for i in shown}) == 5  # rb4e, ck1999, hu-guide, cr2008, cr
+    # newest first: the obsolete entry of today's rules, down to the 1995 rulebook's Mana pool
+    assert shown[0] == "cr:glossary.mana-burn@2019-05-03" and shown[-1] == "rb4e:glossary.mana-pool"
+    first = page.find("article")
+    assert first.h3.get_text().startswith("cr2019 Comprehensive Rules (cr) · in force 2019-05-03 to now")
+    assert "That rule no longer exists." in first.get_text()
+    named = page.find("article", attrs={"data-record": "rb4e:glossary.mana-pool"})
+    assert "named" in named["class"] and "This kind of damage is called mana burn." in named.get_text()
+    assert named.find("p", class_="named-in").a["href"] == "mana-pool.html#rb4e:glossary.mana-pool"
+    hungarian = page.find("article", id="hu-guide:altalanos-tudnivalok.1") or page.find(
+        "article", attrs={"data-record": "hu-guide:altalanos-tudnivalok.1"})
+    assert hungarian["lang"] == "hu" and "Ezt manaégésnek hívjuk." in hungarian.get_text()
+
+
+def test_a_current_rule_page_with_its_history(html_site, library):
+    from rulebase.rules.history import change_text, history
+
+    store = library.store
+    page = soup(html_site[0] / "rules" / "cr-702-83a.html")
+    assert page.h1.get_text() == "702.83a"
+    block = page.find("div", id="cr:702.83a@2021-04-22")
+    assert block.find_all("p")[1].get_text() == store.get("cr:702.83a@2021-04-22").text
+    crumbs = [(a.get_text(), a["href"]) for a in page.find("nav", class_="section").find_all("a")]
+    assert crumbs == [("7 Additional Rules", "cr-7.html"), ("702 Keyword Abilities", "cr-702.html"),
+                      ("702.83 Exalted", "cr-702-83.html")]
+    steps = history(store, "cr:702.83a@2021-04-22").lineages[0].steps
+    items = page.find("section", id="history").find_all("li", class_="version")
+    assert page.find("p", class_="lineage").get_text() == "502.83a → 702.80a → 702.81a → 702.82a → 702.83a (8 versions)"
+    assert len(items) == len(steps) == 8
+    for li, step in zip(items, reversed(steps), strict=True):
+        period = li.find("p", class_="period").get_text()
+        assert change_text(step) in period and step.record.id in period
+        text = li.find("p", class_="text")
+        for gone in text.find_all("del"):
+            gone.decompose()
+        assert text.get_text() == step.record.text  # verbatim, the deletions aside
+        assert li.get("id") == (None if step.record.id == "cr:702.83a@2021-04-22" else step.record.id)
+    assert items[0].find("p", class_="period").get_text().startswith("2021-04-22 to now · 702.83a · renumbered from 702.82a")
+    assert items[-1].find("p", class_="period").get_text().startswith("2008-10-01 to 2009-07-10 · 502.83a · first appears")
+    same = [a["href"] for a in page.find("p", class_="same-text").find_all("a")]
+    assert same == ["cr2008-502.html#cr2008:502.83a", "ck2008-502-83.html#ck2008:502.83a"]
+    parent = soup(html_site[0] / "rules" / "cr-702-83.html")
+    assert [a["href"] for a in parent.find("section", class_="subrules").find_all("a")] == [
+        "cr-702-83a.html", "cr-702-83b.html"]
+    assert "Exalted" in [a.get_text() for a in parent.find("p", class_="cited-by").find_all("a")]
+
+
+def test_terms_link_to_the_current_rules_they_cite(html_site, library):
+    out = html_site[0]
+    trample = soup(out / "terms" / "trample.html")
+    current = next(a for a in trample.find_all("article") if "to now" in a.h3.get_text())
+    see = current.find("p", class_="see-also").a
+    assert see.get_text() == "rule 702.19"
+    assert unquote(see["href"]).startswith("../rules/cr-702-19.html#cr:702.19@")
+    rule = soup(out / "rules" / "cr-702-19.html")
+    assert "Trample" in [a.get_text() for a in rule.find("p", class_="cited-by").find_all("a")]
+    # a current rule's own references lead to the rules in force now
+    store = library.store
+    record = store.get(unquote(see["href"].split("#")[1]))
+    assert record.span[1] == store.releases()["cr"][-1]["date"]
+    newest = store.releases()["cr"][-1]
+    citing = [r for r in store.in_force(newest["first_day"], "cr") if any(ref.target for ref in r.refs)]
+    assert len(citing) > 500
+    links = []
+    for record in citing[::50]:
+        page = soup(out / "rules" / ("cr-" + record.number.lower().replace(".", "-") + ".html"))
+        links += page.find("div", class_="current").find("p", class_="see-also").find_all("a")
+    assert len(links) >= len(citing[::50])
+    for a in links:
+        target = store.get(unquote(a["href"].split("#")[1]))
+        assert target.span[1] == store.releases()["cr"][-1]["date"] and a["href"].startswith("cr-")
+
+
+def test_every_rule_of_the_newest_release_has_a_page(html_site, library):
+    store = library.store
+    newest = store.releases()["cr"][-1]
+    live = [r for r in store.in_force(newest["first_day"], "cr", ("section", "chapter", "rule")) if r.number]
+    pages = {p.name for p in (html_site[0] / "rules").glob("cr-*.html")}
+    assert len(live) > 3000 and len(pages) == len(live)
+    for record in live[::97]:
+        name = "cr-" + record.number.lower().replace(".", "-") + ".html"
+        assert soup(html_site[0] / "rules" / name).find(id=record.id) is not None
 
 
 def test_credits_page(html_site, library):
@@ -378,7 +501,7 @@ def test_hostile_text_is_escaped_everywhere(tmp_path):
     assert soup(out / "credits.html").find("section", id="source-evil").h2.get_text() == f"Evil {SCRIPT}"
     x = soup(out / "terms" / "x.html")  # "../x", "x" (evil) and "x" (old) merge on the name "x"
     assert x.h1.get_text() == "../x"
-    assert [a["id"] for a in x.find_all("article")] == ["old:glossary.x", "evil:glossary.x", "evil:glossary.x2"]
+    assert [a["id"] for a in x.find_all("article")] == ["evil:glossary.x", "evil:glossary.x2", "old:glossary.x"]
     assert x.find("p", class_="names").get_text() == "Also: ../../x, x"
     diff = x.find("table", class_="diff")  # 4e "Escapes ../x in 4e" against 10e "Escapes ../../etc/passwd"
     assert str(diff.find("td", class_="old")) == '<td class="old">Escapes <del>../x in 4e</del></td>'
@@ -418,3 +541,74 @@ def test_term_keys():
     assert term_key("Removed from the Game") == term_key("remove from game")
     assert term_key("Blocked Creature") == term_key("Blocking Creature")  # only merged across sources
     assert term_key("Játékból eltávolított") == "jatekbol eltavolitott"
+
+
+def hostile_archive():
+    """A two-release archive by hand: rule 1.1 changed between them (its text and a glossary
+    entry carry markup), chapter 1 holds it, and the glossary entry cites the old version."""
+    from rulebase.glossary.current import Archive
+    from rulebase.rules.history import steps_of
+
+    def rec(id_, kind, text, span, **kw):
+        return Record(id=id_, source="arc", edition="cr2020" if span[0] == "2020-01-01" else "cr2021", lang="en",
+                      kind=kind, text=text, raw=text, span=span, **kw)
+
+    old = rec("arc:1.1@2020-01-01", "rule", f"Old {SCRIPT} text & more.", ["2020-01-01", "2020-12-31"],
+              number="1.1", parent="arc:1@2020-01-01", lineage="arc:1.1@2020-01-01", order=2)
+    new = rec("arc:1.1@2021-01-01", "rule", f"New {SCRIPT} text & more. See rule 1.", ["2021-01-01", "2021-01-01"],
+              number="1.1", parent="arc:1@2020-01-01", lineage="arc:1.1@2020-01-01", order=2,
+              refs=[Ref("rule 1", "rule", "1", target="arc:1@2020-01-01")])
+    chapter = rec("arc:1@2020-01-01", "chapter", "One <b>", ["2020-01-01", "2021-01-01"], number="1",
+                  title="One <b>", lineage="arc:1@2020-01-01", order=1)
+    entry = rec("arc:glossary.evil@2020-01-01", "glossary", f"Means {SCRIPT}. See rule 1.1.",
+                ["2020-01-01", "2021-01-01"], title=f"Evil {SCRIPT}", lineage="arc:glossary.evil@2020-01-01",
+                refs=[Ref("rule 1.1", "rule", "1.1", target="arc:1.1@2021-01-01")], order=3)
+    spans = {"arc:1.1@2020-01-01": (20200101, 20201231), "arc:1.1@2021-01-01": (20210101, 99991231),
+             "arc:1@2020-01-01": (20200101, 99991231), "arc:glossary.evil@2020-01-01": (20200101, 99991231)}
+    rule_steps, chapter_steps = steps_of([old, new], spans), steps_of([chapter], spans)
+    archive = Archive("arc", {"date": "2021-01-01", "first_day": 20210101}, [chapter, new],
+                      parent={new.id: chapter.id},
+                      steps={old.lineage: rule_steps, chapter.lineage: chapter_steps},
+                      current={old.id: new.id, new.id: new.id, chapter.id: chapter.id},
+                      glossary=[entry], spans=spans,
+                      step_of={s.record.id: s for s in [*rule_steps, *chapter_steps, *steps_of([entry], spans)]})
+    source = {"id": "arc", "title": f"Archive {SCRIPT}", "edition": "dated", "date": "2020-01-01/2021-01-01",
+              "lang": "en", "provenance": "p", "credit": f"c {SCRIPT}"}
+    return archive, source
+
+
+@pytest.mark.parametrize("fmt", ["html", "md"])
+def test_hostile_archive_pages_are_escaped_and_linked(tmp_path, fmt):
+    archive, source = hostile_archive()
+    out = tmp_path / fmt
+    summary = build_glossary([], [source], out, fmt=fmt, archives=[archive])
+    assert summary.terms == 1 and summary.rule_pages == 2
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob(f"*.{fmt}"))
+    assert names == [f"credits.{fmt}", f"index.{fmt}", f"rules/arc-1-1.{fmt}", f"rules/arc-1.{fmt}",
+                     f"terms/evil-script-alert-1-script.{fmt}"]
+    for page in out.rglob(f"*.{fmt}"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>" not in text and "<b>" not in text
+    if fmt == "md":
+        rule = (out / "rules" / "arc-1-1.md").read_text(encoding="utf-8")
+        assert "New &lt;script&gt;alert(1)&lt;/script&gt; text &amp; more." in rule
+        assert '<a id="arc:1.1@2020-01-01"></a> **2020-01-01 to 2020-12-31**' in rule
+        return
+    assert check_html_links(out) > 10
+    rule = soup(out / "rules" / "arc-1-1.html")
+    assert rule.find("div", id="arc:1.1@2021-01-01").find_all("p")[1].get_text() == f"New {SCRIPT} text & more. See rule 1."
+    assert rule.find("p", class_="see-also").a["href"] == "arc-1.html#arc:1@2020-01-01"
+    items = rule.find_all("li", class_="version")
+    assert [li.get("id") for li in items] == [None, "arc:1.1@2020-01-01"]
+    assert items[0].find("p", class_="period").get_text().startswith("2021-01-01 to now · 1.1 · text changed")
+    assert [x.get_text() for x in items[0].find_all("del")] == ["Old "] and items[1].find("del") is None
+    assert items[1].find("p", class_="text").get_text() == f"Old {SCRIPT} text & more."
+    assert rule.find("nav", class_="section").a.get_text() == "1 One <b>"
+    term = soup(out / "terms" / "evil-script-alert-1-script.html")
+    assert term.h1.get_text() == f"Evil {SCRIPT}"
+    assert term.find("p", class_="see-also").a["href"] == "../rules/arc-1-1.html#arc:1.1@2021-01-01"
+    assert "Evil <script>alert(1)</script>" in [a.get_text() for a in rule.find("p", class_="cited-by").find_all("a")]
+    entries = json.loads((out / "search-index.json").read_text(encoding="utf-8"))
+    assert [e["t"] for e in entries] == [f"Evil {SCRIPT}", "1 One <b>", "1.1"]
+    raw = (out / "index.html").read_text(encoding="utf-8")
+    assert raw.count("<script") == 2

@@ -1,6 +1,7 @@
 /* Client-side term search for the glossary index page. Plain JavaScript, nothing fetched:
    the index is the JSON in <script id="search-data"> written by `rulebase glossary build`.
-   Entries: t = title, u = page URL, n = other names, h = Hungarian names, e = editions. */
+   Entries: t = title (a term, or a rule's number and title), u = page URL, n = other names,
+   h = Hungarian names, e = editions, d = what a rule entry says (rules of the current release). */
 (function () {
   "use strict";
   var input = document.getElementById("search");
@@ -50,7 +51,7 @@
     var meta = document.createElement("span");
     meta.className = "meta";
     var extra = entry.h.length ? " · " + entry.h.join(", ") : "";
-    meta.textContent = " " + entry.e.join(" ") + extra;
+    meta.textContent = entry.d ? " " + entry.d : " " + entry.e.join(" ") + extra;
     li.appendChild(meta);
     return li;
   }

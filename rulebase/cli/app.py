@@ -776,7 +776,8 @@ def glossary_build(
     force: Annotated[bool, typer.Option("--force", help="Write into a non-empty directory we did not create.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """One page per glossary term across editions, rule pages, an A-Z index with search, credits."""
+    """One page per glossary term of every era, a page with its history for every rule in force
+    now, the older documents' rule pages, an A-Z index with search, credits."""
     # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import build_progress
     from rulebase.glossary.plan import build_from_library

@@ -388,11 +388,10 @@ def span_text(first: int, last: int) -> str:
 
 def step_head(step) -> str:
     """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a'."""
-    what = {"added": "first appears", "changed": "text changed",
-            "typography": "quotes or dashes changed only", "references": "cited rule numbers changed only",
-            "lost": "same text but for characters a file lost ('?' for quotes)",
-            "returns": "back, unchanged, after releases without it", "renumbered": f"renumbered from {step.previous_number}",
-            "renumbered+changed": f"renumbered from {step.previous_number}, text changed"}[step.change]
+    # lazy: history imports difflib, which a cold lookup or search must not pay for
+    from rulebase.rules.history import change_text
+
+    what = change_text(step)
     number = step.record.number or step.record.title or ""
     return f"{span_text(step.first, step.last)}  {number}  {what}  ({step.record.id})"
 

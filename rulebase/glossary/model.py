@@ -9,6 +9,7 @@ from pathlib import Path
 from rulebase.core.records import Record
 from rulebase.core.sources import edition_rank
 from rulebase.rules.diff import DiffOp
+from rulebase.rules.history import Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,8 @@ class Definition:
     record: Record
     parts: list[Record]  # everything filed under the entry, in document order
     text: str  # the entry's whole text, parts included: what editions are compared on
+    step: Step | None = None  # an archive version: its days in force and how it differs from the one before
+    named: bool = False  # a sentence inside another entry that names the term (its home is that entry's page)
 
 
 @dataclass(slots=True)
@@ -56,11 +59,28 @@ class RulePage:
 
 
 @dataclass(slots=True)
+class CurrentPage:
+    """A section, chapter, rule or subrule of the newest Comprehensive Rules release."""
+
+    record: Record
+    crumbs: list[Record]  # its ancestors in the release, top first
+    children: list[Record]  # its sections, chapters, rules or subrules (each on a page of its own)
+    examples: list[Record]  # shown under it
+    steps: list[Step]  # its history: every version of its lineage, oldest first
+    linked: list[Record]  # the same text in other documents (the bundled 2008 release, Crystal Keep)
+    release: str  # the release's date
+    cited_by: list[TermPage] = field(default_factory=list)
+    path: str = ""
+
+
+@dataclass(slots=True)
 class Site:
     terms: list[TermPage]
     rules: list[RulePage]
     sources: list[SourceInfo]
-    home: dict[str, TermPage | RulePage]
+    home: dict[str, TermPage | RulePage | CurrentPage]
+    current: list[CurrentPage] = field(default_factory=list)
+    alias: dict[str, str] = field(default_factory=dict)  # an archive version shown as its twin -> the twin's id
 
     def source(self, source_id: str) -> SourceInfo | None:
         return next((s for s in self.sources if s.id == source_id), None)
@@ -72,5 +92,5 @@ class GlossarySummary:
     format: str
     pages: int  # term, rule, index and credits pages written
     terms: int
-    rule_pages: int
+    rule_pages: int  # the older documents' rule pages and the current rules' pages
     files: int  # every file written, assets and the search index included

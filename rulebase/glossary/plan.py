@@ -17,16 +17,25 @@ from pathlib import Path
 
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_accents, fold_space, slugify
-from rulebase.core.sources import EDITIONS, edition_rank
+from rulebase.core.sources import edition_rank, is_edition
 from rulebase.glossary import site as render
-from rulebase.glossary.model import Definition, GlossarySummary, RulePage, Site, SourceInfo, TermPage
+from rulebase.glossary.current import RULE_KINDS, Archive, load_archives
+from rulebase.glossary.model import (
+    CurrentPage,
+    Definition,
+    GlossarySummary,
+    RulePage,
+    Site,
+    SourceInfo,
+    TermPage,
+)
+from rulebase.glossary.output import MARKER as MARKER  # (re-exported: where callers have found it)
+from rulebase.glossary.output import prepare, write
 from rulebase.ingest.link import fold_term
-from rulebase.rules.definitions import defining_text, loose_term
+from rulebase.rules.definitions import NAMING_WORDS, defining_text, loose_term, naming_test
 from rulebase.rules.diff import merge_short_equals, word_diff
 
 FORMATS = ("html", "md")
-MARKER = ".rulebase-glossary"
-MARKER_HEAD = "# written by 'rulebase glossary build'; files it wrote (deleted on the next build):"
 Progress = Callable[[str, int, int], None]
 
 
@@ -49,9 +58,13 @@ def source_info(source: object) -> SourceInfo:
 
 
 class _Corpus:
-    def __init__(self, records: Iterable[Record], sources: Sequence[SourceInfo]):
+    def __init__(self, records: Iterable[Record], sources: Sequence[SourceInfo], archives: Sequence[Archive] = ()):
         self.rank = {s.id: n for n, s in enumerate(sources)}
-        self.records = sorted(records, key=self.order)
+        self.dates = {s.id: int((s.date.replace("-", "")[:8] + "0000")[:8]) if s.date[:4].isdigit() else 0
+                      for s in sources}
+        self.spans = {k: v for a in archives for k, v in a.spans.items()}
+        self.steps = {k: v for a in archives for k, v in a.step_of.items()}
+        self.records = sorted([*records, *(g for a in archives for g in [*a.glossary, *a.parts])], key=self.order)
         self.by_id = {r.id: r for r in self.records}
         self.kids: dict[str, list[Record]] = {}
         for r in self.records:
@@ -60,6 +73,19 @@ class _Corpus:
 
     def order(self, r: Record) -> tuple:
         return (self.rank.get(r.source, len(self.rank)), r.source, r.order, r.id)
+
+    def newest_first(self, r: Record) -> tuple:
+        """Definitions' order on a term page: the newest era first, within it the newest text
+        (an archive version by its first day in force, a document by its date)."""
+        known, era = edition_rank(r.edition)
+        when = self.spans[r.id][0] if r.span and r.id in self.spans else self.dates.get(r.source, 0)
+        return (known, -era, -when, self.order(r))
+
+    def oldest_first(self, r: Record) -> tuple:
+        """Chronological order, what editions are diffed in."""
+        known, era = edition_rank(r.edition)
+        when = self.spans[r.id][0] if r.span and r.id in self.spans else self.dates.get(r.source, 0)
+        return (known, era, when, self.order(r))
 
     def chain(self, r: Record) -> list[Record]:
         """Ancestors-or-self, top first (stops at a missing parent or a cycle)."""
@@ -122,6 +148,8 @@ def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
             for link in r.links:
                 if strict and link.kind == "glossary" and link.target in parent:
                     union(link.target, r.id, True)
+            if strict and r.span and r.lineage:  # an archive entry's versions across releases
+                union(first.setdefault("\0" + r.lineage, r.id), r.id, True)
     groups: dict[str, list[Record]] = {}
     for r in entries:
         groups.setdefault(find(r.id), []).append(r)
@@ -132,8 +160,7 @@ def _merge(corpus: _Corpus, editions: set[str]) -> list[TermPage]:
         title = next((r.title for r in best if r.title and r.title.strip()), best[0].id)
         names = sorted({n for r in members for n in [r.title, *r.aliases] if n and n.strip()},
                        key=lambda n: (n.casefold(), n))
-        defs = [_definition(corpus, r) for r in sorted(members, key=lambda r: (edition_rank(r.edition),
-                                                                                corpus.order(r)))]
+        defs = [_definition(corpus, r) for r in sorted(members, key=corpus.newest_first)]
         pages.append(TermPage(term_key(title), title, names, defs))
     pages.sort(key=lambda p: (fold_accents(p.title).casefold(), p.title, p.definitions[0].record.id))
     return pages
@@ -146,7 +173,7 @@ def _supplement(corpus: _Corpus, pages: list[TermPage], editions: set[str]) -> N
     define` lists them."""
     defining: dict[str, list[Record]] = {}
     for r in corpus.records:
-        if r.kind in ("passage", "chapter") and r.title and r.edition in editions:
+        if r.kind in ("passage", "chapter") and r.title and r.edition in editions and not r.span:
             for name in {term_key(n) for n in [r.title, *r.aliases] if n.strip()}:
                 defining.setdefault(name, []).append(r)
     children = lambda record_id: corpus.kids.get(record_id, [])  # noqa: E731
@@ -162,27 +189,48 @@ def _supplement(corpus: _Corpus, pages: list[TermPage], editions: set[str]) -> N
                         head = Definition(shown[0], shown[1:], "\n\n".join(p.text for p in shown))
                     page.definitions.append(head)
                     have.add(r.source)
-        page.definitions.sort(key=lambda d: (edition_rank(d.record.edition), corpus.order(d.record)))
+        page.definitions.sort(key=lambda d: corpus.newest_first(d.record))
+
+
+def _named(corpus: _Corpus, pages: list[TermPage], editions: set[str],
+           also_named: Callable[[str], list[str]] | None) -> None:
+    """Where a source still has nothing for a term, the sentence that names it inside another
+    entry ("This kind of damage is called mana burn", "Ezt manaégésnek hívjuk", reached through a
+    curated topic's Hungarian alias): definitions.naming_test, as `rulebase define` finds them.
+    Such a record stays at home on its own page; here it is shown and linked."""
+    candidates = [r for r in corpus.records if r.kind in ("glossary", "passage") and not r.span
+                  and r.edition in editions and any(w in r.text.lower() for w in NAMING_WORDS)]
+    for page in pages:
+        have = {d.record.source for d in page.definitions}
+        test = naming_test([*page.names, *(also_named(page.title) if also_named else [])])
+        for r in candidates:
+            if r.source not in have and test(r):
+                page.definitions.append(Definition(r, [], r.text, named=True))
+                have.add(r.source)
+        page.definitions.sort(key=lambda d: corpus.newest_first(d.record))
 
 
 def _definition(corpus: _Corpus, entry: Record) -> Definition:
     parts = corpus.subtree(entry)
     texts = [p.text for p in parts if p.kind == "glossary"]
     head = [] if texts and fold_space(entry.text) == fold_space(entry.title or "") else [entry.text]
-    return Definition(entry, parts, "\n\n".join(head + texts))
+    return Definition(entry, parts, "\n\n".join(head + texts), corpus.steps.get(entry.id))
 
 
 def _annotate(corpus: _Corpus, pages: list[TermPage]) -> None:
     """Hungarian names, English names, referrers and edition diffs of each term page."""
     terms = [r for r in corpus.records if r.kind == "term"]
+    alias_keys = [{term_key(a) for a in t.aliases} for t in terms]
+    title_keys = [term_key(t.title or "") for t in terms]
     by_key: dict[str, TermPage] = {}
     for page in pages:
         for name in page.names:
             by_key.setdefault(term_key(name), page)
     for page in pages:
         keys = {term_key(n) for n in page.names}
-        page.hungarian = [t for t in terms if keys & {term_key(a) for a in t.aliases}]
-        english = dict.fromkeys(a for t in terms if term_key(t.title or "") in keys for a in t.aliases)
+        page.hungarian = [t for t, aliases in zip(terms, alias_keys, strict=True) if keys & aliases]
+        english = dict.fromkeys(a for t, key in zip(terms, title_keys, strict=True) if key in keys
+                                for a in t.aliases)
         page.english = [(en, by_key.get(term_key(en))) for en in english]
         here = {d.record.id for d in page.definitions} | {p.id for d in page.definitions for p in d.parts}
         ids = dict.fromkeys(i for d in page.definitions for r in [d.record, *d.parts] for i in r.refs_in)
@@ -190,8 +238,8 @@ def _annotate(corpus: _Corpus, pages: list[TermPage]) -> None:
                                 key=corpus.order)
         for lang in sorted({d.record.lang for d in page.definitions}):
             firsts = {}
-            for d in page.definitions:
-                if d.record.lang == lang:
+            for d in sorted(page.definitions, key=lambda d: corpus.oldest_first(d.record)):
+                if d.record.lang == lang and not d.named:
                     firsts.setdefault(d.record.edition, d)
             reps = list(firsts.values())
             for old, new in zip(reps, reps[1:], strict=False):
@@ -204,35 +252,49 @@ def _targets(records: Iterable[Record], extra: Iterable[str] = ()) -> list[str]:
 
 
 def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterable[str] | None = None,
-         progress: Progress | None = None) -> Site:
-    """The whole site as data: term pages, the rule pages they need, and each record's home."""
+         progress: Progress | None = None, archives: Sequence[Archive] = (),
+         also_named: Callable[[str], list[str]] | None = None) -> Site:
+    """The whole site as data: term pages, the rule pages they need, the newest Comprehensive
+    Rules release's pages (`archives`, from current.load_archives; without an --editions filter)
+    and each record's home. `also_named(term)`: further names of a term (curated topics)."""
     infos = [source_info(s) for s in sources]
-    chosen = set(editions or EDITIONS)
-    unknown = sorted(chosen - set(EDITIONS))
+    corpus = _Corpus(records, infos, archives)
+    present = {r.edition for r in corpus.records}
+    chosen = set(editions) if editions is not None else present
+    unknown = sorted(e for e in chosen if not is_edition(e))
     if unknown:
-        raise UsageError(f"unknown edition {unknown[0]!r}", hint=f"use one of {', '.join(EDITIONS)}")
-    corpus = _Corpus(records, infos)
+        raise UsageError(f"unknown edition {unknown[0]!r}",
+                         hint=f"use one of {', '.join(sorted(present, key=edition_rank))}")
     terms = _merge(corpus, chosen)
     _supplement(corpus, terms, chosen)
+    _named(corpus, terms, chosen, also_named)
     _annotate(corpus, terms)
-    home: dict[str, TermPage | RulePage] = {}
+    home: dict[str, TermPage | RulePage | CurrentPage] = {}
     pending: list[str] = []
     for n, page in enumerate(terms, 1):
         for d in page.definitions:
+            if d.named:
+                continue
             for r in [d.record, *d.parts]:
                 home[r.id] = page
             pending += _targets([d.record, *d.parts], [i for r in [d.record, *d.parts] for i in r.refs_in])
         pending += [t.id for t in page.hungarian]
         if progress:
             progress("terms", n, len(terms))
+    for page in terms:  # a sentence naming the term, shown here, lives on its entry's page
+        for d in page.definitions:
+            if d.named and d.record.id not in home:
+                home[d.record.id] = page
+    current = _current(corpus, archives if editions is None else (), home)
+    alias = {twin: shown for archive in archives for twin, shown in archive.twin_of.items() if shown in home}
     rules: list[RulePage] = []
     while pending:
         found = sorted({t for t in pending if t not in home and t in corpus.by_id})
         pending = []
         for target in found:
             record = corpus.by_id[target]
-            if target in home or corpus.entry_of(record) is not None:
-                continue  # already placed, or a glossary entry this build leaves out
+            if target in home or corpus.entry_of(record) is not None or record.span:
+                continue  # already placed, a glossary entry this build leaves out, or an archive version
             root = corpus.page_root(record)
             members = [n for n in [root, *corpus.subtree(root)]
                        if corpus.page_root(n) is root and corpus.entry_of(n) is None]
@@ -244,11 +306,48 @@ def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterabl
         if progress:
             progress("rules", len(rules), len(rules))
     rules.sort(key=lambda p: corpus.order(p.root))
-    _assign_paths(terms, rules)
-    return Site(terms, rules, infos, home)
+    for page in terms:  # the current rules a term's definitions cite
+        cited = {id(c): c for d in page.definitions if not d.named for r in [d.record, *d.parts]
+                 for ref in r.refs if isinstance(c := home.get(ref.target or ""), CurrentPage)}
+        for rule in cited.values():
+            rule.cited_by.append(page)
+    _assign_paths(terms, rules, current)
+    return Site(terms, rules, infos, home, current, alias)
 
 
-def _assign_paths(terms: list[TermPage], rules: list[RulePage]) -> None:
+def _current(corpus: _Corpus, archives: Sequence[Archive], home: dict) -> list[CurrentPage]:
+    """A page for every section, chapter, rule and subrule in force in each archive's newest
+    release, with its examples, its subrules and its history; every version of its lineage has
+    its home there (the history lists each)."""
+    pages: list[CurrentPage] = []
+    for archive in archives:
+        by_id = {r.id: r for r in archive.live}
+        kids: dict[str, list[Record]] = {}
+        for r in archive.live:
+            if r.id in archive.parent:
+                kids.setdefault(archive.parent[r.id], []).append(r)
+        for r in archive.live:
+            if r.kind not in RULE_KINDS or not r.number:
+                continue  # the glossary's section heading: its entries are the term pages
+            crumbs, at = [], r.id
+            while (at := archive.parent.get(at, "")) in by_id and len(crumbs) < 20:
+                crumbs.insert(0, by_id[at])
+            mine = kids.get(r.id, [])
+            key = r.lineage or r.id
+            linked = [corpus.by_id[i] for i in archive.linked.get(key, []) if i in corpus.by_id]
+            page = CurrentPage(r, crumbs, [k for k in mine if k.kind in RULE_KINDS],
+                               [k for k in mine if k.kind == "example"], archive.steps.get(key, []), linked,
+                               archive.release["date"])
+            pages.append(page)
+            home[r.id] = page
+            home.update((e.id, page) for e in page.examples)
+        for page in pages:  # older versions: anchored in the history of the rule they became
+            for step in page.steps:
+                home.setdefault(step.record.id, page)
+    return pages
+
+
+def _assign_paths(terms: list[TermPage], rules: list[RulePage], current: list[CurrentPage]) -> None:
     used: set[str] = set()
 
     def unique(folder: str, text: str) -> str:
@@ -265,78 +364,55 @@ def _assign_paths(terms: list[TermPage], rules: list[RulePage]) -> None:
     used.clear()
     for rule in rules:
         rule.path = unique("rules", f"{rule.root.source} {rule.root.number or rule.root.title or rule.root.id}")
+    for page in current:
+        page.path = unique("rules", f"{page.record.source} {page.record.number}")
 
 
 def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Path | str, fmt: str = "html",
                    editions: Iterable[str] | None = None, force: bool = False,
-                   progress: Progress | None = None) -> GlossarySummary:
-    """Write the glossary site for `records` into `out` (see the module docstring)."""
+                   progress: Progress | None = None, archives: Sequence[Archive] = (),
+                   also_named: Callable[[str], list[str]] | None = None) -> GlossarySummary:
+    """Write the glossary site for `records` (and `archives`) into `out` (see the module docstring)."""
 
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}", hint="use --format html or --format md")
     out = Path(out)
-    built = plan(records, sources, editions, progress)  # pure: bad options fail before OUT is touched
-    previous = _prepare(out, force)
+    built = plan(records, sources, editions, progress, archives, also_named)  # pure: bad options fail
+    # before OUT is touched
+    previous = prepare(out, force)
     files = render.render_site(built, fmt)
-    _write(out, files, previous, progress)
+    write(out, files, previous, progress)
     pages = sum(1 for name in files if name.endswith("." + fmt))
-    return GlossarySummary(out, fmt, pages, len(built.terms), len(built.rules), len(files) + 1)
+    return GlossarySummary(out, fmt, pages, len(built.terms), len(built.rules) + len(built.current), len(files) + 1)
 
 
-def _prepare(out: Path, force: bool) -> list[str]:
-    """Refuse a foreign OUT; create a missing one; return what our previous build wrote there."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory", hint="give a directory for the glossary")
-    if not out.exists():
-        out.mkdir(parents=True)
-        return []
-    marker = out / MARKER
-    if marker.is_file() and not marker.is_symlink():
-        lines = marker.read_text(encoding="utf-8", errors="replace").splitlines()
-        if lines[:1] == [MARKER_HEAD]:
-            return lines[1:]
-    if any(out.iterdir()) and not force:
-        raise UsageError(f"{out} is not empty and was not written by 'rulebase glossary build'",
-                         hint="choose a new or empty directory, or pass --force to write into it anyway")
-    return []
+def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[str], list[str]]]:
+    """What the site is built from, out of a `rulebase.library.Library`: the documents' records,
+    their sources, the Comprehensive Rules archive (every glossary entry of every release, the
+    newest release's rules with their histories) and the curated topics' Hungarian names."""
+    # lazy: only a library build reads the curated topics (the pure build_glossary does not)
+    from rulebase.core.errors import ManifestError
+    from rulebase.rules.compare import TOPICS_FILE, load_topics, topic_key
+    from rulebase.rules.definitions import curated_names
 
+    sources = library.ensure().meta.get("sources", [])
+    store = library.store
+    archive_ids = set(store.releases())  # (their versions are read by load_archives)
+    records = [r for source in store.documents() if source not in archive_ids for r in store.of_source(source)
+               if not r.span]
+    try:
+        topics = load_topics(Path(library.corpus_dir) / TOPICS_FILE)
+    except ManifestError:
+        topics = []  # (`compare` reports a broken topics file)
+    named = {topic_key(a) for t in topics for a in (t.name, *t.aliases)}  # a quick no for most terms
 
-def _inside(root: Path, name: str) -> Path:
-    path = root / name
-    if not name or Path(name).is_absolute() or ".." in Path(name).parts or not path.resolve().is_relative_to(root):
-        raise UsageError(f"refusing to write {name!r} outside {root}")
-    return path
-
-
-def _write(out: Path, files: dict[str, bytes], previous: list[str], progress: Progress | None) -> None:
-    """Write `files` under OUT, never through a link out of it; delete our own stale pages."""
-    root = out.resolve()
-    names = sorted(files)
-    (root / MARKER).write_text("\n".join([MARKER_HEAD, *sorted(set(names) | set(previous))]) + "\n",
-                               encoding="utf-8")  # first, so a crash mid-way still leaves OUT ours
-    for stale in sorted(set(previous) - set(files)):
-        try:
-            path = _inside(root, stale)
-        except UsageError:
-            continue
-        if path.is_symlink() or path.is_file():
-            path.unlink()
-    for n, name in enumerate(names, 1):
-        path = _inside(root, name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.is_symlink():
-            path.unlink()
-        _inside(root, name).write_bytes(files[name])
-        if progress:
-            progress("write", n, len(names))
-    (root / MARKER).write_text("\n".join([MARKER_HEAD, *names]) + "\n", encoding="utf-8")
+    def also_named(term: str) -> list[str]:
+        return curated_names(library.corpus_dir, term, topics) if topic_key(term) in named else []
+    return records, sources, load_archives(store, records), also_named
 
 
 def build_from_library(library, out: Path | str, fmt: str = "html", editions: Iterable[str] | None = None,
                        force: bool = False, progress: Progress | None = None) -> GlossarySummary:
-    """`build_glossary` over a `rulebase.library.Library`'s records and sources."""
-    sources = library.ensure().meta.get("sources", [])
-    # The site covers the four editions' documents; the archive's eras (cr2003 ... cr2026) are not
-    # pages yet, so its versions stay out rather than slip in where an era happens to be labelled 10e.
-    records = [r for r in library.store.all(latest=True) if not r.span]
-    return build_glossary(records, sources, out, fmt, editions, force, progress)
+    """`build_glossary` over a `rulebase.library.Library` (from_library)."""
+    records, sources, archives, also_named = from_library(library)
+    return build_glossary(records, sources, out, fmt, editions, force, progress, archives, also_named)

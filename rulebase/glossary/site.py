@@ -9,31 +9,23 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
-from html import escape
 from importlib import resources
 from urllib.parse import quote
 
+from rulebase.core.eras import show
 from rulebase.core.records import Record, fold_accents, fold_space
-from rulebase.core.sources import EDITIONS
-from rulebase.glossary.model import Definition, RulePage, Site, TermPage
+from rulebase.core.sources import edition_rank
+from rulebase.glossary.escape import esc, md
+from rulebase.glossary.model import CurrentPage, Definition, RulePage, Site, TermPage
+from rulebase.glossary.rulepages import HtmlCurrent, MarkdownCurrent, heading
 from rulebase.rules.diff import DiffOp
+from rulebase.rules.history import change_text
+
+__all__ = ["esc", "md", "render_site", "rewritten"]
 
 ASSETS = ("search.js", "style.css")
 REWRITTEN_NOTE = "Rewritten: the two texts have little wording in common (both are shown in full above)."
 SHOWN_KINDS = ("ruling", "example", "note", "term", "quiz", "table")  # labelled; the rest speak for themselves
-_MD_CHARS = re.compile(r"([\\`*_\[\]|~])")
-_MD_LINE = re.compile(r"^(\s*)([#+-])|^(\s*\d+)([.)])", re.MULTILINE)  # "# x", "- x", "1. x"
-
-
-def esc(text: str) -> str:
-    return escape(text, quote=True)
-
-
-def md(text: str) -> str:
-    """Markdown-safe text: HTML-escaped, inline markers and block markers backslash-escaped."""
-    text = _MD_CHARS.sub(r"\\\1", escape(text, quote=False))
-    return _MD_LINE.sub(lambda m: "".join(m.group(i) or "" for i in (1, 3)) + "\\" + (m.group(2) or m.group(4)), text)
 
 
 def letter(title: str) -> str:
@@ -69,17 +61,28 @@ class _Renderer:
     def __init__(self, site: Site, fmt: str):
         self.site, self.fmt, self.ext = site, fmt, "." + fmt
 
-    def href(self, here: str, target: TermPage | RulePage | str, record_id: str | None = None) -> str:
+    def href(self, here: str, target: TermPage | RulePage | CurrentPage | str, record_id: str | None = None) -> str:
         path = target if isinstance(target, str) else target.path + self.ext
-        rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
-        return quote(rel) + ("#" + quote(record_id, safe=":._-") if record_id else "")
+        folder, target_folder = posixpath.dirname(here), posixpath.dirname(path)
+        if folder == target_folder:  # (relpath is a tenth of the build; most links stay in a folder)
+            rel = posixpath.basename(path)
+        elif not folder:
+            rel = path
+        else:
+            rel = posixpath.relpath(path, folder)
+        return quote(rel) + ("#" + quote(record_id, safe=":._-@") if record_id else "")
 
     def record_href(self, here: str, record_id: str | None) -> str | None:
+        record_id = self.site.alias.get(record_id or "", record_id)
         page = self.site.home.get(record_id or "")
         return self.href(here, page, record_id) if page else None
 
-    def source_line(self, r: Record, edition: bool = True) -> str:
+    def source_line(self, r: Record, edition: bool = True, d: Definition | None = None) -> str:
         info = self.site.source(r.source)
+        if d is not None and d.step is not None:  # an archive version: its days in force, what changed
+            period = f"in force {show(d.step.first)} to {show(d.step.last)}, {change_text(d.step)}"
+            return " · ".join(x for x in (r.edition if edition else "", f"Comprehensive Rules ({r.source})",
+                                          period) if x)
         where = r.number or (f"p. {', '.join(r.pages)}" if r.pages else "")
         name = f"{info.title if info else r.source} ({r.source})"
         return " · ".join(x for x in (r.edition if edition else "", name, where) if x)
@@ -99,23 +102,45 @@ class _Renderer:
     def files(self) -> dict[str, bytes]:
         out = {p.path + self.ext: self.term_page(p) for p in self.site.terms}
         out.update({p.path + self.ext: self.rule_page(p) for p in self.site.rules})
+        out.update({p.path + self.ext: self.current_page(p) for p in self.site.current})
         out["index" + self.ext] = self.index_page()
         out["credits" + self.ext] = self.credits_page()
         return {name: text.encode("utf-8") for name, text in out.items()}
 
     def search_entries(self) -> list[dict]:
-        return [{"t": p.title, "u": p.path + self.ext, "n": [n for n in p.names if n != p.title],
-                 "h": list(dict.fromkeys(t.title or "" for t in p.hungarian)), "e": p.editions}
-                for p in self.site.terms]
+        """Every term (by its names, English and Hungarian) and every current rule (by its number)."""
+        terms = [{"t": p.title, "u": p.path + self.ext, "n": [n for n in p.names if n != p.title],
+                  "h": list(dict.fromkeys(t.title or "" for t in p.hungarian)), "e": p.editions}
+                 for p in self.site.terms]
+        rules = [{"t": heading(p.record), "u": p.path + self.ext, "n": [], "h": [], "e": [],
+                  "d": f"rule in force now · {snippet(p.record.text, 80)}"} for p in self.site.current]
+        return terms + rules
 
-    def counts(self) -> list[tuple[str, int, int]]:
+    def counts(self) -> list[tuple[str, list[str], int, int]]:
+        """(edition, its sources, terms, definitions) for every edition the term pages hold."""
         rows = []
-        for edition in EDITIONS:
+        for edition in sorted({e for p in self.site.terms for e in p.editions}, key=edition_rank):
+            defs = [d for p in self.site.terms for d in p.definitions if d.record.edition == edition]
             terms = sum(1 for p in self.site.terms if edition in p.editions)
-            defs = sum(1 for p in self.site.terms for d in p.definitions if d.record.edition == edition)
-            if defs:
-                rows.append((edition, terms, defs))
+            rows.append((edition, sorted({d.record.source for d in defs}), terms, len(defs)))
         return rows
+
+    def totals(self) -> tuple[list[str], int]:
+        """The sources the term pages quote, and their definitions in all."""
+        defs = [d for p in self.site.terms for d in p.definitions]
+        return sorted({d.record.source for d in defs}), len(defs)
+
+    def summary_line(self) -> str:
+        sources, _ = self.totals()
+        line = f"{len(self.site.terms)} terms from {len(sources)} sources; {len(self.site.rules)} rule pages of those sources"
+        if self.site.current:
+            line += (f"; {len(self.site.current)} pages of the Comprehensive Rules in force now "
+                     f"(release of {self.site.current[0].release}), each with its history")
+        return line + "."
+
+    def contents(self) -> list[CurrentPage]:
+        """The current rules' sections and chapters, for the index page (rules are a click further)."""
+        return [p for p in self.site.current if p.record.kind in ("section", "chapter")]
 
     def rule_groups(self) -> list[tuple[str, list[RulePage]]]:
         groups: dict[str, list[RulePage]] = {}
@@ -124,7 +149,7 @@ class _Renderer:
         return list(groups.items())
 
 
-class HtmlRenderer(_Renderer):
+class HtmlRenderer(HtmlCurrent, _Renderer):
     def frame(self, here: str, title: str, body: str, lang: str = "en") -> str:
         up = "../" * here.count("/")
         return (f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
@@ -170,9 +195,15 @@ class HtmlRenderer(_Renderer):
             lang = f' lang="{esc(r.lang)}"' if r.lang != "en" else ""
             head, paras = heading_of(r)
             credits = self.href(here, "credits" + self.ext, f"source-{r.source}")
-            body.append(f'<article class="definition" id="{esc(r.id)}" data-edition="{esc(r.edition)}"{lang}>\n'
-                        f'<h3><span class="edition">{esc(r.edition)}</span> {esc(self.source_line(r, False))}</h3>\n'
+            mine = self.site.home.get(r.id) is page
+            anchor = f'id="{esc(r.id)}"' if mine else f'data-record="{esc(r.id)}"'
+            css = "definition named" if d.named else "definition"
+            body.append(f'<article class="{css}" {anchor} data-edition="{esc(r.edition)}"{lang}>\n'
+                        f'<h3><span class="edition">{esc(r.edition)}</span> {esc(self.source_line(r, False, d))}</h3>\n'
                         f'<p class="term">{esc(r.title or head)}</p>\n{self.paras(paras)}')
+            if d.named:
+                where = esc(label(r)) if mine else self.link(here, label(r), r.id)
+                body.append(f'<p class="named-in">A sentence naming the term, in {where}</p>\n')
             body += [self.record_block(here, p, f"part kind-{p.kind}", False) for p in d.parts]
             see = [self.link(here, lab, target, reason) for lab, target, reason in self.see_also(d)]
             if see:
@@ -224,12 +255,17 @@ class HtmlRenderer(_Renderer):
         terms = self.site.terms
         letters = sorted({letter(p.title) for p in terms}, key=lambda x: (x == "#", x))
         nav = " ".join(f'<a href="#letter-{"other" if x == "#" else x}">{esc(x)}</a>' for x in letters)
-        rows = "".join(f"<tr><td>{esc(e)}</td><td>{t}</td><td>{d}</td></tr>\n" for e, t, d in self.counts())
-        body = [f"<h1>Rules glossary</h1>\n<p>{len(terms)} terms from {len(self.site.sources)} sources.</p>\n",
+        rows = "".join(f"<tr><td>{esc(e)}</td><td>{esc(' '.join(s))}</td><td>{t}</td><td>{d}</td></tr>\n"
+                       for e, s, t, d in self.counts())
+        sources, defs = self.totals()
+        rows += (f'<tr class="total"><td>all</td><td>{len(sources)} sources</td><td>{len(terms)}</td>'
+                 f"<td>{defs}</td></tr>\n")
+        body = [f'<h1>Rules glossary</h1>\n<p class="summary">{esc(self.summary_line())}</p>\n',
                 '<div class="search">\n<label for="search">Search terms</label>\n'
                 '<input id="search" type="search" autocomplete="off" placeholder="English or Hungarian term">\n'
                 '<ul id="results" aria-live="polite"></ul>\n</div>\n',
-                f'<table class="counts">\n<tr><th>Edition</th><th>Terms</th><th>Definitions</th></tr>\n{rows}</table>\n',
+                '<table class="counts">\n<tr><th>Edition</th><th>Sources</th><th>Terms</th><th>Definitions</th></tr>\n'
+                f"{rows}</table>\n",
                 f'<nav class="az">{nav}</nav>\n']
         for x in letters:
             items = [f'<li><a href="{esc(self.href("index.html", p))}">{esc(p.title)}</a> '
@@ -238,6 +274,11 @@ class HtmlRenderer(_Renderer):
             body.append(f'<section id="letter-{"other" if x == "#" else x}">\n<h2>{esc(x)}</h2>\n'
                         f'<ul class="terms">\n{"".join(items)}</ul>\n</section>\n')
         body.append('<section id="rule-pages">\n<h2>Rule pages</h2>\n')
+        if self.site.current:
+            items = "".join(f'<li class="kind-{esc(p.record.kind)}"><a href="{esc(self.href("index.html", p))}">'
+                            f"{esc(heading(p.record))}</a></li>\n" for p in self.contents())
+            body.append(f'<h3 id="current-rules">Comprehensive Rules in force now (release of '
+                        f'{esc(self.site.current[0].release)})</h3>\n<ul class="contents">\n{items}</ul>\n')
         for source, pages in self.rule_groups():
             items = "".join(f'<li><a href="{esc(self.href("index.html", p))}">'
                             f'{esc(" ".join(x for x in (p.root.number, p.root.title) if x) or p.root.id)}</a></li>\n'
@@ -267,7 +308,7 @@ class HtmlRenderer(_Renderer):
         return out
 
 
-class MarkdownRenderer(_Renderer):
+class MarkdownRenderer(MarkdownCurrent, _Renderer):
     """The same pages for wikis: anchors as inline <a id>, diffs inline (~~old~~ **new**)."""
 
     def frame(self, here: str, body: list[str]) -> str:
@@ -306,8 +347,12 @@ class MarkdownRenderer(_Renderer):
         for d in page.definitions:
             r = d.record
             head, paras = heading_of(r)
-            body += [f"### {md(self.source_line(r))}", self.anchor(r.id) + f" **{md(r.title or head)}**",
+            mine = self.site.home.get(r.id) is page
+            body += [f"### {md(self.source_line(r, True, d))}",
+                     (self.anchor(r.id) + " " if mine else "") + f"**{md(r.title or head)}**",
                      *[md(p) for p in paras], *[self.record_block(here, p, False) for p in d.parts]]
+            if d.named:
+                body.append(f"A sentence naming the term, in {md(label(r)) if mine else self.link(here, label(r), r.id)}")
             see = [self.link(here, lab, target) for lab, target, _reason in self.see_also(d)]
             if see:
                 body.append("See also: " + ", ".join(see))
@@ -355,15 +400,20 @@ class MarkdownRenderer(_Renderer):
     def index_page(self) -> str:
         terms = self.site.terms
         letters = sorted({letter(p.title) for p in terms}, key=lambda x: (x == "#", x))
-        body = ["# Rules glossary", f"{len(terms)} terms from {len(self.site.sources)} sources.",
-                "| Edition | Terms | Definitions |\n| --- | --- | --- |\n"
-                + "\n".join(f"| {md(e)} | {t} | {d} |" for e, t, d in self.counts()),
+        sources, defs = self.totals()
+        body = ["# Rules glossary", md(self.summary_line()),
+                "| Edition | Sources | Terms | Definitions |\n| --- | --- | --- | --- |\n"
+                + "\n".join(f"| {md(e)} | {md(' '.join(s))} | {t} | {d} |" for e, s, t, d in self.counts())
+                + f"\n| all | {len(sources)} sources | {len(terms)} | {defs} |",
                 " · ".join(f"[{md(x)}](#letter-{'other' if x == '#' else x})" for x in letters)]
         for x in letters:
             body.append(f'<a id="letter-{"other" if x == "#" else x}"></a>\n\n## {md(x)}')
             body.append("\n".join(f"- [{md(p.title)}]({self.href('index.md', p)}) {md(' '.join(p.editions))}"
                                   for p in terms if letter(p.title) == x))
         body.append("## Rule pages")
+        if self.site.current:
+            body.append(f"### Comprehensive Rules in force now (release of {md(self.site.current[0].release)})")
+            body.append("\n".join(f"- [{md(heading(p.record))}]({self.href('index.md', p)})" for p in self.contents()))
         for source, pages in self.rule_groups():
             body.append(f"### {md(source)}")
             body.append("\n".join(f"- [{md(' '.join(x for x in (p.root.number, p.root.title) if x) or p.root.id)}]"

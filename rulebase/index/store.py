@@ -436,6 +436,18 @@ class RecordStore:
                               "ORDER BY first_day, rank", (key, day, day))
         return self._many("SELECT data FROM records WHERE lineage = ? ORDER BY first_day, rank", (key,))
 
+    def versions(self, source: str, kinds: tuple[str, ...]) -> list[Record]:
+        """Every version of a source's records of these kinds, lineage by lineage as lineage()
+        orders them (first day, then document order)."""
+        marks = ",".join("?" * len(kinds))
+        return self._many(f"SELECT data FROM records WHERE source = ? AND kind IN ({marks}) "
+                          "ORDER BY first_day, rank", (source, *kinds))
+
+    def source_windows(self, source: str) -> dict[str, tuple[int, int]]:
+        """When each of a source's records was in force (windows() for a whole source, in one query)."""
+        rows = self.conn.execute("SELECT id, first_day, last_day FROM records WHERE source = ?", (source,))
+        return {row[0]: (row[1], row[2]) for row in rows}
+
     def in_force(self, day: int, source: str, kinds: tuple[str, ...] = ("rule",)) -> list[Record]:
         """A source's records of these kinds in force on `day`, in document order."""
         marks = ",".join("?" * len(kinds))

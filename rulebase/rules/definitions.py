@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from rulebase.core.errors import ManifestError, NotFound, UsageError
@@ -114,15 +115,17 @@ def title_keys(record: Record) -> set[str]:
     return keys | {k.removesuffix(" rule").strip() for k in keys if k.endswith(" rule")}
 
 
-def curated_names(corpus_dir: Path, term: str) -> list[str]:
+def curated_names(corpus_dir: Path, term: str, topics: list | None = None) -> list[str]:
     """The Hungarian names a curated topic (corpus/topics.toml) gives the term: its aliases in
     Hungarian ("manaégés" for mana burn). A broken topics file gives none here; `compare`
-    reports it."""
+    reports it. `topics`: the file already read (load_topics), for a caller asking many terms."""
 
-    try:
-        topic = find_topic(load_topics(Path(corpus_dir) / TOPICS_FILE), term)
-    except ManifestError:
-        return []
+    if topics is None:
+        try:
+            topics = load_topics(Path(corpus_dir) / TOPICS_FILE)
+        except ManifestError:
+            return []
+    topic = find_topic(topics, term)
     return [a for a in (topic.aliases if topic else ()) if not a.isascii()]
 
 
@@ -183,27 +186,44 @@ def _mentions(text: str, names: set[str]) -> bool:
     return any(f" {name}" in words for name in names if name)
 
 
+NAMING_WORDS = ("called", "known as", "hívjuk", "hivjuk", "nevezz")  # what every naming sentence says
+
+
+def naming_test(names: Iterable[str]) -> Callable[[Record], bool]:
+    """Whether a record's text names the term (one of `names`) in a sentence: "... is called mana
+    burn" in English, "Ezt manaégésnek hívjuk" in Hungarian."""
+    english = [n for n in names if n.strip() and n.isascii()]
+    hungarian = {fold_accents(n).lower() for n in names if n.strip()}
+    patterns = [re.compile(rf"(?:{_NAMED_EN})\s+[\"“']?{re.escape(n)}\b", re.IGNORECASE) for n in english]
+
+    def test(record: Record) -> bool:
+        if record.lang == "hu":
+            named = _named_words(record.text)
+            return any(word.startswith(n) for word in named for n in hungarian if len(n) >= 4)
+        return any(p.search(record.text) for p in patterns)
+    return test
+
+
+@lru_cache(maxsize=4096)
+def _named_words(text: str) -> frozenset[str]:
+    """The words a Hungarian text names ("manaégésnek" in "Ezt manaégésnek hívjuk"), folded
+    (cached: the glossary site asks this of the same few paragraphs for every term)."""
+    return frozenset(fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(text))
+
+
 def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str],
                      when: int | None = None) -> list[Record]:
     """Records whose text names the term in a sentence ("... is called mana burn", "Ezt
     manaégésnek hívjuk"), one per document not already covered."""
+    names = list(names)
     english = [n for n in names if n.strip() and n.isascii()]
-    hungarian = {fold_accents(n).lower() for n in names if n.strip()}
-    patterns = [re.compile(rf"(?:{_NAMED_EN})\s+[\"“']?{re.escape(n)}\b", re.IGNORECASE) for n in english]
+    names_it = naming_test(names)
     found: list[Record] = []
     like = tuple(f"%{verb}%{name}%" for verb in ("called", "known as") for name in english)
     like += ("%hívjuk%", "%hivjuk%", "%nevezz%")  # (only the Hungarian guide says these)
     for kind in ("glossary", "passage"):  # (rules: a scan of every release's versions, and a
         for record in store.of_kind(kind, when, like):  # rule-based document has a glossary)
-            if record.source in covered:
-                continue
-            text = record.text
-            if record.lang == "hu":
-                named = {fold_accents(m.group(1)).lower() for m in _NAMED_HU.finditer(text)}
-                hit = any(word.startswith(n) for word in named for n in hungarian if len(n) >= 4)
-            else:
-                hit = any(p.search(text) for p in patterns)
-            if hit:
+            if record.source not in covered and names_it(record):
                 found.append(record)
                 covered.add(record.source)
     return found

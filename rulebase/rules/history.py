@@ -105,20 +105,8 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
     for key in _lineage_keys(store, ref):
         versions = [r for r in store.lineage(key) if r.span or r.source == key.split(":")[0]]
         archive = [r for r in versions if r.span]
-        spans = store.windows([r.id for r in archive])
-        steps: list[Step] = []
-        for record in archive:
-            first, last = spans[record.id]
-            prev = steps[-1].record if steps else None
-            if prev is None:
-                steps.append(Step(record, first, last, "added"))
-                continue
-            kind = classify(prev, record) or "returns"  # the same text again after releases without it
-            ops = merge_short_equals(word_diff(prev.text, record.text)) \
-                if kind not in ("renumbered", "returns", "lost") else []
-            steps.append(Step(record, first, last, kind, ops, prev.number if prev.number != record.number else None))
-        linked_ids = list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
-        lineages.append(Lineage(key, steps, store.get_many(linked_ids)))
+        lineages.append(Lineage(key, steps_of(archive, store.windows([r.id for r in archive])),
+                                store.get_many(same_text_ids(archive))))
 
     number = ref.split(":", 1)[-1].split("@", 1)[0].removeprefix("rule ").rstrip(".")
     day = OPEN_END if when is None else when
@@ -131,6 +119,40 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
         return (not live, -max((b for _, b in held), default=0))
     lineages.sort(key=rank)
     return History(ref, lineages)
+
+
+def steps_of(archive: list[Record], spans: dict[str, tuple[int, int]], diffs: bool = True) -> list[Step]:
+    """A lineage's versions (oldest first) as steps: each with its days in force (`spans`, as
+    store.windows gives them), how it differs from the one before, and (unless `diffs` is off:
+    a caller that shows only what kind of change each was) the word diff."""
+    steps: list[Step] = []
+    for record in archive:
+        first, last = spans[record.id]
+        prev = steps[-1].record if steps else None
+        if prev is None:
+            steps.append(Step(record, first, last, "added"))
+            continue
+        kind = classify(prev, record) or "returns"  # the same text again after releases without it
+        ops = merge_short_equals(word_diff(prev.text, record.text)) \
+            if diffs and kind not in ("renumbered", "returns", "lost") else []
+        steps.append(Step(record, first, last, kind, ops, prev.number if prev.number != record.number else None))
+    return steps
+
+
+def same_text_ids(archive: list[Record]) -> list[str]:
+    """The records of other documents with the same text as one of these versions (the bundled
+    2008 release, Crystal Keep), once each."""
+    return list(dict.fromkeys(link.target for r in archive for link in r.links if link.kind == "same-text"))
+
+
+def change_text(step: Step) -> str:
+    """What a step did, in words: 'first appears', 'renumbered from 502.83a', ..."""
+    return {"added": "first appears", "changed": "text changed",
+            "typography": "quotes or dashes changed only", "references": "cited rule numbers changed only",
+            "lost": "same text but for characters a file lost ('?' for quotes)",
+            "returns": "back, unchanged, after releases without it",
+            "renumbered": f"renumbered from {step.previous_number}",
+            "renumbered+changed": f"renumbered from {step.previous_number}, text changed"}[step.change]
 
 
 KINDS = ("added", "removed", "changed", "references", "typography", "renumbered", "renumbered+changed")

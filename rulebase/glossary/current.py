@@ -1,0 +1,101 @@
+"""The Comprehensive Rules archive as the site shows it: every glossary entry of every release, and
+the newest release's rules, each with its history.
+
+Read once from the record store (two queries per archive source: its versions and their days in
+force), then grouped by lineage: a rule's history is its lineage's steps (rules/history.steps_of,
+the code `rulebase history` runs), across edits and renumberings. Versions point at the parent and
+rule versions of their own first release; `current` maps every version of a lineage in force now
+to the version in force, so the newest release reads as one tree whatever release each of its
+texts first appeared in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from rulebase.core.eras import OPEN_END
+from rulebase.core.records import Record
+from rulebase.index.store import RecordStore
+from rulebase.index.versions import without_twins
+from rulebase.rules.history import Step, same_text_ids, steps_of
+
+RULE_KINDS = ("section", "chapter", "rule")  # what gets a page of its own
+LIVE_KINDS = (*RULE_KINDS, "example")  # examples are shown on their rule's page
+
+
+@dataclass(slots=True)
+class Archive:
+    source: str
+    release: dict  # the newest release: date, first_day, ...
+    live: list[Record]  # in force in the newest release (RULE_KINDS and examples), document order
+    parent: dict[str, str] = field(default_factory=dict)  # live id -> live parent id
+    steps: dict[str, list[Step]] = field(default_factory=dict)  # lineage -> its versions, oldest first
+    linked: dict[str, list[str]] = field(default_factory=dict)  # lineage -> same text in other documents
+    current: dict[str, str] = field(default_factory=dict)  # a version of a live lineage -> the live version
+    glossary: list[Record] = field(default_factory=list)  # every glossary version, twins of shown records left out
+    parts: list[Record] = field(default_factory=list)  # the examples filed under those versions
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # days in force, glossary versions too
+    step_of: dict[str, Step] = field(default_factory=dict)  # version id -> its step (rules and glossary)
+    twin_of: dict[str, str] = field(default_factory=dict)  # a glossary version left out -> its twin shown
+
+    def now(self, record_id: str) -> str | None:
+        """The version in force now of the lineage `record_id` belongs to."""
+        return self.current.get(record_id)
+
+
+def load_archives(store: RecordStore, shown: list[Record]) -> list[Archive]:
+    """Each archive source of the store (normally one, `cr`). `shown`: the other documents'
+    records; an archive glossary version with the same text as one of them is that record
+    (index/versions.without_twins), as `define` shows it."""
+    out = []
+    for source, releases in sorted(store.releases().items()):
+        if releases:
+            out.append(_load(store, source, releases[-1], [r for r in shown if r.kind == "glossary"]))
+    return out
+
+
+def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -> Archive:
+    spans = store.source_windows(source)
+    live = [r for r in store.in_force(release["first_day"], source, LIVE_KINDS) if r.span]
+    archive = Archive(source, release, live, spans=spans)
+    lineages: dict[str, list[Record]] = {}
+    for record in store.versions(source, RULE_KINDS):
+        lineages.setdefault(record.lineage or record.id, []).append(record)
+    live_ids = {r.id for r in live}
+    for key, versions in lineages.items():
+        now = [v for v in versions if v.id in live_ids]
+        if not now:
+            continue
+        steps = steps_of(versions, spans)
+        archive.steps[key] = steps
+        archive.linked[key] = same_text_ids(versions)
+        archive.step_of.update((s.record.id, s) for s in steps)
+        archive.current.update((v.id, now[-1].id) for v in versions)
+    archive.current.update((r.id, r.id) for r in live)  # examples: in force now, no history shown
+    for r in live:
+        parent = archive.current.get(r.parent or "")
+        if parent and parent != r.id:
+            archive.parent[r.id] = parent
+    glossary = store.versions(source, ("glossary",))
+    by_lineage: dict[str, list[Record]] = {}
+    for record in glossary:
+        by_lineage.setdefault(record.lineage or record.id, []).append(record)
+    for versions in by_lineage.values():
+        archive.step_of.update((s.record.id, s) for s in steps_of(versions, spans, diffs=False))
+    alone = {g.id for g in without_twins(glossary, shown)}  # in force now: kept, its days are news
+    kept = [g for g in glossary if g.id in alone or spans[g.id][1] >= OPEN_END]
+    ids, shown_ids = {g.id for g in kept}, {r.id for r in shown}
+    archive.twin_of = {g.id: link.target for g in glossary if g.id not in ids
+                       for link in g.links if link.kind == "same-text" and link.target in shown_ids}
+    archive.glossary = [_retarget(archive, g) if spans[g.id][1] >= OPEN_END else g for g in kept]
+    archive.parts = [e for e in store.versions(source, ("example",)) if e.parent in ids]
+    archive.live = [_retarget(archive, r) for r in live]
+    return archive
+
+
+def _retarget(archive: Archive, record: Record) -> Record:
+    """A text in force now cites the rules in force now: its references to an older version of a
+    rule point at that rule's version in force (the text and label are unchanged)."""
+    refs = [replace(ref, target=archive.current.get(ref.target or "", ref.target)) for ref in record.refs]
+    return replace(record, refs=refs) if refs != record.refs else record
+
