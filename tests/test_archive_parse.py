@@ -10,6 +10,7 @@ Regenerate the golden counts after a deliberate parser change with
 from __future__ import annotations
 
 import gc
+import re
 import sys
 import tarfile
 from collections import Counter
@@ -344,3 +345,20 @@ if __name__ == "__main__":
     rows = ["\t".join(HEADER)] + ["\t".join(count_row(r)) for r in load_releases()]
     COUNTS.write_text("\n".join(rows) + "\n", encoding="utf-8")
     print(f"wrote {COUNTS} ({len(rows) - 1} releases)")
+
+
+def test_a_glossary_sense_is_never_a_term_of_its_own(releases):
+    """1999-11-01 puts a blank line before "2. A counter is a marker..."; 2021-06-09 runs the term
+    into its first sense ("Ability1. Text on an object..."). Both were entries titled with the
+    sense; they are senses of the entry they belong to."""
+    for release in releases:
+        for record in release.parsed.records:
+            if record.kind == "glossary":
+                assert not re.match(r"\d+\. |.*[a-z]1\. ", record.title or ""), (release.name, record.title)
+    by_title = {(r.date, rec.title): rec for r in releases for rec in r.parsed.records if rec.kind == "glossary"}
+    counter = next(rec for (day, title), rec in by_title.items() if title == "Counter" and day.startswith("1999-11"))
+    assert counter.text.split("\n\n")[1].startswith("2. A counter is a marker placed on a permanent")
+    ability = [rec for (day, title), rec in by_title.items() if title == "Ability" and day.startswith("2021-06")]
+    assert ability and ability[0].text.startswith("1. Text on an object that explains what that object does")
+    assert "\n\n2. An activated or triggered ability on the stack." in ability[0].text
+    assert ability[0].raw.startswith("Ability1. Text on an object")  # the source line as written

@@ -23,6 +23,9 @@ _QUALIFIER = re.compile(r"\s*\((Obsolete|Informal)\)\s*$")
 _TERM_PART = re.compile(r"\u201c[^\u201d]*\u201d|\"[^\"]*\"|[^,]+")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019 ,."
 _SEE = re.compile(r"\b[Ss]ee (?:also )?(?P<list>(?:\u201c[^\u201d]*\u201d|\"[^\"]*\"|[^.;()\u201c\"])+)")
+_SENSE = re.compile(r"\d{1,2}\. \S")  # "2. A counter is a marker...": a further sense of the entry above
+# "Ability1. Text on an object..." (2021-06-09): a term line run into its first sense.
+_GLUED = re.compile(r"(?P<term>[A-Z][^\d.]*?[a-z’”)])(?P<sense>1\. \S.*)$")
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
 
 
@@ -177,7 +180,8 @@ def _blocks(lines: list[str], start: int, end: int, wrapped: bool) -> list[list[
     for i in range(start, end):
         if is_blank(lines[i]):
             continue
-        if not blocks or is_blank(lines[i - 1]) or (not wrapped and _is_term_line(lines, i)):
+        sense = blocks and _SENSE.match(lines[i])  # a numbered sense after a blank line stays in its entry
+        if not blocks or (is_blank(lines[i - 1]) and not sense) or (not wrapped and _is_term_line(lines, i)):
             blocks.append([i])
         else:
             blocks[-1].append(i)
@@ -206,7 +210,10 @@ def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: R
                    for i in range(start, end) if "ee " in lines[i] for m in _SEE.finditer(lines[i])}
     for blk in blocks:
         first = blk[0]
-        term_line = lines[first].strip()
+        term_line, glued = lines[first].strip(), None
+        joined = _GLUED.match(term_line)
+        if joined and len(blk) > 1 and lines[blk[1]].startswith("2. "):
+            term_line, glued = joined["term"], joined["sense"]
         name, others, flags = _names(term_line)
         whole = _QUALIFIER.sub("", term_line).strip(_QUOTES)
         if others and (term_line.lower() in see_phrases or whole.lower() in see_phrases
@@ -219,7 +226,9 @@ def parse_glossary(b: Builder, lines: list[str], start: int, end: int, parent: R
         entry = b.add(f"glossary.{slug}", "glossary", first + 1, lines[first], title=title, aliases=others,
                       flags=flags, parent=parent.id, section=section)
         entries.append((entry, name))
-        if len(blk) == 1:
+        if glued:
+            b.para(entry, clean(glued))  # (its raw line is the entry's first)
+        if len(blk) == 1 and not glued:
             entry.flags.append("no definition text")
         current = entry  # the entry, or the example a run-on line continues
         for k, i in enumerate(blk[1:], 1):
