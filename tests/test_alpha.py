@@ -222,13 +222,16 @@ def test_search_trample_in_the_alpha_edition(index_dir):
     assert {h["edition"] for h in hits} == {"alpha"}
 
 
-def test_define_trample_starts_with_the_alpha_definition(index_dir):
+def test_define_trample_ends_with_the_alpha_definition(index_dir):
+    """define lists the rules in force now first and the history newest to oldest: the 1993 book last."""
     result = run(index_dir, "define", "trample", "--json")
     assert result.exit_code == 0
     definitions = json.loads(result.stdout)["definitions"]
-    assert definitions[0]["id"] == "alpha:creature-abilities.7"
-    assert definitions[0]["text"].startswith("Trample: A creature with trample can do damage to the defender")
-    assert [d["edition"] for d in definitions][:2] == ["alpha", "4e"]
+    assert definitions[-1]["id"] == "alpha:creature-abilities.7"
+    assert definitions[-1]["text"].startswith("Trample: A creature with trample can do damage to the defender")
+    assert definitions[-1]["era"] == "alpha" and definitions[-1]["in_force"] == {"first": "1993-08-05",
+                                                                                 "last": "1995-03-31"}
+    assert [d["edition"] for d in definitions][-2:] == ["4e", "alpha"]
 
 
 def test_compare_shows_the_alpha_column_first(index_dir):

@@ -149,10 +149,16 @@ def test_search_unknown_filter_values_are_usage_errors(index_dir):
 
 def test_define_across_editions_with_hungarian(index_dir):
     data = json.loads(run(index_dir, "define", "remove from game", "--json").stdout)
-    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.remove-from-game", "ck1999:G.33.1",
-                                                      "hu-guide:glossary.jatekbol-eltavolitott",
-                                                      "cr2008:glossary.removed-from-the-game",
-                                                      "cr:glossary.remove-from-the-game@2019-05-03"]
+    assert [d["id"] for d in data["definitions"]] == [
+        "cr:glossary.remove-from-the-game@2019-05-03", "cr:glossary.removed-from-the-game@2008-07-15",
+        "cr:glossary.removed-from-the-game@2006-02-01", "cr:glossary.removed-from-the-game@2003-07-01",
+        "cr:glossary.removed-from-the-game@2001-09-24", "cr:glossary.removed-from-the-game@1999-04-23",
+        "hu-guide:glossary.jatekbol-eltavolitott", "ck1999:G.33.1", "rb4e:glossary.remove-from-game"]
+    now, then = data["definitions"][:2]
+    assert (now["era"], now["in_force"], now["in_force_now"], now["cited"]) == (
+        "cr2009 to cr2026", {"first": "2009-07-11", "last": "now"}, True, False)
+    assert then["same_text"] == ["cr2008:glossary.removed-from-the-game"] and then["in_force_now"] is False
+    assert "cr:glossary.removed-from-the-game@2007-10-01" in then["versions"]
     assert [h["id"] for h in data["hungarian"]] == ["hu-guide:term.tavolitsd-el-a-jatekbol"]
     assert "rb4e:glossary.graveyard" in [r["id"] for r in data["referenced_by"]]
 
@@ -217,12 +223,19 @@ def test_define_falls_back_to_defining_paragraphs_and_rules(index_dir):
     # the 4th Edition's entry is its titled paragraph and the two that continue it; Crystal Keep's
     # is the rule that says what trample does, not A.27.1 'The ability is written "Trample".'
     assert [d["id"] for d in data["definitions"]] == [
-        "alpha:creature-abilities.7",  # the 1993 book's titled paragraph, alone: 'Protection' follows
+        "cr:glossary.trample@2019-05-03", "cr:702.19a@2019-05-03",  # today's entry, then the rule it cites
+        "cr:glossary.trample@2008-07-15", "cr:glossary.trample@2006-02-01", "cr:glossary.trample@1999-04-23",
+        "ck1999:A.27.2",
         "rb4e:creature-special-abilities.8", "rb4e:creature-special-abilities.9", "rb4e:creature-special-abilities.10",
-        "ck1999:A.27.2", "cr2008:glossary.trample", "cr:glossary.trample@2019-05-03"]
+        "alpha:creature-abilities.7"]  # the 1993 book's titled paragraph, alone: 'Protection' follows
+    assert data["definitions"][1]["cited"] is True  # (a heading, 702.19: its first rule says it)
     data = json.loads(run(index_dir, "define", "library", "--json").stdout)
-    assert [d["id"] for d in data["definitions"]] == ["ck1999:Z.5.1", "hu-guide:glossary.konyvtar",
-                                                      "cr2008:glossary.library", "cr:glossary.library@2021-07-23"]
+    assert [d["id"] for d in data["definitions"]] == [
+        "cr:glossary.library@2021-07-23", "cr:401.1@2019-05-03", "cr:glossary.library@2008-07-15",
+        "hu-guide:glossary.konyvtar", "cr:glossary.library@1999-04-23", "ck1999:Z.5.1"]
+    plain = run(index_dir, "define", "library").stdout.splitlines()
+    assert plain[:2] == ["library: 6 definition(s), in force now first, then history newest to oldest",
+                         "-- in force now · cr2009 to cr2026 · 2009-07-11 to now"]
 
 
 def test_a_broken_corpus_is_one_line_and_leaves_no_index(tmp_path, monkeypatch):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from rulebase.cli.render import render_compare
-from rulebase.core.eras import labels_between
+from rulebase.core.eras import OPEN_END, edition_for_date, labels_between, next_day, show
 from rulebase.core.errors import ManifestError, UsageError
 from rulebase.core.records import fold_space
 from rulebase.core.sources import default_corpus_dir
@@ -23,6 +24,8 @@ from rulebase.rules.compare import (
     load_topics,
     parse_editions,
 )
+from rulebase.rules.history import classify
+from rulebase.rules.periods import SAME_RULE, column_periods, is_era
 
 REQUIRED = {
     "damage timing", "mana burn", "first player's first draw", "deck size and copies", "turn structure",
@@ -46,16 +49,84 @@ def test_required_topics_are_curated(topics):
 
 
 def test_every_citation_exists_in_its_edition_and_quotes_verbatim(topics, library):
+    """An edition column quotes that edition's documents; a Comprehensive Rules era column quotes
+    archive versions in force during the column's period (read from the archive)."""
     checked = 0
     for topic in topics:
+        periods = column_periods(library.store, topic)
         for edition, (_summary, quotes) in topic.editions.items():
             for quote in quotes:
                 record = library.store.get(quote.id)
                 assert record is not None, (topic.name, quote.id)
-                assert record.edition == edition, (topic.name, quote.id, record.edition)
+                if is_era(edition):
+                    first, last = library.store.windows([quote.id])[quote.id]
+                    period = periods[edition]
+                    assert record.source == "cr" and first <= period.last and last >= period.first, \
+                        (topic.name, edition, quote.id)
+                else:
+                    assert record.edition == edition, (topic.name, quote.id, record.edition)
                 assert fold_space(quote.quote) in fold_space(record.text), (topic.name, quote.id, quote.quote)
                 checked += 1
-    assert checked >= 100
+    assert checked >= 150
+
+
+def test_every_topic_has_comprehensive_rules_eras_up_to_today(topics, library):
+    """Each topic's era columns follow one another, each labelled with the era its period starts
+    in, and the newest is in force now and quotes a text in force now."""
+    store = library.store
+    for topic in topics:
+        periods = column_periods(store, topic)
+        eras = sorted((ed for ed in topic.editions if is_era(ed)), key=lambda ed: periods[ed].first)
+        assert eras, topic.name
+        for ed in eras:
+            assert edition_for_date(show(periods[ed].first))[0] == ed, (topic.name, ed, periods[ed])
+        for older, newer in zip(eras, eras[1:], strict=False):
+            assert next_day(periods[older].last) == periods[newer].first, (topic.name, older, newer)
+        newest = topic.editions[eras[-1]]
+        assert periods[eras[-1]].now, topic.name
+        spans = store.windows([q.id for q in newest.citations])
+        assert any(last == OPEN_END for _, last in spans.values()), (topic.name, "quotes no text in force now")
+
+
+def test_a_since_version_is_a_change_and_summary_dates_come_from_the_data(topics, library):
+    """`since` names a version whose text changed on that day (not a mere retyping), and any date a
+    column's summary gives is its period's first day or a day a cited version took effect."""
+    store = library.store
+    for topic in topics:
+        periods = column_periods(store, topic)
+        for ed, column in topic.editions.items():
+            if column.since:
+                record = store.get(column.since)
+                versions = [v for v in store.lineage(record.lineage) if v.span]
+                at = [v.id for v in versions].index(record.id)
+                assert at == 0 or classify(versions[at - 1], record) not in SAME_RULE, (topic.name, column.since)
+            if is_era(ed):
+                days = {show(periods[ed].first)} | {show(first) for first, _ in
+                                                    store.windows([q.id for q in column.citations]).values()}
+                for said in re.findall(r"\d{4}-\d\d-\d\d", column.summary):
+                    assert said in days, (topic.name, ed, said)
+
+
+def test_mana_burn_is_gone_from_2009_07_11_by_the_archive(library):
+    result = compare(library, "mana burn")
+    column = next(s for s in result.editions if s.edition == "cr2009")
+    assert (show(column.period.first), column.period.now) == ("2009-07-11", True)
+    [gone] = column.removed
+    assert (gone.id, gone.number, gone.last_release, show(gone.gone)) == (
+        "cr:300.3@2008-07-15", "300.3", "2009-05-01", "2009-07-11")
+    assert column.citations[0].id == "cr:glossary.mana-burn@2019-05-03"
+    assert "That rule no longer exists." in column.citations[0].quote
+
+
+def test_an_era_asked_for_shows_the_curated_column_in_force_then(library):
+    data = comparison_json(compare(library, "mana burn", "4e,cr2026"))
+    assert list(data["editions"]) == ["4e", "cr2026"]
+    now = data["editions"]["cr2026"]
+    assert now["column"] == "cr2009" and now["in_force"] == {"first": "2009-07-11", "last": "now"}
+    assert [c["id"] for c in now["citations"]] == ["cr:glossary.mana-burn@2019-05-03"]  # no "Mana Symbol"
+    assert now["removed"][0]["gone"] == "2009-07-11"
+    legends = comparison_json(compare(library, "legends", "cr2015"))["editions"]["cr2015"]
+    assert legends["column"] == "cr2013" and legends["in_force_now"] is True
 
 
 def test_alpha_columns_quote_the_alpha_rulebook(topics, library):
@@ -87,9 +158,11 @@ def test_uncovered_editions_say_so_and_why(topics):
 def test_damage_timing_covers_all_four_editions(topics):
     topic = find_topic(topics, "damage timing")
     ids = {ed: [q.id for q in quotes] for ed, (_s, quotes) in topic.editions.items()}
-    assert list(ids) == [*EDITIONS, "alpha", "cr2001", "cr2009"]  # the archive's damage-on-the-stack and M10 eras
+    # the archive's damage-on-the-stack, Magic 2010 and Foundations eras
+    assert list(ids) == [*EDITIONS, "alpha", "cr2001", "cr2009", "cr2024"]
     assert ids["cr2001"] == ["cr:310.2@2001-09-24", "cr:310.3@2001-09-24", "cr:310.4@2001-09-24"]
-    assert ids["cr2009"] == ["cr:510.2@2009-07-11"]
+    assert ids["cr2009"] == ["cr:510.2@2009-07-11", "cr:510.1c@2009-07-11"]
+    assert ids["cr2024"] == ["cr:510.1c@2024-11-08", "cr:510.2@2019-05-03"]
     assert ids["4e"] == ["rb4e:resolving-fast-effects.4", "rb4e:creature-combat.7", "rb4e:glossary.damage-prevention",
                          "rb4e:more-on-the-turn-sequence.10"]
     assert ids["5e"] == ["ck1999:T.10.1", "ck1999:T.10.3", "ck1999:T.10.1", "ck1999:G.11.2"]
@@ -137,6 +210,10 @@ def test_compare_json_for_mana_burn(library):
                              "burn. Mana burn is a colorless source of damage.",
                     "pages": ["60", "61"],
                 }],
+                "in_force": {"first": "1995-04-01", "last": "1997-03-23"},
+                "in_force_now": False,
+                "column": "4e",
+                "removed": [],
             },
             "10e": {
                 "summary": "When a phase (not a step) ends, unused mana is lost and its player loses 1 life per "
@@ -149,6 +226,10 @@ def test_compare_json_for_mana_burn(library):
                              "effects that affect damage.",
                     "pages": [],
                 }],
+                "in_force": {"first": "2007-07-13", "last": "2009-07-10"},
+                "in_force_now": False,
+                "column": "10e",
+                "removed": [],
             },
         },
     }
@@ -158,7 +239,10 @@ def test_uncurated_topic_is_searched_per_edition(library):
     result = compare(library, "first strike")
     data = comparison_json(result)
     assert data["topic"] == "first strike" and data["curated"] is False
-    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "10e", "cr2026"]  # and the rules in force now
+    # the rules in force now first, then each era newest to oldest
+    assert list(data["editions"]) == ["cr2026", "10e", "6e", "5e", "4e", "alpha"]
+    assert data["editions"]["cr2026"]["in_force"] == {"first": "2026-01-16", "last": "now"}
+    assert data["editions"]["cr2026"]["in_force_now"] is True and data["editions"]["4e"]["in_force_now"] is False
     records = {}
     for edition, column in data["editions"].items():
         assert column["summary"] is None
@@ -218,11 +302,12 @@ def test_narrow_terminal_renders_one_panel_per_edition(library):
 
 
 def test_wide_terminal_renders_one_column_per_edition(library):
-    out = _render(library, 320)
+    out = _render(library, 400)  # (eight columns of 50)
     lines = out.splitlines()
     assert "damage timing: how the editions compare" in lines[0]
     header = next(line for line in lines if "4e" in line)
-    assert header.split() == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009"]
+    assert header.split() == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009", "cr2024"]
+    assert "in force 2024-11-08 to now" in out
     assert "╭" not in out
     assert "— rb4e:resolving-fast-effects.4 p46-47" in out and "— cr2008:310.4a" in out
 
@@ -237,10 +322,19 @@ def test_plain_output_when_not_a_terminal(library):
     lines = _render(library, 80, "6e", terminal=False).splitlines()
     assert lines[:4] == [
         "damage timing: how the editions compare",
-        "[6e]",
+        "[6e]  in force 1999-04-23 to 2001-04-10",
         "  Combat damage is assigned and goes on the stack; players may still play instants and activated "
         "abilities before it is dealt, it is dealt even if its creature has left play, and damage wears off in "
         "the cleanup step.",
         '  "Miután a játékosok bejelentették, hogyan kívánják a sebzést elosztani, a sebzés a várólistába kerül."',
     ]
     assert lines[4] == "    - hu-guide:sebzesek-kiosztasa.3"
+
+
+def test_as_of_keeps_the_era_columns_in_force_by_then(library):
+    from rulebase.core.eras import day
+
+    before = compare(library, "damage timing", when=day("2024-06-30"))
+    assert [s.edition for s in before.editions][-2:] == ["10e", "cr2009"]  # Foundations came in November
+    after = compare(library, "damage timing", when=day("2024-12-31"))
+    assert [s.edition for s in after.editions][-1] == "cr2024"

@@ -322,7 +322,13 @@ def _rot_docmeta(index: Path) -> None:
     _keep_time(path, lambda data: data[:64] + random.Random(5).randbytes(256) + data[320:])
 
 
+def _rot_concepts(index: Path) -> None:
+    path = _gen(index) / "whoosh" / "concepts.json"
+    _keep_time(path, lambda data: data[:1] + b"[" + data[2:])
+
+
 @pytest.mark.parametrize(("damage", "command", "named"), [
+    (_rot_concepts, ["search", "damage prevention"], "concepts.json is missing or fails its checksum"),
     (_rot_record, ["lookup", "502.83a"], "a record in records.db fails its checksum"),
     (_rot_record, ["search", "exalted"], "a record in records.db fails its checksum"),
     (_rot_docmeta, ["search", "damage prevention"], "docmeta.bin is missing, the wrong size or fails its checksum")])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulebase.core.eras import day, show
 from rulebase.rules.definitions import curated_names, define, loose_term
 
 
@@ -15,10 +16,17 @@ def test_mana_burn_in_every_edition_and_in_hungarian(library):
     names = curated_names(library.corpus_dir, "mana burn")
     assert "manaégés" in names
     found = define(library.store, "mana burn", None, names)
-    assert ids(found) == ["rb4e:glossary.mana-pool", "ck1999:G.25.1", "hu-guide:altalanos-tudnivalok.1",
-                          "cr2008:glossary.mana-burn", "cr:glossary.mana-burn@2019-05-03"]
-    assert "This kind of damage is called mana burn." in found.definitions[0].text
-    assert found.definitions[2].text.endswith("Ezt manaégésnek hívjuk.")
+    # today's glossary says the rule is gone; then every era's wording, newest to oldest
+    assert ids(found) == ["cr:glossary.mana-burn@2019-05-03", "cr:glossary.mana-burn@2008-07-15",
+                          "cr:glossary.mana-burn@2001-09-24", "cr:glossary.mana-burn@1999-04-23",
+                          "hu-guide:altalanos-tudnivalok.1", "ck1999:G.25.1", "rb4e:glossary.mana-pool"]
+    assert "That rule no longer exists." in found.definitions[0].text
+    assert "This kind of damage is called mana burn." in found.definitions[-1].text
+    assert found.definitions[4].text.endswith("Ezt manaégésnek hívjuk.")
+    # the bundled 2008 release prints the 2003-2009 wording: named under it, not listed again
+    assert found.entries[1].same_text == ["cr2008:glossary.mana-burn"]
+    assert [(e.era, show(e.first), show(e.last), e.now) for e in found.entries[:2]] == [
+        ("cr2009 to cr2026", "2009-07-11", "now", True), ("cr2003 to 10e", "2003-07-01", "2009-07-10", False)]
 
 
 def test_without_the_curated_name_the_guide_is_not_guessed(library):
@@ -48,3 +56,25 @@ def test_a_titled_paragraph_brings_the_paragraphs_that_continue_it(library):
 
 def test_loose_terms_meet():
     assert loose_term("Removed from the game") == loose_term("remove from game")
+
+
+def test_summoning_sickness_now_first_with_the_rule_it_cites_then_history(library):
+    """Today's glossary entry is "Summoning Sickness Rule" (2009 on); it cites rule 302.6, shown
+    as in force now right after it; then each era's entry, newest to oldest, down to 1995."""
+    found = define(library.store, "summoning sickness")
+    first, cited, *history = found.entries
+    assert (first.record.id, first.now, first.cited) == ("cr:glossary.summoning-sickness-rule@2019-05-03", True, False)
+    assert (cited.record.id, cited.now, cited.cited) == ("cr:302.6@2019-05-03", True, True)
+    assert not any(e.now for e in history)
+    assert [e.last for e in history] == sorted((e.last for e in history), reverse=True)
+    assert [e.record.id for e in history][-2:] == ["ck1999:G.39.1", "rb4e:glossary.summoning-sickness"]
+    assert history[0].record.id == "cr:glossary.summoning-sickness@2008-07-15"
+    assert [e.era for e in history][-2:] == ["5e", "4e"]
+
+
+def test_as_of_puts_that_days_rules_first_and_nothing_newer(library):
+    found = define(library.store, "mana burn", day("2005-01-01"))
+    assert [(e.record.id, e.now, e.cited) for e in found.entries[:2]] == [
+        ("cr:glossary.mana-burn@2003-07-01", True, False), ("cr:300.3@2003-07-01", True, True)]
+    assert all(e.first <= day("2005-01-01") for e in found.entries)
+    assert "cr:glossary.mana-burn@2019-05-03" not in ids(found)

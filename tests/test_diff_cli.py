@@ -25,6 +25,10 @@ def test_compare_json_curated(index_dir):
         "summary": "Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, "
                    "does not mention legends.",
         "citations": [],
+        "in_force": {"first": "1999-04-23", "last": "2001-04-10"},
+        "in_force_now": False,
+        "column": "6e",
+        "removed": [],
     }
     assert data["editions"]["4e"]["citations"][0]["id"] == "rb4e:creatures.6"
     assert data["editions"]["4e"]["citations"][0]["pages"] == ["30", "31"]
@@ -44,7 +48,7 @@ def test_compare_plain_text(index_dir):
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         "ante: how the editions compare",
-        "[6e]",
+        "[6e]  in force 1999-04-23 to 2001-04-10",
         "  Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, does not mention ante.",
     ]
     searched = run(index_dir, "compare", "zzqx flibber", "--editions", "4e")
@@ -100,11 +104,15 @@ def test_diff_term(index_dir):
     result = run(index_dir, "diff", "--term", "summoning sickness", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert [d["id"] for d in data["definitions"]] == ["rb4e:glossary.summoning-sickness", "ck1999:G.39.1",
-                                                      "cr2008:glossary.summoning-sickness"]
-    assert len(data["diffs"]) == 2 and all(d["changed"] for d in data["diffs"])
+    # every era's definition, oldest first (define lists them newest first), without the cited rules
+    assert [d["id"] for d in data["definitions"]] == [
+        "rb4e:glossary.summoning-sickness", "ck1999:G.39.1", "cr:glossary.summoning-sickness@1999-04-23",
+        "cr:glossary.summoning-sickness@2001-09-24", "cr:glossary.summoning-sickness@2002-10-07",
+        "cr:glossary.summoning-sickness@2007-07-13", "cr:glossary.summoning-sickness@2008-07-15",
+        "cr:glossary.summoning-sickness-rule@2019-05-03"]
+    assert len(data["diffs"]) == 7 and all(d["changed"] for d in data["diffs"])
     plain = run(index_dir, "diff", "--term", "summoning sickness")
-    assert plain.stdout.splitlines()[0] == "summoning sickness: 3 definition(s), in edition order"
+    assert plain.stdout.splitlines()[0] == "summoning sickness: 8 definition(s), in edition order"
     unknown = run(index_dir, "diff", "--term", "zzqx flibber")
     assert unknown.exit_code == 1
     assert unknown.stderr.startswith("error: no glossary definition of 'zzqx flibber'")

@@ -147,14 +147,17 @@ def test_search_gives_one_hit_per_rule_with_the_newest_text(index_dir, library):
 
 def test_define_as_of_gives_the_definition_in_force(index_dir):
     out = run(index_dir, "define", "mana burn", "--as-of", "2005").stdout
-    assert out.splitlines()[0] == "mana burn: 1 definition(s)"
-    assert "cr:glossary.mana-burn@" in out
+    lines = out.splitlines()
+    assert lines[0] == "mana burn: 7 definition(s), in force then first, then history newest to oldest"
+    assert lines[1] == ("-- in force on 2005-12-31 · cr2003 to 10e · 2003-07-01 to 2009-07-10 · "
+                        "= same text in cr2008:glossary.mana-burn")
+    assert "cr:glossary.mana-burn@2005-10-01" in out and "cr:glossary.mana-burn@2019-05-03" not in out
 
 
 def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, library):
     data = json.loads(run(index_dir, "compare", "damage timing", "--json").stdout)
-    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009"]
-    for edition in ("cr2001", "cr2009"):
+    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009", "cr2024"]
+    for edition in ("cr2001", "cr2009", "cr2024"):
         for cite in data["editions"][edition]["citations"]:
             record = library.store.get(cite["id"])
             assert cite["quote"] in " ".join(record.text.split())

@@ -169,7 +169,8 @@ def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeyp
     results = run_search(library, "[/x] zorblax", {}, 10)  # brackets: markup would raise here
     render_search(console, results)
     found = define(library.store, "zorblax")
-    render_definitions(console, "[/x]", found.definitions, found.hungarian, found.referrers)
+    found.term = "[/x]"
+    render_definitions(console, found)
     render_show(console, library.store.get("cr2025:100.1a"))
     render_compare(console, comparing.compare(library, "[/x] zorblax", None))
     out = buf.getvalue()

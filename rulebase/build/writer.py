@@ -11,12 +11,14 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rulebase.build.concepts import concept_table
 from rulebase.core.eras import OPEN_END, labels_between, next_day
 from rulebase.core.errors import IndexError_
 from rulebase.core.pool import pool
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.records import fold_accents as fold
 from rulebase.index import postings
+from rulebase.index.concepts import CONCEPTS, write_concepts
 from rulebase.index.schema import DOCMETA, make_schema, whoosh_index
 from rulebase.index.scorer import Scorer
 
@@ -101,7 +103,7 @@ def write_index(path: Path, records: list[Record],
     records in its own process. `cached`: per source id, an index written earlier for exactly that
     source's records with this schema (cache.py); its segments are copied in after ours. Also
     writes DOCMETA, each document's group and days in force in document-number order, and (with
-    `common`) the common terms' decoded postings (postings.py)."""
+    `common`) the common terms' decoded postings (postings.py) and the concept table (concepts.py)."""
     # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.index import TOC, clean_files
 
@@ -138,6 +140,8 @@ def write_index(path: Path, records: list[Record],
     clean_files(ix.storage, ix.indexname, generation, segments)
     _write_docmeta(path / DOCMETA, order, windows)
     if common:  # (not for the build cache's archive segment: its scores are not the index's)
+        analyser = schema["text"].analyzer
+        write_concepts(path / CONCEPTS, concept_table(order, lambda text: [t.text for t in analyser(text)]))
 
         with whoosh_index.open_dir(str(path)).reader() as reader:
             postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))

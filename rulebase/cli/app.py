@@ -501,8 +501,10 @@ def search(
 @funnel
 def define(term: Annotated[str, typer.Argument(help="A glossary term, English or Hungarian.")],
            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
-    """Every glossary definition of a term across editions, with its Hungarian name and referrers
-    (the newest Comprehensive Rules definition, or with --as-of only those in force that day)."""
+    """Every era's definition of a term: the rules in force now first (the Comprehensive Rules
+    glossary entry and the rule it cites), then the history newest to oldest, each with its era
+    and days in force; its Hungarian name and referrers. --as-of DATE: in force that day first,
+    nothing newer."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.definitions import curated_names
     from rulebase.rules.definitions import define as define_term
@@ -514,8 +516,7 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
-    _answer(json_out, lambda: views.define_json(found), "render_definitions",
-            found.term, found.definitions, found.hungarian, found.referrers)
+    _answer(json_out, lambda: views.define_json(found), "render_definitions", found)
 
 
 @command(app, examples=[
@@ -731,7 +732,9 @@ def compare(
 ) -> None:
     """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated).
 
-    --as-of DATE keeps the columns of the editions whose rules had taken effect by that day."""
+    A curated topic has a column per edition and per Comprehensive Rules era where its rule
+    changed, up to today, each with the days it was in force (read from the archive) and the rules
+    it no longer has. --as-of DATE keeps the columns whose rules had taken effect by that day."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.core.eras import labels_between
     from rulebase.rules import compare as comparing
@@ -827,7 +830,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
 
 @command(app, examples=[
     ("rulebase history 702.83a", "every version of a rule, by date"),
-    ("rulebase history 510.2 --as-of 2005", "the 2005 rule first"),
+    ("rulebase history 702.17 --as-of 2010", "the 2010 rule first (trample)"),
     ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
 def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502.83a) or a record id.")],

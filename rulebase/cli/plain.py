@@ -260,15 +260,56 @@ def compare_title(comparison) -> str:
     return f"{comparison.topic}: search results per edition (not a curated topic)"
 
 
+def definitions_head(found) -> str:
+    """define's first line: the term and how many definitions, in which order."""
+    return (f"{found.term}: {len(found.entries)} definition(s), in force "
+            f"{'now' if found.when is None else 'then'} first, then history newest to oldest")
+
+
+def defined_note(entry, when: int | None = None) -> str:
+    """The line over one of define's definitions: in force (now, or on the day asked) or history,
+    the rule a glossary entry cites, its era, its days in force, the same text elsewhere."""
+    from rulebase.core.eras import show  # (only define needs it)
+
+    state = ("in force now" if when is None else f"in force on {show(when)}") if entry.now else "history"
+    parts = [state] + (["the rule it cites"] if entry.cited else [])
+    parts += [entry.era, f"{show(entry.first)} to {show(entry.last)}"]
+    if entry.same_text:
+        parts.append("= same text in " + ", ".join(entry.same_text))
+    return "-- " + " · ".join(parts)
+
+
+def period_note(stance) -> str:
+    """A column's days in force ("in force 2009-07-11 to now"), and the curated column it shows
+    when the era asked for lies inside another's ("the cr2009 column: ...")."""
+    from rulebase.core.eras import show  # (only compare needs it)
+
+    if stance.period is None:
+        return ""
+    note = f"in force {show(stance.period.first)} to {show(stance.period.last)}"
+    return f"the {stance.column} column, {note}" if stance.column else note
+
+
+def removed_lines(stance) -> list[str]:
+    """Each rule a Comprehensive Rules era no longer has: since when, and the last release with it."""
+    from rulebase.core.eras import show  # (only compare needs it)
+
+    return [f"gone from {show(r.gone)}: rule {r.number} was last in the release of {r.last_release} ({r.id})"
+            for r in stance.removed]
+
+
 def compare_lines(comparison) -> list[str]:
-    """One block per edition: the summary (curated only), then each quote with its source."""
+    """One block per edition: its period, the summary (curated only), the rules it no longer has,
+    then each quote with its source."""
     lines = [compare_title(comparison)]
     for stance in comparison.editions:
-        lines.append(f"[{stance.edition}]")
+        note = period_note(stance)
+        lines.append(f"[{stance.edition}]" + (f"  {note}" if note else ""))
         if stance.summary:
             lines.append(f"  {stance.summary}")
         elif not stance.citations:
             lines.append(f"  {NOT_FOUND_IN_EDITION}")
+        lines += [f"  {line}" for line in removed_lines(stance)]
         for quote in stance.citations:
             lines.append(f'  "{quote.quote}"')
             lines.append(f"    - {quote.id}{pages_note(quote.pages)}")

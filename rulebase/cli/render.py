@@ -317,14 +317,24 @@ def render_search(console: Console, results: Results) -> None:
     console.print(table)
 
 
-def render_definitions(console: Console, term: str, definitions: list[Record], hungarian: list[Record],
-                       referrers: list[Record]) -> None:
+def render_definitions(console: Console, found) -> None:
+    """Each era's definition under a line saying whether it is in force, its era and its days."""
+    # lazy: only the output form asked for
+    from rulebase.cli.plain import defined_note, definitions_head
+
+    term, hungarian, referrers = found.term, found.hungarian, found.referrers
     if _rich(console):
-        console.print(Text.assemble(_text(term, style="bold"), f": {len(definitions)} definition(s)"))
+        console.print(Text.assemble(_text(term, style="bold"), definitions_head(found)[len(term):]))
     else:
-        console.print(f"{term}: {len(definitions)} definition(s)", markup=False)
-    for record in definitions:
-        render_entry(console, Entry(record))
+        console.print(definitions_head(found), markup=False, soft_wrap=True)
+    said = None
+    for entry in found.entries:
+        note = defined_note(entry, found.when)
+        if note != said:  # (a titled paragraph's continuations share its line)
+            console.print(_text(note, style="green" if entry.now else "dim") if _rich(console) else note,
+                          markup=False, soft_wrap=True)
+        said = note
+        render_entry(console, Entry(entry.record))
     if hungarian:
         console.print("Hungarian: " + ", ".join(f"{h.title} ({h.id})" for h in hungarian), markup=False)
     if referrers:
@@ -577,14 +587,16 @@ INSERTED = "bold green underline"
 
 def _stance_body(stance, curated: bool) -> Group:
     # lazy: only the output form asked for
-    from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note
+    from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note, period_note, removed_lines
 
-    parts: list = []
+    parts: list = [Text(period_note(stance), style="green" if stance.period.now else "dim")] \
+        if stance.period else []
     if stance.summary:
         style = "yellow" if stance.summary.startswith("Not covered") else "bold"
         parts.append(_text(stance.summary, style=style))
     elif not curated:
         parts.append(Text("search results" if stance.citations else NOT_FOUND_IN_EDITION, style="italic dim"))
+    parts += [_text(line, style="yellow") for line in removed_lines(stance)]
     for quote in stance.citations:
         parts.append(Text(""))
         parts.append(_text(f"\u201c{quote.quote}\u201d"))

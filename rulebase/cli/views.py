@@ -110,9 +110,14 @@ def search_json(results: Results) -> dict:
 
 
 def define_json(found: Definitions) -> dict:
+    """Each definition is a record with, added: "era", "in_force" {"first", "last"},
+    "in_force_now" (in force on the day asked: today, or --as-of), "cited" (a rule the glossary
+    entry before it cites), "versions" (the archive versions its text stands for) and
+    "same_text" (other documents' records printing it); in force first, then newest to oldest."""
     return {
         "term": found.term,
-        "definitions": [to_dict(r) for r in found.definitions],
+        "definitions": [dict(to_dict(e.record), era=e.era, in_force=_days((e.first, e.last)), in_force_now=e.now,
+                             cited=e.cited, versions=e.versions, same_text=e.same_text) for e in found.entries],
         "hungarian": [{"id": t.id, "term": t.title, "english": t.aliases} for t in found.hungarian],
         "referenced_by": [brief(r) for r in found.referrers],
     }

@@ -80,6 +80,11 @@ def next_day(value: int) -> int:
     return value if value >= OPEN_END else _shift(value, 1)
 
 
+def previous_day(value: int) -> int:
+    """The day before `value` (YYYYMMDD)."""
+    return _shift(value, -1)
+
+
 def _shift(value: int, days: int) -> int:
     moved = date(value // 10000, value // 100 % 100, value % 100) + timedelta(days=days)
     return moved.year * 10000 + moved.month * 100 + moved.day

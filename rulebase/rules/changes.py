@@ -97,12 +97,14 @@ def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
 
 
 def term_diffs(store, term: str) -> TermDiff:
-    """A glossary term's definitions in edition order, each diffed against the one before it.
-    Definitions in different languages are listed but not diffed (a word diff would be noise)."""
+    """A glossary term's definitions oldest first (each era's, as `define` lists them newest
+    first, without the rules they cite), each diffed against the one before it. Definitions in
+    different languages are listed but not diffed (a word diff would be noise)."""
 
     found = define(store, term)
-    result = TermDiff(found.term, found.definitions, [])
-    for a, b in zip(found.definitions, found.definitions[1:], strict=False):
+    definitions = [e.record for e in reversed(found.entries) if not e.cited]
+    result = TermDiff(found.term, definitions, [])
+    for a, b in zip(definitions, definitions[1:], strict=False):
         if a.lang != b.lang:
             result.skipped.append((a.id, b.id, f"different languages ({a.lang}, {b.lang})"))
         else:

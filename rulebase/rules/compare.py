@@ -9,41 +9,31 @@ passages as citations. Pure core: no printing, typed errors only.
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebase.core.eras import edition_for_date, era_window
-from rulebase.core.errors import ManifestError, UsageError
-from rulebase.core.records import Record, fold_accents, fold_space
-from rulebase.core.sources import DATED, YEAR_LABEL, edition_rank
+from rulebase.core.eras import OPEN_END, edition_for_date, era_window
+from rulebase.core.errors import UsageError
+from rulebase.core.records import Record, fold_space
+from rulebase.core.sources import DATED, edition_rank
+from rulebase.rules.periods import Period, Removal, column_periods, is_era, removal
 from rulebase.rules.terms import hungarian_for, term_map
+from rulebase.rules.topics import (  # noqa: F401 (the names compare's callers import from here)
+    EDITIONS,
+    NOT_COVERED,
+    OPTIONAL,
+    TOPICS_FILE,
+    Quote,
+    Topic,
+    find_topic,
+    load_topics,
+    topic_key,
+)
 from rulebase.search.hits import unmark
 from rulebase.search.request import run_search
 
-EDITIONS = ("4e", "5e", "6e", "10e")  # every topic gives these
-OPTIONAL = ("alpha",)  # a bundled edition a topic gives only where its document covers the topic
-TOPICS_FILE = "topics.toml"
-NOT_COVERED = "Not covered in the corpus"
 SEARCH_LIMIT = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Quote:
-    """A record id, the text quoted from it (or a search snippet) and the pages it is printed on."""
-
-    id: str
-    quote: str
-    pages: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Topic:
-    name: str
-    aliases: tuple[str, ...]
-    editions: dict[str, tuple[str, tuple[Quote, ...]]]  # edition -> (summary, citations)
 
 
 @dataclass(slots=True)
@@ -53,6 +43,9 @@ class Stance:
     edition: str
     summary: str | None
     citations: list[Quote] = field(default_factory=list)
+    period: Period | None = None  # the days this column's rules were in force
+    removed: list[Removal] = field(default_factory=list)  # rules this era no longer has
+    column: str | None = None  # the curated column shown, when an era asked for is inside another's
 
 
 @dataclass(slots=True)
@@ -62,63 +55,6 @@ class Comparison:
     editions: list[Stance]
     query: str = ""  # what the user typed
     searched: dict[str, str] = field(default_factory=dict)  # edition -> query actually searched
-
-
-def topic_key(text: str) -> str:
-    """The form topics are matched in: accents, case, punctuation and spacing folded."""
-    return " ".join(re.sub(r"[\W_]+", " ", fold_accents(text)).split())
-
-
-def _fail(path: Path, what: str) -> ManifestError:
-    return ManifestError(what, str(path), "fix corpus/topics.toml (see the comment at its top)")
-
-
-def load_topics(path: Path) -> list[Topic]:
-    """Parse and shape-check the topics file; every topic names all four editions."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _fail(path, "topics file not found") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise _fail(path, f"not valid TOML ({exc})") from None
-    topics: list[Topic] = []
-    keys: dict[str, str] = {}
-    for n, raw in enumerate(data.get("topic", []), 1):
-        name = raw.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise _fail(path, f"topic #{n} has no name")
-        editions = raw.get("editions", {})
-        extra = [ed for ed in editions if ed not in EDITIONS]
-        if not set(EDITIONS) <= set(editions) or not all(YEAR_LABEL.match(ed) or ed in OPTIONAL for ed in extra):
-            raise _fail(path, f"topic {name!r} must give the editions {', '.join(EDITIONS)} (and may add "
-                              f"{', '.join(OPTIONAL)} and Comprehensive Rules eras as crYYYY)")
-        shaped: dict[str, tuple[str, tuple[Quote, ...]]] = {}
-        for ed in [*EDITIONS, *sorted(extra)]:
-            entry = editions[ed]
-            summary, cites = entry.get("summary"), entry.get("citations", [])
-            if not isinstance(summary, str) or not summary.strip():
-                raise _fail(path, f"topic {name!r}, edition {ed}: no summary")
-            if not cites and not summary.startswith(NOT_COVERED):
-                raise _fail(path, f"topic {name!r}, edition {ed}: no citations and not marked {NOT_COVERED!r}")
-            quotes = tuple(Quote(str(c["id"]), str(c["quote"])) for c in cites)
-            shaped[ed] = (summary, quotes)
-        aliases = tuple(raw.get("aliases", []))
-        for alias in (name, *aliases):
-            key = topic_key(alias)
-            if key in keys and keys[key] != name:
-                raise _fail(path, f"alias {alias!r} names both {keys[key]!r} and {name!r}")
-            keys[key] = name
-        topics.append(Topic(name, aliases, shaped))
-    return topics
-
-
-def find_topic(topics: list[Topic], text: str) -> Topic | None:
-    """The curated topic whose name or alias matches `text` (case and accents ignored)."""
-    key = topic_key(text)
-    for topic in topics:
-        if key in {topic_key(a) for a in (topic.name, *topic.aliases)}:
-            return topic
-    return None
 
 
 def parse_editions(value: str | None, available: Iterable[str] = EDITIONS,
@@ -152,35 +88,67 @@ def hungarian_query(text: str, terms: list[Record]) -> str:
 
 
 def curated(library, topic: Topic, editions: list[str]) -> Comparison:
-    """A curated topic, with each quote's pages read from its record."""
-    ids = [q.id for ed in editions if ed in topic.editions for q in topic.editions[ed][1]]
-    pages = {r.id: tuple(r.pages) for r in library.store.get_many(list(dict.fromkeys(ids)))}
-    others = [ed for ed in editions if ed not in topic.editions]  # a user-added document's edition
+    """A curated topic, with each quote's pages read from its record and each column's days in
+    force read from the archive (periods.py). A Comprehensive Rules era asked for that the topic
+    has no column of shows the column in force then (cr2026: the newest); any other edition
+    (a user-added document's) is searched."""
+    store = library.store
+    periods = column_periods(store, topic)
+    users = {s.edition for s in library.sources if not s.bundled}  # (their documents are searched)
+    shown = {ed: ed if ed in topic.editions else None if ed in users else _column_in_force(ed, periods)
+             for ed in editions}
+    ids = [q.id for col in set(shown.values()) if col for q in topic.editions[col].citations]
+    pages = {r.id: tuple(r.pages) for r in store.get_many(list(dict.fromkeys(ids)))}
+    others = [ed for ed in editions if shown[ed] is None]
     found = searched(library, topic.name, others) if others else None
-    stances = [Stance(ed, topic.editions[ed][0],
-                      [Quote(q.id, fold_space(q.quote), pages.get(q.id, ())) for q in topic.editions[ed][1]])
-               if ed in topic.editions else next(s for s in found.editions if s.edition == ed)
-               for ed in editions]
+    stances = []
+    for ed in editions:
+        col = shown[ed]
+        if col is None:
+            stances.append(next(s for s in found.editions if s.edition == ed))
+            continue
+        column = topic.editions[col]
+        stances.append(Stance(ed, column.summary,
+                              [Quote(q.id, fold_space(q.quote), pages.get(q.id, ())) for q in column.citations],
+                              periods.get(col), [removal(store, rid) for rid in column.removed] if col in periods else [],
+                              None if col == ed else col))
     comparison = Comparison(topic.name, True, stances, query=topic.name)
     if found is not None:
         comparison.searched.update(found.searched)
     return comparison
 
 
+def _column_in_force(edition: str, periods: dict[str, Period]) -> str | None:
+    """The topic's Comprehensive Rules column in force during `edition`'s era (its last day in
+    it, or today for the newest), or None."""
+    if not is_era(edition):
+        return None
+    first, last = era_window(edition, None)
+    overlapping = [col for col, p in periods.items() if is_era(col) and p.first <= last and p.last >= first]
+    # (the era columns' periods follow one another: the latest that overlaps is the one in force at its end)
+    return max(overlapping, key=lambda col: periods[col].first, default=None)
+
+
 def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT) -> Comparison:
-    """An uncurated topic: the best passages of each edition, searched separately."""
+    """An uncurated topic: the best passages of each edition, searched separately, the rules in
+    force now first, then the other eras newest to oldest."""
 
     if not text.strip():
         raise UsageError("empty topic", hint='give a topic, e.g. rulebase compare "damage timing"')
     comparison = Comparison(" ".join(text.split()), False, [], query=text)
     terms = library.store.of_kind("term")
-    for ed in editions:
+    newest = max(editions, key=edition_rank, default=None)
+    for ed in sorted(editions, key=edition_rank, reverse=True):
         query = hungarian_query(text, terms) if ed == "6e" else text
         comparison.searched[ed] = query
         results = run_search(library, query, {"edition": [ed]}, limit)
         quotes = [Quote(h.id, fold_space(unmark(h.snippet)), tuple(results.records[h.id].pages))
                   for h in results.hits if h.id in results.records]
-        comparison.editions.append(Stance(ed, None, quotes))
+        first, last = era_window(ed, None)
+        if ed == newest:  # the rules in force now: from the newest release's first day
+            first, last = max([first, *(r["first_day"] for rs in library.store.releases().values() for r in rs
+                                        if r["first_day"] <= last)]), OPEN_END
+        comparison.editions.append(Stance(ed, None, quotes, Period(first, last)))
     return comparison
 
 
@@ -194,9 +162,9 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
     optional = {s.edition for s in library.sources if s.bundled and s.edition in OPTIONAL}
     extra = set(topic.editions) if topic else set(eras[-1:]) | optional  # uncurated: the rules in force now too
     chosen = parse_editions(editions, users | set(eras) | extra, set(EDITIONS) | users | extra)
-    if when is not None:
-
-        chosen = [ed for ed in chosen if era_window(ed, None)[0] <= when]
+    if when is not None:  # the columns whose rules had taken effect by then (a curated era: by its period)
+        periods = column_periods(library.store, topic) if topic else {}
+        chosen = [ed for ed in chosen if (periods[ed].first if ed in periods else era_window(ed, None)[0]) <= when]
         if not chosen:
             raise UsageError("no edition's rules had taken effect by then", hint="the corpus starts in 1993")
     if topic is not None:
@@ -217,13 +185,22 @@ def archive_eras(library) -> list[str]:
 
 
 def comparison_json(comparison: Comparison) -> dict:
-    """The documented --json shape."""
+    """The documented --json shape (README, JSON shapes): columns in display order."""
+    from rulebase.core.eras import show  # (a date's text only for the output)
+
+    def days(period: Period | None) -> dict | None:
+        return {"first": show(period.first), "last": show(period.last)} if period else None
     return {
         "topic": comparison.topic,
         "curated": comparison.curated,
         "editions": {
             s.edition: {"summary": s.summary,
-                        "citations": [{"id": q.id, "quote": q.quote, "pages": list(q.pages)} for q in s.citations]}
+                        "citations": [{"id": q.id, "quote": q.quote, "pages": list(q.pages)} for q in s.citations],
+                        "in_force": days(s.period),
+                        "in_force_now": bool(s.period and s.period.now),
+                        "column": s.column or s.edition,
+                        "removed": [{"id": r.id, "number": r.number, "title": r.title,
+                                     "last_release": r.last_release, "gone": show(r.gone)} for r in s.removed]}
             for s in comparison.editions
         },
     }

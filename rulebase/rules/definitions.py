@@ -24,9 +24,9 @@ from rulebase.core.errors import ManifestError, NotFound, UsageError
 from rulebase.core.records import Record, fold_accents
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
-from rulebase.index.versions import without_twins
 from rulebase.ingest.link import fold_term
-from rulebase.rules.compare import TOPICS_FILE, find_topic, load_topics
+from rulebase.rules.defined import Defined, in_time
+from rulebase.rules.topics import TOPICS_FILE, find_topic, load_topics
 
 _STOP = {"the", "a", "an", "of", "to"}
 # A rule that says how an ability is printed, not what it does: not a definition.
@@ -42,9 +42,15 @@ _NAMED_HU = re.compile(r"(\w+)\s+(?:hívjuk|hivjuk|nevezzük|nevezzuk|hívják|n
 @dataclass(slots=True)
 class Definitions:
     term: str
-    definitions: list[Record]
+    entries: list[Defined]  # in force first (a glossary entry, then the rule it cites), then history
     hungarian: list[Record]
     referrers: list[Record]
+    when: int | None = None  # the day asked (None: today)
+
+    @property
+    def definitions(self) -> list[Record]:
+        """The records shown, in the order shown."""
+        return [e.record for e in self.entries]
 
 
 def loose_term(text: str) -> str:
@@ -66,8 +72,9 @@ def loose_term(text: str) -> str:
 
 def define(store: RecordStore, term: str, when: int | None = None,
            also_named: Iterable[str] = ()) -> Definitions:
-    """Every definition of `term` (or its Hungarian name) across editions and sources, one per
-    document: of the archive's versions the newest, or with `when` what was in force that day.
+    """Every era's definition of `term` (or its Hungarian name): the one in force now (or on
+    `when`) first with the rule it cites, then the history newest to oldest (defined.in_time),
+    each document's defining text, each archive glossary entry once per era of its wording.
     `also_named`: further names the caller knows for the term (a curated topic's aliases); they
     count only where a document names them in so many words."""
 
@@ -78,25 +85,33 @@ def define(store: RecordStore, term: str, when: int | None = None,
                  if key in {loose_term(a) for a in t.aliases} or fold_accents(t.title or "") == fold_accents(term)]
     names = {key} | {loose_term(a) for t in hungarian for a in t.aliases}
     like = _like(names)
-    definitions = [r for r in store.of_kind("glossary", when, like)
-                   if names & {loose_term(n) for n in [r.title or "", *r.aliases]}]
-    definitions += _defining_entries(store, names, {r.source for r in definitions}, when)
+    definitions = [r for r in store.of_kind("glossary", None, like) if names & title_keys(r)]
+    definitions += _defining_entries(store, names, {r.source for r in definitions})
     parents = store.get_many([t.parent for t in hungarian if t.parent])
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
     covered = {r.source for r in definitions}
-    definitions += naming_sentences(store, [term, *also_named], covered, when)
-    definitions = without_twins(definitions, definitions)
+    definitions += naming_sentences(store, [term, *also_named], covered)
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
-    if not definitions and not hungarian:
+    entries = in_time(store, definitions, when)
+    if not entries and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
         # lazy: only this rarer path needs it
         from difflib import get_close_matches
 
         close = get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)
         raise NotFound(f"no glossary definition of {term!r}", close, hint="try 'rulebase search'")
-    ids = {r.id for r in definitions}
-    ref_ids = list(dict.fromkeys(i for r in definitions for i in r.refs_in if i not in ids))
-    return Definitions(term, definitions, hungarian, store.get_many(ref_ids))
+    shown = [e.record for e in entries]
+    ids = {r.id for r in shown}
+    ref_ids = list(dict.fromkeys(i for r in shown for i in r.refs_in if i not in ids))
+    return Definitions(term, entries, hungarian, store.get_many(ref_ids), when)
+
+
+def title_keys(record: Record) -> set[str]:
+    """The loose names a record is titled with, each also without a last word "rule": the
+    glossary's "Summoning Sickness Rule" and "Legend Rule" define "summoning sickness" and
+    "legend"."""
+    keys = {loose_term(n) for n in [record.title or "", *record.aliases]}
+    return keys | {k.removesuffix(" rule").strip() for k in keys if k.endswith(" rule")}
 
 
 def curated_names(corpus_dir: Path, term: str) -> list[str]:

@@ -20,10 +20,12 @@ from rulebase.core.eras import OPEN_END
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.records import fold_accents as fold
+from rulebase.index.concepts import CONCEPTS, read_concepts
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
+from rulebase.search.concepts import Concepts
 from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
@@ -79,15 +81,24 @@ def quoted_in_question(text: str) -> bool:
     return len(_WORD.findall(outside)) >= QUESTION_WORDS
 
 
-def weak_words(text: str, words: list[str]) -> set[str]:
+_NAME_LINK = r"(?:of|the|and|en|de|to|from|in|on|a|an)"
+_CAPITALISED = r"[A-Z][\w'’-]*"
+# Two or more capitalised words in a row, possibly joined by "of the" ("March of the Machines",
+# "Kodama's Reach"), not at a sentence's start.
+_NAME_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b{_CAPITALISED}(?:\s+(?:{_NAME_LINK}\s+)*{_CAPITALISED})+")
+
+
+def weak_words(text: str, words: list[str]) -> tuple[set[str], set[str]]:
     """Capitalised words inside a question, not at a sentence's start: card names, mostly
-    ("Platinum Angel", "Blood Moon"). A short keyword query keeps every word as typed."""
+    ("Platinum Angel", "Blood Moon"), and of those the ones in a run of capitalised words, which
+    are names even when each word is a rules term ("Kodama's Reach", "Knowledge and Power"). A
+    short keyword query keeps every word as typed."""
     if len(words) < QUESTION_WORDS:
-        return set()
-    weak = set()
-    for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text.strip()):
-        weak.add(match.group())
-    return weak
+        return set(), set()
+    text = text.strip()
+    weak = {match.group() for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text)}
+    names = {word for run in _NAME_RUN.finditer(text) for word in _WORD.findall(run.group()) if word[0].isupper()}
+    return weak | names, names
 
 
 class Searcher:
@@ -239,6 +250,15 @@ class Searcher:
                                   "run 'rulebase index build' to rebuild it")
         return self._docmeta
 
+    @cached_property
+    def concepts(self) -> Concepts:
+        """The terms of the rules in force now and the rules they name (CONCEPTS), read once."""
+        table = read_concepts(self.path / CONCEPTS)
+        if table is None:
+            raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
+                              "run 'rulebase index build' to rebuild it")
+        return Concepts(table)
+
     def in_force(self, when: int) -> Callable[[int], bool]:
         _, first, last = self.docmeta()
         return lambda docnum: first[docnum] <= when <= last[docnum]
@@ -262,7 +282,7 @@ class Searcher:
             allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
-        weak = weak_words(text, words)
+        weak, names = weak_words(text, words)
         words = language.content_words(words, lang)
         if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
             lang = None  # a filter only the other language's documents pass: read the words in both
@@ -272,9 +292,14 @@ class Searcher:
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
         word_terms = query_terms = [set(pairs) for pairs in per_word]
-        weights = [WEAK_WEIGHT if w in weak and self._rare_now(terms) else 1.0
+        weights = [WEAK_WEIGHT if w in names or (w in weak and self._rare_now(terms)) else 1.0
                    for w, terms in zip(words, word_terms, strict=True)]
         scores = self._score(self.build_query(words, phrases, per_word, lang=lang, weights=weights), allowed)
+        if lang != "hu" and scores:  # the rules' terms the question names lift the rules defining them
+            for docnum, factor in self.concepts.boosts(self._tokens("text", text), lambda t: self._df("text", t),
+                                                       self.reader.doc_count_all()).items():
+                if docnum in scores:
+                    scores[docnum] *= factor
         # The pool re-ranked below does not depend on --limit (up to POOL), so a longer list
         # starts with the shorter one.
         pool = max(POOL, limit) + len(numbers or ())

@@ -1,0 +1,70 @@
+"""Which rules each term of the rules in force now names, for the index's concept table.
+
+A question's words reach the rules through the rules' own vocabulary: the current glossary
+("Dies ... See rule 700.4"), the chapter titles ("704. State-Based Actions") and the rules'
+headings ("702.2. Deathtouch"). A question naming one of these terms is asking, most likely,
+about the rule that defines it, whatever its other words (card names, narrative) match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rulebase.core.eras import OPEN_END
+from rulebase.core.records import Record
+
+_OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+_RULE = re.compile(r"^\d{3}\.\d+$")  # a rule whose subrules are 702.2a-z: a heading when short
+_SUBRULE = re.compile(r"^(\d{3}\.\d+)[a-z]$")
+HEADING_WORDS = 4  # a numbered rule this short is a heading ("702.19. Trample")
+_NAMING_REFS = ("rule", "section")
+
+
+def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> dict[tuple[str, ...], list[int]]:
+    """Term tokens -> document numbers of the rules the term names and their subrules (702.2 for
+    "Deathtouch": 702.2 and 702.2a-z; a chapter: every rule in it), in force now, and the earlier
+    versions of those rules (their lineage: a question asked --as-of 2010 names the same rules).
+    `order` is the index's documents in number order, as (record, window, ...) (writer.documents_of)."""
+    numbered: dict[str, list[int]] = {}  # rule number -> documents (a number's current version)
+    naming: list[tuple[str, list[str]]] = []  # (term, numbers it names)
+    versions: dict[str, list[int]] = {}  # lineage -> every version's documents, for --as-of
+    for docnum, (record, window, *_) in enumerate(order):
+        if record.span and record.lineage:
+            versions.setdefault(record.lineage, []).append(docnum)
+        if not record.span or window[1] != OPEN_END:
+            continue
+        if record.kind in ("rule", "chapter") and record.number:
+            numbered.setdefault(record.number, []).append(docnum)
+        named = _names(record)
+        if named:
+            naming.append(named)
+    within: dict[str, list[int]] = {}  # a number -> its own documents and its subrules'
+    for number, docs in numbered.items():
+        within.setdefault(number, []).extend(docs)
+        sub = _SUBRULE.match(number)
+        if sub:
+            within.setdefault(sub[1], []).extend(docs)
+        if "." in number:
+            within.setdefault(number[:3], []).extend(docs)
+    table: dict[tuple[str, ...], set[int]] = {}
+    for term, numbers in naming:
+        tokens = tuple(analyse(term))
+        docs = {d for number in numbers for d in within.get(number, ())}
+        docs |= {v for d in list(docs) for v in versions.get(order[d][0].lineage or "", ())}
+        if tokens and docs:
+            table.setdefault(tokens, set()).update(docs)
+    return {tokens: sorted(docs) for tokens, docs in table.items()}
+
+
+def _names(record: Record) -> tuple[str, list[str]] | None:
+    """(term, the rule numbers it names) for a record that names a term, else None."""
+    if record.kind == "glossary" and record.title:
+        numbers = [ref.key for ref in record.refs if ref.kind in _NAMING_REFS]
+        return (_OBSOLETE.sub("", record.title), numbers) if numbers else None
+    if record.kind == "chapter" and record.title and record.number:
+        return record.title, [record.number]
+    if (record.kind == "rule" and record.number and _RULE.match(record.number)
+            and len(record.text.split()) <= HEADING_WORDS):
+        return record.text.strip(" .:"), [record.number]
+    return None

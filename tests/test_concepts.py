@@ -1,0 +1,93 @@
+"""The concept table: the terms the rules in force now name (build/concepts.py), its file
+(index/concepts.py) and how a question's terms lift their rules (search/concepts.py)."""
+
+from __future__ import annotations
+
+import re
+
+from rulebase.build.concepts import concept_table
+from rulebase.core.eras import OPEN_END
+from rulebase.core.records import Record, Ref
+from rulebase.index.concepts import read_concepts, write_concepts
+from rulebase.search import concepts as concepts_module
+from rulebase.search.concepts import Concepts
+from rulebase.search.request import run_search
+
+NOW = (20250101, OPEN_END)
+OLD = (20090711, 20241231)
+
+
+def _rule(number: str, text: str, kind: str = "rule", title: str | None = None, refs=()) -> Record:
+    return Record(id=f"cr:{number}@2025", source="cr", edition="cr2025", lang="en", kind=kind, text=text,
+                  raw=text, number=number, title=title, refs=list(refs), span=["cr2025", "cr2025"],
+                  lineage=number)
+
+
+def _analyse(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def test_a_glossary_term_names_its_rule_and_subrules_in_force_now():
+    order = [
+        (_rule("702.2", "Deathtouch"), NOW),
+        (_rule("702.2a", "Deathtouch is a static ability."), NOW),
+        (_rule("702.2b", "A creature with toughness greater than 0 ..."), NOW),
+        (_rule("702.20", "Vigilance"), NOW),  # not a subrule of 702.2
+        (_rule("glossary.deathtouch", "A keyword ability ... See rule 702.2.", kind="glossary",
+               title="Deathtouch", refs=[Ref("702.2", "rule", "702.2")]), NOW),
+        (_rule("glossary.mana-burn", "Older versions ...", kind="glossary", title="Mana Burn (Obsolete)",
+               refs=[Ref("702.2", "rule", "702.2")]), NOW),
+        (_rule("glossary.pass", "To decline ...", kind="glossary", title="Pass"), NOW),  # names no rule
+        (_rule("704", "State-Based Actions", kind="chapter", title="State-Based Actions"), NOW),
+        (_rule("704.5a", "A player with 0 or less life loses the game."), NOW),
+        (_rule("702.9", "Flanking"), OLD),  # no longer in force
+        (_rule("702.2a", "Deathtouch is a static ability. (2009)"), OLD),  # an earlier version (lineage)
+    ]
+    table = concept_table(order, _analyse)
+    assert table[("deathtouch",)] == [0, 1, 2, 10]  # --as-of 2010 names the same rules
+    assert table[("mana", "burn")] == [0, 1, 2, 10]  # "(Obsolete)" is not part of the term
+    assert table[("vigilance",)] == [3]
+    assert table[("state", "based", "actions")] == [7, 8]  # a chapter names every rule in it
+    assert ("pass",) not in table and ("flanking",) not in table
+
+
+def test_the_table_reads_back_and_damage_reads_as_none(tmp_path):
+    path = tmp_path / "concepts.json"
+    write_concepts(path, {("deathtouch",): [3, 1], ("first", "strike"): [7]})
+    assert read_concepts(path) == {("deathtouch",): frozenset({1, 3}), ("first", "strike"): frozenset({7})}
+    path.write_bytes(path.read_bytes().replace(b"7", b"8", 1))
+    assert read_concepts(path) is None
+    assert read_concepts(tmp_path / "missing.json") is None
+
+
+def test_a_rarer_term_lifts_its_rules_more():
+    concepts = Concepts({("deathtouch",): frozenset({1}), ("creature",): frozenset({2}),
+                         ("first", "strike"): frozenset({3})})
+    frequency = {"deathtouch": 10, "creature": 5000, "first": 900, "strike": 40}.get
+    boosts = concepts.boosts(["my", "creature", "has", "deathtouch", "and", "first", "strike"], frequency, 10_000)
+    assert 1.0 < boosts[2] < boosts[3] < boosts[1] <= 1 + concepts_module.BOOST
+    assert concepts.boosts(["first", "the", "strike"], frequency, 10_000) == {}  # not adjacent: no term
+
+
+def test_the_real_index_names_todays_keyword_rules(library):
+    searcher = library.searcher
+    deathtouch = searcher.concepts.named(["deathtouch"])
+    assert len(deathtouch) == 1
+    ids = searcher._column("id")  # noqa: SLF001 - the stored id of each document
+    named = {ids[d].split("@")[0] for d in deathtouch[0][1]}
+    assert {"cr:702.2", "cr:702.2a", "cr:702.2c"} <= named
+
+
+def test_a_story_around_a_keyword_ranks_the_keywords_rule_higher(library, monkeypatch):
+    """Issue 17.3: the words that carry rules meaning decide. A question telling what happened
+    at the table ranks the rule defining the term it names; without the concept table it ranked
+    lower."""
+    query = "my opponent attacked with a big guy that has lifelink and I chump blocked, how much life did he gain"
+
+    def rank() -> int:
+        hits = run_search(library, query, {}, 10).hits
+        return next(n for n, h in enumerate(hits) if h.id.startswith("cr:702.15b@"))
+
+    with_concepts = rank()
+    monkeypatch.setattr(concepts_module, "BOOST", 0.0)
+    assert with_concepts == 0 < rank()
