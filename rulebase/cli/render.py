@@ -275,7 +275,7 @@ def render_lookup(console: Console, result: Lookup) -> None:
             console.print(_text(era_head(entry), style="bold"))
         console.print(_text(era_line(entry)), no_wrap=True, overflow="ellipsis")
     for line in tail_lines(result):
-        console.print(_text(line, style="dim"))
+        console.print(_Hanging(_text(line, style="dim")))
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:
