@@ -85,6 +85,7 @@ class Library:
         # lazy: build code only when an index is built
         from rulebase.build.builder import expected_fingerprint
 
+        check_directory(self.index_dir)
         generation = current_generation(self.index_dir)
         problem = None
         if generation is not None:
@@ -96,6 +97,7 @@ class Library:
         # lazy: build code only when an index is built
         from rulebase.build.builder import build
 
+        check_directory(self.index_dir)
         self._generation = build(self.index_dir, self.sources, progress, force=force, watch=self._watched())
         self._opened.clear()
         return self._generation
@@ -116,6 +118,7 @@ class Library:
                 and store_damage(quick) is None and not leftovers(self.index_dir)):
             self._generation = quick  # nothing the build read has changed: no need to re-hash
             return quick
+        check_directory(self.index_dir)  # a file named by --index: said so, not 'not writable'
         refuse_foreign(self.index_dir)  # the user's own folder: never read, cleaned or built into
         status = self.status(checksums=False)
         generation = status.generation
@@ -255,6 +258,21 @@ class _Guarded:
             return value
         library, name = self._library, self._name
         return lambda *args, **kwargs: library._call(name, attr, args, kwargs)
+
+
+def check_directory(index_dir: Path) -> None:
+    """Raise IndexError_ when the index path is a file or lies inside one (`--index notes.txt`
+    used to be refused as 'no index, and the directory is not writable')."""
+    probe = index_dir
+    while not probe.is_dir():
+        if probe.exists():
+            hint = "point --index or RULEBASE_INDEX at a directory (one that does not exist yet is created)"
+            if probe == index_dir:
+                raise IndexError_("is a file, not a directory", str(index_dir), hint)
+            raise IndexError_(f"not a directory: {probe} is a file", str(index_dir), hint)
+        if probe.parent == probe:
+            return
+        probe = probe.parent
 
 
 def _writable(path: Path) -> bool:

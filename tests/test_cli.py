@@ -285,3 +285,98 @@ def test_a_query_too_long_keeps_its_words_once_and_says_what_it_left_out(index_d
     assert cut.stderr == ("note: the query is 2,897 characters: searched its words once each up to 'w421' "
                           "(1,999 characters, the most a query takes); the words after it were left out\n")
     assert json.loads(cut.stdout)["query"] == " ".join(f"w{n}" for n in range(422))
+
+
+# -- errors in one or two lines (issue 20.5) ---------------------------------------------------
+
+
+def _usage(command: str) -> str:
+    what = "lists the commands" if command in ("", "index", "glossary") else "shows its options and examples"
+    path = f"rulebase {command}".strip()
+    usage = {"": "rulebase [OPTIONS] COMMAND [ARGS]...", "index": "rulebase index [OPTIONS] COMMAND [ARGS]...",
+             "lookup": "rulebase lookup [OPTIONS] REF", "search": "rulebase search [OPTIONS] QUERY",
+             "changes": "rulebase changes [OPTIONS]", "history": "rulebase history [OPTIONS] REF"}[command]
+    return f"usage: {usage} ('{path} -h' {what})\n"
+
+
+@pytest.mark.parametrize(("args", "message", "command"), [
+    (["lokup", "702.19b"], "no command 'lokup' - did you mean 'lookup'?", ""),
+    (["serch", "trample"], "no command 'serch' - did you mean 'search'?", ""),
+    (["frobnicate"], "no command 'frobnicate'", ""),
+    (["lookup"], "missing argument 'REF'", "lookup"),
+    (["history"], "missing argument 'REF'", "history"),
+    (["lookup", "4e", "p11"], "unexpected extra argument 'p11' - put an argument that has spaces in quotes, "
+                              'e.g. rulebase lookup "4e p17"', "lookup"),
+    (["search", "trample", "--bogus"], "no option '--bogus'", "search"),
+    (["--indx", "/tmp/x", "lookup", "702.19b"], "no option '--indx' - did you mean '--index'?", ""),
+    (["search", "trample", "-n", "0"], "invalid value for '--limit' / '-n': 0 is not in the range 1<=x<=500",
+     "search"),
+    (["changes", "--from"], "option --from needs a value", "changes"),
+    (["lookup", "702.19b", "--index"], "option --index needs a value", "lookup"),
+    (["index", "--index", "/tmp/x"], "missing command - choose from build, status", "index"),
+    (["index", "frob"], "no command 'frob'", "index"),
+])
+def test_usage_errors_say_what_was_wrong_and_point_to_the_help(args, message, command):
+    """Issue 20.5: `rulebase lokup 702.19b` printed four lines of usage ending "Did you mean
+    'lookup'? Did you mean 'lookup'?"."""
+    result = runner.invoke(app, args, prog_name="rulebase")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"error: {message}\n" + _usage(command)
+
+
+def test_a_usage_error_echoes_input_escaped():
+    result = runner.invoke(app, ["lokup\x1b]0;x\x07"], prog_name="rulebase")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no command 'lokup\\x1b]0;x\\x07'")
+    assert "\x1b" not in result.stderr and result.stderr.count("\n") == 2
+
+
+def test_no_arguments_still_show_the_help():
+    result = runner.invoke(app, [], prog_name="rulebase")
+    assert result.exit_code == 2 and "Commands:" in result.output and "error:" not in result.output
+
+
+@pytest.mark.parametrize(("content", "kind"), [
+    (b"\x7fELF\x02\x01\x01\x00" + bytes(2000), "a program (ELF)"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "a PDF document"),
+    (b"PK\x03\x04\x14\x00\x06\x00" + bytes(100), "a ZIP archive (or a Word or OpenDocument file)"),
+    (bytes(range(256)) * 8, "binary data"),
+])
+def test_add_of_a_binary_file_says_it_is_not_a_text_file(tmp_path, content, kind):
+    """Issue 20.5: `add /bin/ls` said "not valid utf-16-le at byte 872"."""
+    path = tmp_path / "rules.bin"
+    path.write_bytes(content)
+    result = runner.invoke(app, ["--index", str(tmp_path / "index"), "add", str(path)], prog_name="rulebase")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"error: {path} is not a text file (it looks like {kind}) - 'rulebase add' reads rules "
+                             "documents saved as plain text\n")
+    assert not (tmp_path / "index").exists()
+
+
+HINT = "point --index or RULEBASE_INDEX at a directory (one that does not exist yet is created)"
+
+
+@pytest.mark.parametrize("args", [["--index", "{f}", "lookup", "702.19b"], ["lookup", "702.19b", "--index", "{f}"],
+                                  ["history", "702.19b", "--index", "{f}"], ["index", "status", "--index", "{f}"],
+                                  ["--index", "{f}", "sources"]])
+def test_index_naming_a_file_says_it_is_a_file(tmp_path, args):
+    """Issue 20.5: it said "no index, and the directory is not writable"."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("my notes")
+    result = runner.invoke(app, [a.format(f=blocker) for a in args], prog_name="rulebase")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"error: {blocker}: is a file, not a directory - {HINT}\n"
+    inside = runner.invoke(app, [a.format(f=blocker / "index") for a in args], prog_name="rulebase")
+    assert inside.exit_code == 2
+    assert inside.stderr == f"error: {blocker / 'index'}: not a directory: {blocker} is a file - {HINT}\n"
+    assert blocker.read_text() == "my notes"
+
+
+def test_index_naming_a_file_on_the_fast_path(tmp_path):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("my notes")
+    for argv in (["--index", str(blocker), "lookup", "702.19b"], ["search", "trample", "--index", str(blocker)]):
+        result = subprocess.run([sys.executable, "-m", "rulebase", *argv], capture_output=True, text=True,
+                                env={**os.environ, "NO_COLOR": "1"}, timeout=60)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == f"error: {blocker}: is a file, not a directory - {HINT}\n"

@@ -148,7 +148,10 @@ def test_a_section_on_a_terminal_fits_about_a_screen(library):
         assert len(re.findall(rf"(?<![\d.])502\.{n}  ", text)) == (2 if n <= 4 else 1), n
     assert "│ 502.2  First Strike  (+4)  " in text
     assert shown[-1] == "--full shows everything (84 subrules in full, 228 more subrules, 9 more references)"
-    assert len(terminal(lookup(library.store, "502"), width=80)) == 84
+    narrow = terminal(lookup(library.store, "502"), width=80)
+    assert len(narrow) == 85 and max(len(line) for line in narrow) <= 80  # the last line wraps, at a space
+    assert narrow[-2:] == ["--full shows everything (84 subrules in full, 228 more subrules, 9 more",
+                           "references)"]
 
 
 def test_full_section_has_every_record(library):

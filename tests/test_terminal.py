@@ -292,3 +292,196 @@ def test_export_escapes_control_and_bidi_characters_and_keeps_the_data(hostile):
     assert done.returncode == 0 and not CONTROL.search(out)
     rows = [json.loads(line) for line in out.splitlines()]
     assert any(row["text"] == f"Zorblax {C1_BIDI}reverses the line." for row in rows)
+
+
+# -- wrapping on a terminal (issue 20.4) -------------------------------------------------------
+
+WIDTH = 80
+BORDER = re.compile("[│╭╮╰╯─]")
+MARKERS = ("[-", "-]", "{+", "+}")
+PUNCT = "“”\"'’‘()[]{}+-,.;:!?<>—…›·⚠→"
+
+
+def _terminal(render, *args, width: int = WIDTH, no_color: bool = False) -> str:
+    """What a terminal of `width` columns shows, colour codes removed (checked present)."""
+    from rulebase.cli.render import SafeConsole
+
+    out = io.StringIO()
+    console = SafeConsole(file=out, force_terminal=True, width=width, color_system="truecolor",
+                          highlight=False, soft_wrap=False, emoji=False, no_color=no_color)
+    render(console, *args)
+    text = out.getvalue()
+    assert no_color or SGR.search(text)
+    return SGR.sub("", text)
+
+
+def _piped(render, *args) -> str:
+    from rulebase.cli.render import SafeConsole
+
+    out = io.StringIO()
+    render(SafeConsole(file=out, force_terminal=False, width=WIDTH, highlight=False, soft_wrap=False,
+                       emoji=False), *args)
+    return out.getvalue()
+
+
+def _assert_wrapped(screen: str, words: set[str], width: int = WIDTH) -> None:
+    """No line is wider than the terminal, and every word on the screen is a word of the text
+    shown (a word broken at the margin, 'dealin' / 'g', is not); a diff marker never stands
+    alone, parted from its word."""
+    from rich.cells import cell_len
+
+    lines = screen.splitlines()
+    assert lines and max(cell_len(line) for line in lines) <= width
+    known = {w.strip(PUNCT) for w in words}
+    for token in BORDER.sub(" ", screen).split():
+        assert token not in MARKERS, token
+        assert token.strip(PUNCT) in known or token.endswith("…"), token  # '…': cut on purpose
+
+
+@pytest.mark.parametrize("ref", ["702.19b", "502.83a", "510.2"])
+@pytest.mark.parametrize("width", [80, 50])
+def test_history_wraps_at_word_boundaries_and_shows_what_a_pipe_shows(library, ref, width):
+    from rulebase.cli.render import render_history
+    from rulebase.rules.history import history
+
+    found = history(library.store, ref)
+    screen, piped = _terminal(render_history, found, width=width), _piped(render_history, found)
+    assert max(len(line) for line in piped.splitlines()) > width  # the lines a terminal used to break
+    _assert_wrapped(screen, set(piped.split()), width)
+    assert screen.split() == piped.split()  # the same words in the same order: only the breaks differ
+
+
+def test_history_keeps_each_diff_marker_with_its_word(library):
+    """Issue 20.4: '{+' at the right margin, 'creature’s+}' on the next line."""
+    from rulebase.cli.render import render_history
+    from rulebase.rules.history import history
+
+    screen = _terminal(render_history, history(library.store, "702.19b"))
+    assert "{+creature’s+}" in screen.split() and "[-creature's-]" in screen.split()
+    indents = {len(line) - len(line.lstrip(" ")) for line in screen.splitlines() if line.strip()}
+    assert indents == {0, 2, 4, 6}  # title, version, its text; a version's line goes on at 6
+
+
+def test_history_on_a_terminal_colours_the_changes(library):
+    from rich.console import Console
+
+    from rulebase.cli.render import render_history
+    from rulebase.rules.history import history
+
+    console = Console(file=io.StringIO(), width=WIDTH, force_terminal=True, record=True, color_system="standard")
+    render_history(console, history(library.store, "702.19b"))
+    styled = console.export_text(styles=True)
+    assert "\x1b[1;9;31m[-creature's-]\x1b[0m" in styled and "\x1b[1;4;32m{+creature’s+}\x1b[0m" in styled
+
+
+def test_history_golden_at_80_columns(library):
+    """The terminal layout of a short history (tests/golden/terminal-history-502.83a.txt)."""
+    from rulebase.cli.render import render_history
+    from rulebase.rules.history import history
+
+    golden = Path(__file__).parent / "golden" / "terminal-history-502.83a.txt"
+    assert _terminal(render_history, history(library.store, "502.83a")) == golden.read_text(encoding="utf-8")
+
+
+def test_changes_between_wraps_at_word_boundaries(library):
+    from rulebase.cli.render import render_changes_between
+    from rulebase.rules.history import changes_between
+
+    found = changes_between(library.store, "2009-05-01", "2009-07-11", kinds=("rule",))
+    screen, piped = _terminal(render_changes_between, found), _piped(render_changes_between, found)
+    _assert_wrapped(screen, set(piped.split()))
+    assert screen.split() == piped.split()
+    assert screen.startswith("cr 2009-05-01 -> 2009-07-11: ")
+
+
+@pytest.mark.parametrize("ref", ["502", "702.19", "702.83a"])
+@pytest.mark.parametrize("full", [False, True])
+def test_lookup_wraps_at_word_boundaries(library, ref, full):
+    from rulebase.cli.render import render_lookup
+    from rulebase.rules.lookup import lookup
+
+    result = lookup(library.store, ref, full=full)
+    words = set(_piped(render_lookup, result).split())
+    words |= {w for e in result.entries for r in [e.record, *e.children] for w in r.text.split()}
+    _assert_wrapped(_terminal(render_lookup, result), words)
+
+
+@pytest.mark.parametrize("topic", ["trample", "mana burn", "first strike"])
+def test_compare_wraps_at_word_boundaries(library, topic):
+    from rulebase.cli.render import render_compare
+    from rulebase.rules.compare import compare
+
+    result = compare(library, topic, None)
+    words = set(_piped(render_compare, result).split())
+    words |= {w for s in result.editions for w in (s.summary or "").split()}
+    _assert_wrapped(_terminal(render_compare, result), words)
+
+
+def test_sources_stays_readable_at_80_columns(library):
+    """Issue 20.4: a seven-column table squeezed titles and credits to eight letters a line."""
+    from rulebase.cli.render import render_sources
+
+    sources = library.ensure().meta["sources"]
+    screen = _terminal(render_sources, sources)
+    piped = _piped(render_sources, sources)
+    _assert_wrapped(screen, set(piped.split()) | {str(len(sources)), "documents", "edition", "records", "references"})
+    flowing = " ".join(screen.split())
+    for s in sources:
+        assert f"{s['id']} {' '.join(s['title'].split())}" in flowing
+        assert f"credit {' '.join(s['credit'].split())}" in flowing
+    lines = screen.splitlines()
+    assert lines[0] == f"{len(sources)} documents"
+    assert "  records     1843: chapter 85, document 1, example 173, glossary 399, note 4," in lines
+
+
+def test_no_color_terminal_output_is_the_plain_text_wrapped(library):
+    from rulebase.cli.render import render_history
+    from rulebase.rules.history import history
+
+    found = history(library.store, "702.19b")
+    screen, piped = _terminal(render_history, found, no_color=True), _piped(render_history, found)
+    assert "\x1b" not in screen
+    _assert_wrapped(screen, set(piped.split()))
+    assert screen.split() == piped.split()
+
+
+def test_diff_marked_is_the_plain_diff_line():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from rulebase.cli.plain import diff_text
+    from rulebase.cli.render import diff_marked
+    from rulebase.rules.diff import word_diff
+
+    words = st.lists(st.sampled_from(["a", "b", "c", "dé", "e\x1b", " ", "\n", "x\u2028y"]), max_size=12).map("".join)
+
+    @given(words, words)
+    def check(a, b):
+        ops = word_diff(a, b)
+        assert diff_marked(ops).plain == " ".join(diff_text(ops).split()).replace("\x1b", "\\x1b")
+
+    check()
+
+
+def test_history_and_sources_on_a_terminal_escape_document_text(hostile, monkeypatch):
+    from rulebase.cli.render import SafeConsole, render_history, render_sources
+    from rulebase.library import Library
+    from rulebase.rules.diff import word_diff
+    from rulebase.rules.history import History, Lineage, Step
+
+    for key in ("RULEBASE_CORPUS", "RULEBASE_USER_CORPUS"):
+        monkeypatch.setenv(key, hostile[key])
+    library = Library(Path(hostile["RULEBASE_INDEX"]))
+    buf = io.StringIO()
+    console = SafeConsole(file=buf, force_terminal=True, color_system="truecolor", width=WIDTH)
+    wipes, reverses = library.store.get("cr2025:100.1a"), library.store.get("cr2025:100.1b")
+    steps = [Step(wipes, 20251114, 20251231, "added"),  # the hostile rules as one rule's two versions
+             Step(reverses, 20260101, 99991231, "changed", word_diff(wipes.text, reverses.text))]
+    render_history(console, History("100.1a", [Lineage("cr:100.1a", steps, [])]))
+    evil = {"id": "evil", "edition": "10e", "date": "2008", "lang": "en", "title": f"T{EVIL}[/x]", "records": 1,
+            "kinds": {"rule": 1}, "refs": 0, "unresolved": 0, "credit": f"c{C1_BIDI}"}
+    render_sources(console, [evil])
+    out = buf.getvalue()
+    assert SGR.search(out) and not CONTROL.search(SGR.sub("", out))
+    shown = SGR.sub("", out)
+    assert f"Zorblax {SHOWN}wipes" in shown and f"T{SHOWN}[/x]" in shown and "\\x9b31m\\u202e" in shown

@@ -340,3 +340,33 @@ def test_the_1999_crystal_keep_texts_can_be_added(tmp_path, corpus_without_archi
     assert len(rules) == 346 and library.store.get("cr1999:502.9g").parent == "cr1999:502.9"
     assert not [r for r in library.store.of_source("cr1999") if r.kind == "glossary" and "502.9" in (r.title or "")]
     assert library.store.get("cr1999-1101:100").title == "General"
+
+
+@pytest.mark.parametrize(("data", "kind"), [
+    (b"\x7fELF\x02\x01\x01\x00" + bytes(500), "a program (ELF)"),
+    (b"\x1f\x8b\x08\x00" + bytes(range(256)), "a gzip archive"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
+    (b"abc\x00def" * 10, "binary data"),
+    (bytes(range(1, 32)) * 20 + b"text", "binary data"),
+    ("100.1. Rules".encode("utf-16-le"), None),  # UTF-16 without a byte-order mark: text
+    ("100.1. Rules".encode("utf-16"), None),
+    ("100.1. Rules".encode("utf-32"), None),
+    (b"MZ is how this rules text begins\n", None),  # a signature needs binary bytes after it
+    (b"BZh and other words\n", None),
+    ("Könyvtár \x1b[2J rules\n".encode(), None),  # control characters in a text: escaped when shown
+])
+def test_binary_kind_tells_programs_archives_and_images_from_text(data, kind):
+    """Issue 20.5: `add /bin/ls` was read as UTF-16 and failed 'at byte 872'."""
+    from rulebase.usercorpus import binary_kind
+
+    assert binary_kind(data) == kind
+
+
+def test_adding_a_program_raises_not_text(tmp_path):
+    from rulebase.core.errors import NotText
+
+    program = tmp_path / "ls"
+    program.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(5000))
+    with pytest.raises(NotText) as caught:
+        usercorpus.add_document(program, [])
+    assert (caught.value.path, caught.value.kind, caught.value.exit_code) == (str(program), "a program (ELF)", 2)

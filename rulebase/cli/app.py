@@ -36,11 +36,100 @@ class _Verbatim:
             formatter.write(self.epilog.rstrip("\n") + "\n")
 
 
-class Group(_Verbatim, TyperGroup):
-    pass
+class _Context:
+    """Usage errors carry the command they are about: click raises an option's missing value
+    without it, and the error could then not name the command's usage and help."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            if exc.ctx is None:
+                exc.ctx = ctx
+            raise
 
 
-class Command(_Verbatim, TyperCommand):
+class Group(_Context, _Verbatim, TyperGroup):
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode: bool = True, **extra):
+        """Run the command line; a usage error (an unknown command or option, a missing or
+        extra argument, a bad value) is two lines on stderr and exit 2: what was wrong, then
+        the usage and where the help is. Click's own four lines ended, for `rulebase lokup`,
+        "Did you mean 'lookup'? Did you mean 'lookup'?" (typer and click each added it)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:  # `rulebase` alone: the help, as before
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            # lazy: only the output form asked for
+            from rulebase.cli.plain import printable
+
+            for line in usage_lines(exc):
+                click.echo(printable(line), err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_lines(exc: click.UsageError) -> list[str]:
+    """A usage error as two lines: 'error: ' and what was wrong; then the command's usage and
+    its help option (one line when there is no command to name)."""
+    ctx = exc.ctx
+    lines = [f"error: {_usage_what(exc)}"]
+    if ctx is not None:
+        usage = " ".join(ctx.get_usage().removeprefix("Usage:").split())
+        what = "lists the commands" if isinstance(ctx.command, click.Group) else "shows its options and examples"
+        lines.append(f"usage: {usage} ('{ctx.command_path} -h' {what})")
+    return lines
+
+
+def _did_you_mean(possibilities) -> str:
+    return f" - did you mean {' or '.join(map(repr, possibilities))}?" if possibilities else ""
+
+
+def _usage_what(exc: click.UsageError) -> str:
+    """What was wrong, worded once: click's message, lower-cased, with our own words for the
+    common slips."""
+    # lazy: only this rarer path needs it
+    import re
+
+    no_such_command = getattr(click.exceptions, "NoSuchCommand", ())
+    if no_such_command and isinstance(exc, no_such_command):
+        return f"no command {exc.command_name!r}{_did_you_mean(exc.possibilities)}"
+    if isinstance(exc, click.NoSuchOption):
+        return f"no option {exc.option_name!r}{_did_you_mean(exc.possibilities)}"
+    message = " ".join(exc.format_message().split())
+    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", message)
+    if extra:
+        return (f"unexpected extra argument {extra.group(1)!r} - put an argument that has spaces in quotes, "
+                f"e.g. rulebase lookup \"4e p17\"")
+    option = re.fullmatch(r"Option '(.*)' requires an argument\.", message)
+    if option:
+        return f"option {option.group(1)} needs a value"
+    if message == "Missing command." and exc.ctx is not None:
+        return "missing command - choose from " + ", ".join(exc.ctx.command.list_commands(exc.ctx))
+    if message[:1].isupper() and not message[1:2].isupper():
+        message = message[0].lower() + message[1:]
+    return message.removesuffix(".")
+
+
+class SubGroup(Group):
+    """`rulebase index` and `rulebase glossary`: they take the global options too
+    (`rulebase index --index DIR status`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params.extend(_global_options())
+
+
+class Command(_Context, _Verbatim, TyperCommand):
     """A command that also takes the global options, after its name: `rulebase lookup 502.83a
     --index DIR` is `rulebase --index DIR lookup 502.83a`. Click parses them (`--index=DIR`, `--`,
     values that look like options); given before and after the command, the later wins."""
@@ -143,12 +232,12 @@ app = typer.Typer(
                      ('rulebase compare "mana burn"', "how the editions treat a topic"),
                      ("rulebase lookup -h", "a command's options and examples")))
 index_app = typer.Typer(
-    cls=Group, no_args_is_help=True, context_settings=HELP_OPTIONS, help="Build or inspect the search index.",
+    cls=SubGroup, no_args_is_help=True, context_settings=HELP_OPTIONS, help="Build or inspect the search index.",
     epilog=_examples(("rulebase index status", "where it is, whether it is current"),
                      ("rulebase index build", "rebuild the index now")))
 app.add_typer(index_app, name="index")
 glossary_app = typer.Typer(
-    cls=Group, no_args_is_help=True, context_settings=HELP_OPTIONS,
+    cls=SubGroup, no_args_is_help=True, context_settings=HELP_OPTIONS,
     help="Publish the glossary as a static site or Markdown.",
     epilog=_examples(("rulebase glossary build site", "static HTML site in ./site"),
                      ("rulebase glossary build md-out --format md", "Markdown pages in ./md-out")))

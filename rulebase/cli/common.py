@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from rulebase.core.errors import NotFound, RulebaseError
+from rulebase.core.errors import NotFound, NotText, RulebaseError
 
 
 def failure(exc: BaseException) -> tuple[list[str], int]:
@@ -20,6 +20,9 @@ def failure(exc: BaseException) -> tuple[list[str], int]:
         if exc.suggestions:
             lines.append("did you mean: " + ", ".join(exc.suggestions))
         return lines, 1
+    if isinstance(exc, NotText):
+        return [f"error: {exc.path} is not a text file (it looks like {exc.kind}) - 'rulebase add' reads rules "
+                "documents saved as plain text"], exc.exit_code
     if isinstance(exc, RulebaseError):
         return [f"error: {exc.message}"], exc.exit_code
     return [f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"], 3

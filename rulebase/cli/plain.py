@@ -316,18 +316,24 @@ def compare_lines(comparison) -> list[str]:
     return lines
 
 
-def diff_text(ops) -> str:
-    """wdiff style: [-deleted-] {+inserted+}; equal text as is."""
+def diff_pieces(ops) -> list[tuple[str, str]]:
+    """The pieces of `diff_text`, each with its kind ("equal", "delete", "insert"): what a
+    terminal colours, markers included."""
     out = []
     for op in ops:
         if op.op == "equal":
-            out.append(op.a)
+            out.append(("equal", op.a))
             continue
         if op.a.strip():
-            out.append(f"[-{op.a.rstrip()}-]" + op.a[len(op.a.rstrip()):])
+            out.append(("delete", f"[-{op.a.rstrip()}-]" + op.a[len(op.a.rstrip()):]))
         if op.b.strip():
-            out.append(f"{{+{op.b.rstrip()}+}}" + op.b[len(op.b.rstrip()):])
-    return "".join(out)
+            out.append(("insert", f"{{+{op.b.rstrip()}+}}" + op.b[len(op.b.rstrip()):]))
+    return out
+
+
+def diff_text(ops) -> str:
+    """wdiff style: [-deleted-] {+inserted+}; equal text as is."""
+    return "".join(piece for _, piece in diff_pieces(ops))
 
 
 def diff_header(result) -> str:
@@ -387,57 +393,91 @@ def span_text(first: int, last: int) -> str:
 
 
 def step_head(step) -> str:
-    """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a'."""
+    """'2009-07-11 to 2011-06-16  702.80a  renumbered from 502.83a  (cr:702.80a@2009-07-11)'."""
+    return "  ".join(step_parts(step)[:3]) + f"  ({step.record.id})"
+
+
+def step_parts(step) -> tuple[str, str, str]:
+    """A history step's period, number and what changed: '2009-07-11 to 2011-06-16', '702.80a',
+    'renumbered from 502.83a'."""
     # lazy: history imports difflib, which a cold lookup or search must not pay for
     from rulebase.rules.history import change_text
 
     what = change_text(step)
     number = step.record.number or step.record.title or ""
-    return f"{span_text(step.first, step.last)}  {number}  {what}  ({step.record.id})"
+    return span_text(step.first, step.last), number, what
+
+
+def lineage_title(lineage, n: int) -> str:
+    """'502.83a -> 702.80a (8 versions, in force now)'; the lineages after the first say they are
+    another rule once numbered so."""
+    steps = lineage.steps
+    now = "in force now" if lineage.current else f"last in force {span_text(steps[-1].first, steps[-1].last)}"
+    numbers = " -> ".join(dict.fromkeys(s.record.number or s.record.title or "" for s in steps))
+    title = "" if n == 0 else "another rule once numbered so: "
+    return f"{title}{numbers} ({len(steps)} version{'s' if len(steps) != 1 else ''}, {now})"
+
+
+def step_text(step) -> str | None:
+    """The text under a history step: none for characters a file lost (one line: `rulebase diff`
+    still shows them), the word diff if it has one, else the text, cut."""
+    if step.change == "lost":
+        return None
+    if step.diff:
+        return " ".join(diff_text(step.diff).split())
+    return snip(step.record.text, 400 if step.change == "added" else 160)
+
+
+def linked_line(record) -> str:
+    return f"= same text in {record.source}: {record.id}"
 
 
 def history_lines(found) -> list[str]:
     lines: list[str] = []
     for n, lineage in enumerate(found.lineages):
-        steps = lineage.steps
-        if not steps:
+        if not lineage.steps:
             continue
-        now = "in force now" if lineage.current else f"last in force {span_text(steps[-1].first, steps[-1].last)}"
-        numbers = " -> ".join(dict.fromkeys(s.record.number or s.record.title or "" for s in steps))
-        title = "" if n == 0 else "another rule once numbered so: "
-        lines.append(f"{title}{numbers} ({len(steps)} version{'s' if len(steps) != 1 else ''}, {now})")
-        for step in steps:
+        lines.append(lineage_title(lineage, n))
+        for step in lineage.steps:
             lines.append(f"  {step_head(step)}")
-            if step.change == "lost":  # one line: `rulebase diff` still shows the characters
-                continue
-            if step.diff:
-                lines.append("    " + " ".join(diff_text(step.diff).split()))
-            else:
-                lines.append("    " + snip(step.record.text, 400 if step.change == "added" else 160))
+            text = step_text(step)
+            if text is not None:
+                lines.append("    " + text)
         for record in lineage.linked:
-            lines.append(f"  = same text in {record.source}: {record.id}")
+            lines.append(f"  {linked_line(record)}")
         lines.append("")
     return lines
 
 
-def changes_between_lines(found) -> list[str]:
+def between_title(found) -> str:
+    """'cr 2009-05-01 -> 2009-07-11: 524 added, 241 removed, ...'."""
     old, new = found.old_release, found.new_release
     # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.history import KINDS as kinds
     counts = ", ".join(f"{found.count(k)} {k}" for k in kinds)
-    lines = [f"{found.source} {old['date']} -> {new['date']}: {counts}"]
+    return f"{found.source} {old['date']} -> {new['date']}: {counts}"
+
+
+def change_parts(change) -> tuple[str, str, str, str]:
+    """One change between two releases: its sign ('+', '-', '~'), its name (a number, a term, or
+    'old -> new'), what it says (the text added or removed, cut, or the kind of change) and the
+    id of the version shown."""
     def name(record) -> str:  # a rule's number, a glossary entry's term
         return record.number or record.title or record.id
 
+    if change.kind == "added":
+        return "+", name(change.new), snip(change.new.text, 160), change.new.id
+    if change.kind == "removed":
+        return "-", name(change.old), snip(change.old.text, 160), change.old.id
+    move = f"{name(change.old)} -> {name(change.new)}" if name(change.old) != name(change.new) else name(change.new)
+    return "~", move, change.kind, change.new.id
+
+
+def changes_between_lines(found) -> list[str]:
+    lines = [between_title(found)]
     for change in found.changes:
-        if change.kind == "added":
-            lines.append(f"+ {name(change.new)}  {snip(change.new.text, 160)}  ({change.new.id})")
-        elif change.kind == "removed":
-            lines.append(f"- {name(change.old)}  {snip(change.old.text, 160)}  ({change.old.id})")
-        else:
-            move = f"{name(change.old)} -> {name(change.new)}" if name(change.old) != name(change.new) \
-                else name(change.new)
-            lines.append(f"~ {move}  {change.kind}  ({change.new.id})")
-            if change.diff:
-                lines.append("    " + " ".join(diff_text(change.diff).split()))
+        sign, name, what, rid = change_parts(change)
+        lines.append(f"{sign} {name}  {what}  ({rid})")
+        if sign == "~" and change.diff:
+            lines.append("    " + " ".join(diff_text(change.diff).split()))
     return lines

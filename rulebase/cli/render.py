@@ -84,6 +84,54 @@ def _rich(console: Console) -> bool:
     return console.is_terminal and not console.no_color
 
 
+class _Hanging:
+    """One line of text wrapped at word boundaries to the width: the first line indented
+    `indent` cells, the lines after it `indent + hang` (a long heading's continuation stands
+    apart from the text under it). A word wider than the whole line is folded, as rich does.
+    What a terminal shows of the plain output's long lines, which it used to break mid-word."""
+
+    def __init__(self, text: Text, indent: int = 0, hang: int = 0):
+        self.text, self.indent, self.hang = Text(), indent, hang
+        self.text.append_text(text)  # its own style as a span: Text.render draws spans only
+
+    def __rich_console__(self, console: Console, options):
+        width = options.max_width
+        lines: list[Text] = []
+        for part in self.text.split("\n", allow_blank=True):  # a line break in the text: hung too
+            if lines:
+                lines += part.wrap(console, max(1, width - self.indent - self.hang))
+                continue
+            lines += part.wrap(console, max(1, width - self.indent))
+            if len(lines) > 1 and self.hang:
+                rest = part[len(lines[0].plain):]
+                rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")):]
+                lines[1:] = rest.wrap(console, max(1, width - self.indent - self.hang))
+        for n, line in enumerate(lines):  # as segments: a Text yielded would be wrapped again
+            line.rstrip()
+            if line.plain:
+                yield Segment(" " * (self.indent + (self.hang if n else 0)))
+            yield from line.render(console, end="")
+            yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options):
+        # lazy: rich (~40 ms) only for a terminal
+        from rich.measure import Measurement
+
+        return Measurement(min(self.indent + self.hang + 1, options.max_width), options.max_width)
+
+
+def _line(console: Console, line: str, style: str = "", hang: int = 2, soft_wrap: bool = True) -> None:
+    """A line of the plain layout: on a terminal wrapped at word boundaries, its continuation
+    indented `hang` cells past the line's own indent (`style` unless NO_COLOR); piped, printed
+    as before (`soft_wrap` as the caller always passed it: piped output stays byte for byte
+    what it was)."""
+    if not console.is_terminal:
+        console.print(line, markup=False, soft_wrap=soft_wrap, style=style or None)
+        return
+    body = line.lstrip(" ")
+    console.print(_Hanging(_text(body, style=style if _rich(console) else ""), len(line) - len(body), hang))
+
+
 def marked(text: str, style: str = HIGHLIGHT) -> Text:
     """Turn index highlight markers into styled spans."""
     out = Text()
@@ -110,8 +158,10 @@ def _record_body(record: Record, days: tuple[int, int] | None = None) -> Group:
 
 
 def _print_lines(console: Console, lines: list[str]) -> None:
+    """The plain layout's lines: piped, as they are; on a terminal (NO_COLOR), wrapped at word
+    boundaries, not broken mid-word by the terminal at its right margin."""
     for line in lines:
-        console.print(line, markup=False, soft_wrap=True)
+        _line(console, line)
 
 
 def render_entry(console: Console, entry: Entry) -> None:
@@ -225,7 +275,7 @@ def render_lookup(console: Console, result: Lookup) -> None:
             console.print(_text(era_head(entry), style="bold"))
         console.print(_text(era_line(entry)), no_wrap=True, overflow="ellipsis")
     for line in tail_lines(result):
-        console.print(line, markup=False, style="dim", soft_wrap=True)
+        console.print(_Hanging(_text(line, style="dim")))
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:
@@ -313,22 +363,38 @@ def render_show(console: Console, record: Record) -> None:
     console.print(table)
 
 
-def release_lines(s: dict) -> list[str]:
-    """What an archive holds: how many releases from which files, first and last, its known gaps,
-    and that a release it lacks can be added."""
+def release_fields(s: dict) -> list[tuple[str, str]]:
+    """What an archive holds, as (label, text): how many releases from which files, first and
+    last, its known gaps, and (unlabelled) that a release it lacks can be added."""
     releases = (s.get("meta") or {}).get("releases")
     if not releases:
         return []
     files = sum(1 + len(r.get("printings", [])) for r in releases)
-    lines = [f"releases: {len(releases)} ({files} files in {', '.join(s.get('files') or [s['file']])}), "
-             f"{releases[0]['date']} to {releases[-1]['date']}, each dated by its own text"]
+    fields = [("releases", f"{len(releases)} ({files} files in {', '.join(s.get('files') or [s['file']])}), "
+                           f"{releases[0]['date']} to {releases[-1]['date']}, each dated by its own text")]
     if s.get("gaps"):
-        lines.append(f"gaps: {s['gaps']}")
-    lines.append("a release it lacks can be added: rulebase add FILE")
-    return lines
+        fields.append(("gaps", s["gaps"]))
+    fields.append(("", "a release it lacks can be added: rulebase add FILE"))
+    return fields
+
+
+def release_lines(s: dict) -> list[str]:
+    """release_fields as the plain lines: 'releases: ...', 'gaps: ...'."""
+    return [f"{key}: {value}" if key else value for key, value in release_fields(s)]
+
+
+def _source_fields(s: dict) -> list[tuple[str, str]]:
+    """One document's facts for the terminal, label and text, in the plain output's order."""
+    kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
+    return [("edition", f"{s['edition']} · {s['date']} · {s['lang']}"), ("records", f"{s['records']}: {kinds}"),
+            ("references", f"{s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved"),
+            ("credit", s["credit"]), *release_fields(s)]
 
 
 def render_sources(console: Console, sources: list[dict]) -> None:
+    """Piped: a few lines per document. On a terminal: the document's id and title, then its
+    facts as label and text, the text wrapped at word boundaries beside its label (a table of
+    seven columns squeezed titles and credits to a few letters a line at 80 columns)."""
     if not _rich(console):
         for s in sources:
             kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
@@ -341,67 +407,58 @@ def render_sources(console: Console, sources: list[dict]) -> None:
             for line in release_lines(s):
                 console.print(f"  {line}", markup=False, soft_wrap=True)
         return
-    # lazy: rich (~40 ms) only for a terminal
-    from rich.table import Table
-
-    table = Table(title="Sources", box=box.SIMPLE_HEAD, expand=True)
-    for col in ("id", "edition", "date", "title", "records", "refs ok/unres.", "credit"):
-        table.add_column(col, ratio=1 if col in ("title", "credit") else None)
+    console.print(Text(f"{len(sources)} documents", style="bold"))
     for s in sources:
-        kinds = "\n".join(f"{k} {v}" for k, v in s["kinds"].items())
-        title = "\n".join([s["title"], *release_lines(s)])
-        table.add_row(*map(_text, (s["id"], s["edition"], s["date"], title, f"{s['records']}\n{kinds}",
-                                   f"{s['refs'] - s['unresolved']}/{s['unresolved']}", s["credit"])))
-    console.print(table)
+        console.print()
+        head = Text.assemble((printable(s["id"]), "bold cyan"), "  ", (printable(s["title"]), "bold"))
+        console.print(_Hanging(head, 0, 2))
+        fields = _source_fields(s)
+        width = max(len(key) for key, _ in fields) + 2
+        for key, value in fields:
+            console.print(_Hanging(Text.assemble((key.ljust(width), "dim"), printable(value)), 2, width))
 
 
 def render_ingest_report(console: Console, meta: dict, verbose: bool = False) -> None:
     """Per source: records by kind, pages, chrome set aside, flags, unresolved refs."""
     for s in meta["sources"]:
-        console.print(f"{s['id']} ({s['file']}, {s['format']}, {s['encoding']}): {s['records']} records",
-                      markup=False, soft_wrap=True)
-        console.print("  kinds: " + ", ".join(f"{k} {v}" for k, v in s["kinds"].items()), markup=False,
-                      soft_wrap=True)
+        _line(console, f"{s['id']} ({s['file']}, {s['format']}, {s['encoding']}): {s['records']} records")
+        _line(console, "  kinds: " + ", ".join(f"{k} {v}" for k, v in s["kinds"].items()))
         if s["pages"]:
-            console.print(f"  pages: {s['pages'][0]}-{s['pages'][-1]} ({len(s['pages'])} pages)", markup=False)
+            _line(console, f"  pages: {s['pages'][0]}-{s['pages'][-1]} ({len(s['pages'])} pages)", soft_wrap=False)
         if s["set_aside"]:
-            console.print("  set aside: " + ", ".join(f"{k} {v}" for k, v in s["set_aside"].items()),
-                          markup=False, soft_wrap=True)
+            _line(console, "  set aside: " + ", ".join(f"{k} {v}" for k, v in s["set_aside"].items()))
         for line in s["repairs"] + s["notes"][: None if verbose else 6]:
-            console.print(f"  note: {line}", markup=False, soft_wrap=True)
+            _line(console, f"  note: {line}")
         if len(s["notes"]) > 6 and not verbose:
-            console.print(f"  … {len(s['notes']) - 6} more notes (--verbose)", markup=False)
-        console.print(f"  flags: {s['flags']}; references: {s['refs']} ({s['unresolved']} unresolved)",
-                      markup=False)
+            _line(console, f"  … {len(s['notes']) - 6} more notes (--verbose)", soft_wrap=False)
+        _line(console, f"  flags: {s['flags']}; references: {s['refs']} ({s['unresolved']} unresolved)", soft_wrap=False)
         for warning in s["warnings"][: None if verbose else 10]:
-            console.print(f"  warning: {warning}", markup=False, soft_wrap=True)
+            _line(console, f"  warning: {warning}")
     links = meta["links"]
-    console.print(f"links: {links['resolved']} references resolved, {links['joined']} same-rule joins, "
-                  f"{len(links['unresolved'])} unresolved, {len(links['differences'])} text differences",
-                  markup=False)
+    _line(console, f"links: {links['resolved']} references resolved, {links['joined']} same-rule joins, "
+                  f"{len(links['unresolved'])} unresolved, {len(links['differences'])} text differences", soft_wrap=False)
     for rid, lab, reason in links["unresolved"][: None if verbose else 20]:
-        console.print(f"  unresolved: {rid}: {lab!r}: {reason}", markup=False, soft_wrap=True)
+        _line(console, f"  unresolved: {rid}: {lab!r}: {reason}")
     for ck, official in links["differences"]:
-        console.print(f"  differs: {ck} vs {official}", markup=False)
+        _line(console, f"  differs: {ck} vs {official}", soft_wrap=False)
 
 
 def render_status(console: Console, status) -> None:
     gen = status.generation
-    console.print(f"index: {status.index_dir}", markup=False)
+    _line(console, f"index: {status.index_dir}", soft_wrap=False)
     if gen is None:
-        console.print("state: not built (it builds itself on first use)", markup=False)
+        _line(console, "state: not built (it builds itself on first use)", soft_wrap=False)
         return
-    console.print(f"generation: {gen.path.name}", markup=False)
-    console.print(f"built: {gen.meta.get('built_at')} in {gen.meta.get('build_seconds')} s, "
-                  f"{gen.meta.get('records')} records", markup=False)
-    console.print("sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in gen.meta.get("sources", [])),
-                  markup=False, soft_wrap=True)
+    _line(console, f"generation: {gen.path.name}", soft_wrap=False)
+    _line(console, f"built: {gen.meta.get('built_at')} in {gen.meta.get('build_seconds')} s, "
+                  f"{gen.meta.get('records')} records", soft_wrap=False)
+    _line(console, "sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in gen.meta.get("sources", [])))
     problem = getattr(status, "problem", None)
     state = ("current" if status.current else f"damaged ({problem}); rebuilds on next use" if problem
              else "stale (corpus or code changed; rebuilds on next use)")
-    console.print(f"state: {state}", markup=False)
+    _line(console, f"state: {state}", soft_wrap=False)
     if not status.writable:
-        console.print("note: the index directory is read-only", markup=False)
+        _line(console, "note: the index directory is read-only", soft_wrap=False)
 
 
 @contextmanager
@@ -503,25 +560,22 @@ def paged(console: Console, min_lines: int | None = None):
 def render_added(console: Console, added, generation) -> None:
     """What `rulebase add` did: the document, how it was read, and how to use it."""
     s = added.source
-    console.print(f"added {s.id}: {s.title} [{s.edition}, {s.date}, {s.format}]", markup=False, soft_wrap=True)
-    console.print(f"  read as {added.encoding}" + (f"; {'; '.join(added.repairs)}" if added.repairs else ""),
-                  markup=False, soft_wrap=True)
+    _line(console, f"added {s.id}: {s.title} [{s.edition}, {s.date}, {s.format}]")
+    _line(console, f"  read as {added.encoding}" + (f"; {'; '.join(added.repairs)}" if added.repairs else ""))
     if added.detected.evidence:
-        console.print("  detected from: " + ", ".join(added.detected.evidence), markup=False, soft_wrap=True)
+        _line(console, "  detected from: " + ", ".join(added.detected.evidence))
     if s.edition_note:
-        console.print(f"  edition {s.edition}: {s.edition_note}", markup=False, soft_wrap=True)
+        _line(console, f"  edition {s.edition}: {s.edition_note}")
     kinds = ", ".join(f"{n} {k}" for k, n in added.kinds.items())
-    console.print(f"  {added.records} records ({kinds})", markup=False, soft_wrap=True)
-    console.print(f"  stored as {s.path}", markup=False, soft_wrap=True)
+    _line(console, f"  {added.records} records ({kinds})")
+    _line(console, f"  stored as {s.path}")
     if generation is not None:  # several files: one rebuild, said once after the last
-        console.print(f"index rebuilt: {generation.meta['records']} records -> {generation.path}", markup=False,
-                      soft_wrap=True)
+        _line(console, f"index rebuilt: {generation.meta['records']} records -> {generation.path}")
 
 
 def render_removed(console: Console, source, generation) -> None:
-    console.print(f"removed {source.id}: {source.title}", markup=False, soft_wrap=True)
-    console.print(f"index rebuilt: {generation.meta['records']} records -> {generation.path}", markup=False,
-                  soft_wrap=True)
+    _line(console, f"removed {source.id}: {source.title}")
+    _line(console, f"index rebuilt: {generation.meta['records']} records -> {generation.path}")
 
 
 # --- edition comparison and diffs (rulebase compare / diff / changes) ---
@@ -614,11 +668,11 @@ def render_term_diff(console: Console, result) -> None:
         return
     console.print(Text(f"{result.term}: {len(result.definitions)} definition(s), in edition order", style="bold"))
     for record in result.definitions:
-        console.print(f"  {record.edition:>3}  {label(record)} ({record.id})", markup=False, soft_wrap=True)
+        _line(console, f"  {record.edition:>3}  {label(record)} ({record.id})")
     for diff in result.diffs:
         render_diff(console, diff)
     for a, b, why in result.skipped:
-        console.print(f"{a} \u2192 {b}: not diffed, {why}", markup=False, style="yellow", soft_wrap=True)
+        _line(console, f"{a} \u2192 {b}: not diffed, {why}", style="yellow")
 
 
 def render_changes(console: Console, groups) -> None:
@@ -644,15 +698,80 @@ def render_changes(console: Console, groups) -> None:
         console.print(Panel(Group(*parts[:-1]), title=Text(title, style="bold"), title_align="left"))
 
 
-def render_history(console: Console, found) -> None:
-    # lazy: only the output form asked for
-    from rulebase.cli.plain import history_lines
+_DIFF_STYLES = {"delete": DELETED, "insert": INSERTED}
 
-    _print_lines(console, history_lines(found))
+
+def diff_marked(ops) -> Text:
+    """plain.diff_text's line (whitespace runs made one space), its [-deleted-] and {+inserted+}
+    runs coloured too: a marker is part of the word it touches, so wrapping never parts them."""
+    # lazy: only the output form asked for
+    from rulebase.cli.plain import diff_pieces
+
+    out = Text()
+    gap = False
+    for kind, piece in diff_pieces(ops):
+        words = piece.split()
+        if not words:
+            gap = gap or bool(piece)
+            continue
+        if out.plain and (gap or piece[0].isspace()):
+            out.append(" ")
+        out.append(printable(" ".join(words)), style=_DIFF_STYLES.get(kind, ""))
+        gap = piece[-1].isspace()
+    return out
+
+
+_STEP_STYLES = {"added": "green", "returns": "green", "changed": "yellow", "renumbered+changed": "yellow",
+                "typography": "dim", "references": "dim", "lost": "dim"}
+
+
+def render_history(console: Console, found) -> None:
+    """plain.history_lines on a terminal: each line wrapped at word boundaries to the width."""
+    # lazy: only the output form asked for
+    from rulebase.cli.plain import history_lines, lineage_title, linked_line, step_parts, step_text
+
+    if not _rich(console):
+        _print_lines(console, history_lines(found))
+        return
+    out: list = []  # printed at once: rich's cost is per print call
+    for n, lineage in enumerate(found.lineages):
+        if not lineage.steps:
+            continue
+        out.append(_Hanging(_text(lineage_title(lineage, n), style="bold"), 0, 4))
+        for step in lineage.steps:
+            span, number, what = step_parts(step)
+            head = Text.assemble((printable(span), "bold"), "  ", printable(number), "  ",
+                                 (printable(what), _STEP_STYLES.get(step.change, "")), "  ",
+                                 (printable(f"({step.record.id})"), "dim"))
+            out.append(_Hanging(head, 2, 4))
+            if step.change != "lost" and step.diff:
+                out.append(_Hanging(diff_marked(step.diff), 4))
+            elif (text := step_text(step)) is not None:
+                out.append(_Hanging(_text(text), 4))
+        for record in lineage.linked:
+            out.append(_Hanging(_text(linked_line(record), style="magenta"), 2, 4))
+        out.append(Text(""))
+    console.print(Group(*out))
+
+
+_SIGN_STYLES = {"+": "bold green", "-": "bold red", "~": "bold yellow"}
 
 
 def render_changes_between(console: Console, found) -> None:
+    """plain.changes_between_lines on a terminal: each change wrapped at word boundaries, its
+    text under its name."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import changes_between_lines
+    from rulebase.cli.plain import between_title, change_parts, changes_between_lines
 
-    _print_lines(console, changes_between_lines(found))
+    if not _rich(console):
+        _print_lines(console, changes_between_lines(found))
+        return
+    out: list = [_Hanging(_text(between_title(found), style="bold"), 0, 4)]  # one print: rich's cost is per call
+    for change in found.changes:
+        sign, name, what, rid = change_parts(change)
+        head = Text.assemble((sign, _SIGN_STYLES[sign]), " ", (printable(name), "bold"), "  ", printable(what),
+                             "  ", (printable(f"({rid})"), "dim"))
+        out.append(_Hanging(head, 0, 2))
+        if sign == "~" and change.diff:
+            out.append(_Hanging(diff_marked(change.diff), 4))
+    console.print(Group(*out))

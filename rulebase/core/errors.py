@@ -26,6 +26,15 @@ class SourceError(RulebaseError):
     """A source file is missing, empty, undecodable, or not in the expected format."""
 
 
+class NotText(SourceError):
+    """A file given as a rules document is not text: a program, an archive, an image, a PDF.
+    `kind` says what it looks like ("an ELF program", "binary data"); the CLI words the message."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        self.path, self.kind = path, kind
+        super().__init__(f"not a text file ({kind})", path, "give a rules document saved as plain text")
+
+
 class ManifestError(RulebaseError):
     """corpus/sources.toml is missing, malformed, or names something that does not exist."""
 
