@@ -247,10 +247,11 @@ def test_mana_burn_page_has_every_definition_define_shows(html_site, library):
     from rulebase.rules.definitions import curated_names, define
 
     found = define(library.store, "mana burn", None, curated_names(library.corpus_dir, "mana burn"))
-    assert len(found.definitions) == 5
+    assert len(found.definitions) >= 5  # every era's wording of five documents
     page = soup(html_site[0] / "terms" / "mana-burn.html")
     shown = [a.get("id") or a["data-record"] for a in page.find_all("article")]
-    assert {r.id for r in found.definitions} <= set(shown)
+    # each era's text define shows is on the page, as itself or as a copy printing the same text
+    assert all({e.record.id, *e.same_text, *e.versions} & set(shown) for e in found.entries), shown
     assert len({i.split(":")[0] for i in shown}) == 5  # rb4e, ck1999, hu-guide, cr2008, cr
     # newest first: the obsolete entry of today's rules, down to the 1995 rulebook's Mana pool
     assert shown[0] == "cr:glossary.mana-burn@2019-05-03" and shown[-1] == "rb4e:glossary.mana-pool"
