@@ -55,16 +55,21 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
     """Build and publish a generation for `sources`; returns the one now current. `watch` are
     further inputs (the manifests) whose change should make the next reader look again.
     Only into a directory that is ours (store.claim); a full disk is a DiskFull error, with
-    nothing half-written left and the previous generation still published."""
+    nothing half-written left and the previous generation still published, and is remembered
+    beside the generations (store.remember_failure) until a build succeeds."""
     store.claim(index_dir)
     try:
-        return _build(index_dir, sources, progress, force, watch)
+        built = _build(index_dir, sources, progress, force, watch)
     except Exception as exc:
         why = disk_full(exc)
         if why is None:
             raise
-        raise DiskFull(f"no space left to build the index ({why})", str(index_dir),
+        what = f"no space left to build the index ({why})"
+        store.remember_failure(index_dir, what)  # readers say so for a while instead of retrying
+        raise DiskFull(what, str(index_dir),
                        "free some space or point --index or RULEBASE_INDEX at another directory") from None
+    store.forget_failure(index_dir)
+    return built
 
 
 def disk_full(exc: BaseException) -> str | None:
