@@ -425,6 +425,29 @@ def test_bit_rot_that_keeps_size_and_time_is_found_when_read(mini, index, damage
     assert "STATIC" not in result.stdout
 
 
+def test_bit_rot_in_the_stored_postings_is_found_when_read(mini, tmp_path, cli_env, monkeypatch):
+    """postings.bin (the common terms' decoded postings) had no checksum: garbled scores there
+    were wrong rankings, exit 0. Each term's parts carry a CRC-32 checked when first read; a
+    mismatch is damage: one warning, a rebuild, the right answer. (The one-document corpus has no
+    term in 300 documents, so this index stores the terms in 10.)"""
+    from rulebase.index import postings
+
+    monkeypatch.setattr(postings, "COMMON", 10)
+    index = tmp_path / "index"
+    assert runner.invoke(app, ["--index", str(index), "index", "build"]).exit_code == 0
+    before = runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"])
+    assert before.exit_code == 0 and before.stderr == ""
+    path = _gen(index) / "whoosh" / postings.FILE
+    table = json.loads((path.parent / postings.TABLE).read_text())
+    start, n, *_ = table["text\texalt"]
+    _keep_time(path, lambda data: data[:start + 4 * n] + bytes(8) * 4 + data[start + 4 * n + 32:])  # 4 scores 0
+    result = runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"])
+    assert (result.exit_code, result.stdout) == (0, before.stdout)
+    assert result.stderr == (f"warning: the index at {index} is damaged (postings.bin fails its checksum at the "
+                             "term 'exalt'); rebuilding from the corpus\n")
+    assert runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"]).stderr == ""
+
+
 def test_an_unreadable_record_database_is_reported_as_unreadable_not_missing(mini, index, tmp_path):
     """Issue 21.8c: records.db with mode 000 was reported as missing. It is reported as unreadable
     (permission), with its path and what to do, exit 2, and nothing is rebuilt over it. Root reads
