@@ -240,10 +240,11 @@ def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_pa
     is remembered beside the index for a while: a read says the build failed and why in one line
     and exits 2 at once; a later build (`index build`, `add`, `remove`) tries again and clears it."""
     index = tmp_path / "fresh"
-    attempts = []
+    attempts = tmp_path / "attempts"  # a file: records.db is written in a forked worker
 
     def full(*args, **kwargs):
-        attempts.append(1)
+        with open(attempts, "a") as handle:
+            handle.write("1")
         _enospc()
 
     monkeypatch.setattr("rulebase.build.builder.write_db", full)
@@ -259,7 +260,7 @@ def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_pa
         assert line.startswith(f"error: {index}: no index: the last build, ")
         assert line.endswith(" ago, failed: no space left to build the index (No space left on device); not "
                              "retried for 10 minutes - free some space and run 'rulebase index build'")
-    assert len(attempts) == 1  # the reads did not build
+    assert attempts.read_text() == "1"  # the reads did not build
     monkeypatch.setattr("rulebase.build.builder.write_db", _sqlite_full)
     retried = runner.invoke(app, ["--index", str(index), "index", "build"])  # asked for: tried again
     assert retried.exit_code == 2 and "database or disk is full" in retried.stderr
