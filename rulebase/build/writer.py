@@ -6,6 +6,7 @@ The schema and the reading side are in rulebase/index: a search never imports th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import zlib
 from collections.abc import Callable
@@ -196,7 +197,8 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
     for item in out:
         segment = item[2]
         if segment is not None and segment.ready():
-            os.utime(segment.path)  # recently used: kept by prune_segments
+            with contextlib.suppress(OSError):  # a read-only cache is still a cache
+                os.utime(segment.path)  # recently used: kept by prune_segments
             item[2] = segment.segment_dir
         else:
             item[2] = None
