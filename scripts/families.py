@@ -295,7 +295,7 @@ def hostile(tmp: Path, fam: Family, scale: float) -> None:
     os.environ["RULEBASE_USER_CORPUS"] = str(tmp / "user")
     index, _ = h.build(tmp, scale, corpus)
     for label, text in h.queries():
-        got = h.time_query(index, text, 1, 60.0, corpus)
+        got = h.time_query(index, text, 3, 60.0, corpus)  # the best of 3, as hostile.py reports
         took = "timed out" if got is None else f"{min(got['times']):.2f} s"
         fam.check(got is not None and min(got["times"]) <= h.TARGET, f"query {label}: {took}")
     parse = tmp / "parse"
