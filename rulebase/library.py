@@ -17,15 +17,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError
+from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError, Unreadable
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.store import (
+    FAILED_FOR,
     POINTER,
     Generation,
     RecordStore,
     current_generation,
     default_index_dir,
     leftovers,
+    recent_failure,
     refuse_foreign,
     stamp_matches,
     verify,
@@ -146,6 +148,15 @@ class Library:
                 return generation
             raise IndexError_("no index, and the directory is not writable", str(self.index_dir),
                               "point --index or RULEBASE_INDEX at a writable directory")
+        failed = recent_failure(self.index_dir)
+        if failed is not None:  # a full disk a minute ago: say so, do not spend seconds failing again
+            if generation is None:
+                raise self._failed(failed)
+            self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {_ago(failed[1])} "
+                                 f"failed ({failed[0]}); showing the old index - free some space and run "
+                                 "'rulebase index build'")
+            self._generation = generation
+            return generation
         try:
             return self.build(progress, force=False)
         except DiskFull as exc:
@@ -156,6 +167,13 @@ class Library:
             self._generation = generation
             return generation
 
+    def _failed(self, failed: tuple[str, float], problem: str | None = None) -> IndexError_:
+        """The one-line error of a read that needs a build while the last one failed recently."""
+        what = f"the index is damaged ({problem}) and " if problem else "no index: "
+        return IndexError_(f"{what}the last build, {_ago(failed[1])}, failed: {failed[0]}; not retried for "
+                           f"{FAILED_FOR // 60} minutes", str(self.index_dir),
+                           "free some space and run 'rulebase index build'")
+
     def _rebuild_damaged(self, problem: str, progress=None, late: bool = False) -> Generation:
         """Rebuild a damaged index once. `late`: found while reading, after ensure() returned
         (and after the CLI printed its warnings), so `notify` is told."""
@@ -163,6 +181,9 @@ class Library:
             raise IndexError_(f"the index is damaged ({problem}) and the directory is not writable, so it "
                               "cannot be rebuilt here", str(self.index_dir),
                               "point --index or RULEBASE_INDEX at a writable directory")
+        failed = recent_failure(self.index_dir)
+        if failed is not None:
+            raise self._failed(failed, problem)
         self.stale_reason = f"the index at {self.index_dir} is damaged ({problem}); rebuilding from the corpus"
         self._rebuilt = True
         if late and self.notify is not None:
@@ -181,8 +202,8 @@ class Library:
             try:
                 self._opened[name] = opener()
             except IndexError_ as exc:
-                if self._rebuilt:
-                    raise  # already rebuilt once: do not loop
+                if self._rebuilt or isinstance(exc, Unreadable):
+                    raise  # already rebuilt once: do not loop; or the user's permissions, not damage
                 self._rebuild_damaged(exc.what, late=True)
                 self._opened[name] = opener()
         return self._opened[name]
@@ -273,6 +294,10 @@ def check_directory(index_dir: Path) -> None:
         if probe.parent == probe:
             return
         probe = probe.parent
+
+
+def _ago(seconds: float) -> str:
+    return f"{int(seconds)} s ago" if seconds < 90 else f"{round(seconds / 60)} minutes ago"
 
 
 def _writable(path: Path) -> bool:

@@ -3,6 +3,7 @@
 
     python scripts/hostile.py [--scale 1.0] [--timeout 60] [--runs 3] [--keep DIR]
     python scripts/hostile.py --parse [--scale 1.0]   # the parsers on 64 MB hostile documents
+    python scripts/hostile.py --families [--scale 0.25] [--only NAME]   # issue 21's failure table
 
 Builds, in a temporary directory, the bundled corpus plus hostile user documents added as
 `rulebase add` adds them (RULEBASE_USER_CORPUS points into the temporary directory): a rule whose
@@ -180,7 +181,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="run only the queries whose label contains this")
     parser.add_argument("--corpus", type=Path, help="the bundled corpus folder to build beside (default corpus/)")
     parser.add_argument("--parse", action="store_true", help="time the parsers on 64 MB hostile documents instead")
+    parser.add_argument("--families", action="store_true",
+                        help="run every reliability family (scripts/families.py) and print attempts and failures")
     args = parser.parse_args(argv)
+    if args.families:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        from families import run_families
+
+        return run_families(args.scale, args.only)
     if args.parse:
         with tempfile.TemporaryDirectory() as scratch:
             return 1 if time_parses(Path(scratch), args.scale, args.timeout) else 0

@@ -117,3 +117,34 @@ def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch
     assert removed.exit_code == 0, removed.output
     again = Library(tmp_path / "index", small_corpus)
     assert [r["date"] for r in again.store.releases()["cr"]] == ["2009-05-01", "2009-07-11", "2009-09-04"]
+
+
+def test_after_add_only_the_added_document_is_indexed(ck2008_corpus, tmp_path, monkeypatch):
+    """Issue 21.9: a rebuild after `rulebase add` indexed every bundled document again. Their
+    segment is cached, keyed by the digest of their search documents: the rebuild indexes only the
+    added file, and answers exactly as a build without any cache."""
+    from rulebase.build import writer
+    from rulebase.usercorpus import add_document
+
+    corpus, env = ck2008_corpus(tmp_path)
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
+    Library(tmp_path / "one", corpus).build()
+    written = []
+    real = writer._write_segment
+    monkeypatch.setattr(writer, "_write_segment", lambda path, docs: (written.append({d["source"] for d in docs}),
+                                                                       real(path, docs))[1])
+    mine = tmp_path / "mine.txt"
+    mine.write_text((ROOT / "tests" / "fixtures" / "ck-2008-mini.txt").read_text(encoding="utf-8") + " Mine.",
+                    encoding="utf-8")
+    library = Library(tmp_path / "one", corpus)
+    add_document(mine, library.sources, doc_id="mine")
+    library.reload()
+    library.build(force=False)
+    assert written == [{"mine"}]
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "no-cache"))
+    fresh = Library(tmp_path / "two", corpus)
+    fresh.build()
+    for query in ("exalted attacks alone", "damage prevention", "scores odd"):
+        ours = [(h.id, h.score) for h in run_search(library, query, {}, 10).hits]
+        assert ours == [(h.id, h.score) for h in run_search(fresh, query, {}, 10).hits] and ours

@@ -191,11 +191,11 @@ def test_json_counts_what_was_left_out(library):
     assert [k for k in data if k in keys] == ["refs_in", "children", "refs_out", "same_rule", "ref", "match",
                                               "also", "diff_hint"]  # the keys, in their old order
     assert list(data)[-9:] == ["truncated", "era", "in_force", "outline", "twins", "copies", "now", "full", "full_hint"]
-    assert data["truncated"] == {"children": 1, "refs_out": 0, "refs_in": 9, "same_rule": 0, "twins": 0}
+    assert data["truncated"] == {"children": 1, "refs_out": 0, "refs_in": 9, "same_rule": 0, "twins": 0, "text": 0}
     assert (len(data["children"]), len(data["refs_in"]), data["outline"], data["full"]) == (4, 6, False, False)
     keywords = data["also"][0]
     assert keywords["id"] == "cr2008:502" and keywords["outline"] is True
-    assert keywords["truncated"] == {"children": 227, "refs_out": 0, "refs_in": 0, "same_rule": 0, "twins": 0}
+    assert keywords["truncated"] == {"children": 227, "refs_out": 0, "refs_in": 0, "same_rule": 0, "twins": 0, "text": 0}
     assert len(keywords["children"]) == 84
     assert keywords["now"]["id"] == "cr:702@2009-07-11" and keywords["now"]["same_text"] is True
     assert data["full_hint"] == "--full shows everything (84 subrules in full, 228 more subrules, 9 more references)"
@@ -248,3 +248,41 @@ def test_every_segment_reaching_the_terminal_is_escaped():
     text = out.getvalue() + capture.get()
     assert "\\x1b[2J" in text and "\\x9b" in text and "\\x1b]0;x" in text
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", SGR.sub("", text))
+
+
+def test_a_huge_record_is_cut_in_the_compact_lookup(ck2008_corpus, tmp_path, monkeypatch):
+    """Issue 21.8b: a compact lookup of a rule whose text is one 10 MB line printed all of it. It
+    prints TEXT_CAP characters and says what was cut and how to see it all; --full (and --json
+    --full, and `show`) still give every character."""
+    from typer.testing import CliRunner
+
+    from rulebase.cli.app import app
+    from rulebase.rules.lookup import TEXT_CAP
+
+    corpus, env = ck2008_corpus(tmp_path)
+    for key, value in env.items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
+    words = "trample " * (10 * 2**20 // 8)
+    huge = tmp_path / "huge.txt"
+    huge.write_text("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of November 14, 2025."
+                    "\n\n1. Game Concepts\n\n100. General\n\n" + "".join(f"100.{n}. Rule {n} about combat damage.\n\n"
+                                                               for n in range(3, 22)) + "100.2. " + words + "\n",
+                    encoding="utf-8")
+    runner = CliRunner()
+    index = ["--index", str(tmp_path / "index")]
+    added = runner.invoke(app, [*index, "add", str(huge), "--id", "huge"])
+    assert added.exit_code == 0, added.output
+    compact = runner.invoke(app, [*index, "lookup", "huge:100.2"])
+    assert compact.exit_code == 0
+    assert TEXT_CAP < len(compact.stdout) < TEXT_CAP + 2000
+    lines = compact.stdout.splitlines()
+    assert lines[3].endswith("trample …")
+    cut = len(words.strip()) - len(lines[3].strip()) + 2
+    assert lines[-1] == f"--full shows everything ({cut:,} more characters of huge:100.2's text)"
+    data = json.loads(runner.invoke(app, [*index, "lookup", "huge:100.2", "--json"]).stdout)
+    assert data["truncated"]["text"] == cut and len(data["text"]) < TEXT_CAP + 10 and len(data["raw"]) < TEXT_CAP + 10
+    full = runner.invoke(app, [*index, "lookup", "huge:100.2", "--full", "--json"])
+    assert json.loads(full.stdout)["text"] == words.strip()
+    assert json.loads(runner.invoke(app, [*index, "show", "huge:100.2", "--json"]).stdout)["text"] == words.strip()

@@ -15,6 +15,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -217,13 +218,100 @@ def test_a_full_disk_is_a_one_line_error_and_the_old_index_answers(mini, index, 
     assert result.exit_code == 2
     assert result.stderr == (f"error: {index}: no space left to build the index ({why}) - free some space or "
                              "point --index or RULEBASE_INDEX at another directory\n")
-    assert sorted(os.listdir(index)) == before  # nothing half-written left
+    assert sorted(os.listdir(index)) == sorted([*before, ".build-failed"])  # nothing half-written left
     monkeypatch.undo()
     for key, value in mini[0].items():
         if key.startswith("RULEBASE_"):
             monkeypatch.setenv(key, value)
     answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
     assert (answer.exit_code, answer.stdout, answer.stderr) == (0, baseline["lookup"], "")
+
+
+def _stale(index: Path) -> None:
+    meta_path = _gen(index) / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["fingerprint"] = "an-older-corpus"  # stale: the next reader rebuilds
+    meta["stamp"] = []  # (else the stamp says no input changed, and nothing is re-hashed)
+    meta_path.write_text(json.dumps(meta))
+
+
+def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_path, cli_env, monkeypatch):
+    """Issue 21.8a: on a full disk every read command retried the build (3.5 s each). The failure
+    is remembered beside the index for a while: a read says the build failed and why in one line
+    and exits 2 at once; a later build (`index build`, `add`, `remove`) tries again and clears it."""
+    index = tmp_path / "fresh"
+    attempts = tmp_path / "attempts"  # a file: records.db is written in a forked worker
+
+    def full(*args, **kwargs):
+        with open(attempts, "a") as handle:
+            handle.write("1")
+        _enospc()
+
+    monkeypatch.setattr("rulebase.build.builder.write_db", full)
+    first = runner.invoke(app, ["--index", str(index), "lookup", "502.83a"])
+    assert (first.exit_code, first.stdout) == (2, "")
+    assert first.stderr == (f"error: {index}: no space left to build the index (No space left on device) - free "
+                            "some space or point --index or RULEBASE_INDEX at another directory\n")
+    assert json.loads((index / ".build-failed").read_text())["error"].startswith("no space left")
+    for args in (["lookup", "502.83a"], ["search", "damage"], ["lookup", "502.83a", "--json"]):
+        again = runner.invoke(app, ["--index", str(index), *args])
+        assert (again.exit_code, again.stdout) == (2, "")
+        [line] = again.stderr.splitlines()
+        assert line.startswith(f"error: {index}: no index: the last build, ")
+        assert line.endswith(" ago, failed: no space left to build the index (No space left on device); not "
+                             "retried for 10 minutes - free some space and run 'rulebase index build'")
+    assert attempts.read_text() == "1"  # the reads did not build
+    monkeypatch.setattr("rulebase.build.builder.write_db", _sqlite_full)
+    retried = runner.invoke(app, ["--index", str(index), "index", "build"])  # asked for: tried again
+    assert retried.exit_code == 2 and "database or disk is full" in retried.stderr
+    monkeypatch.undo()
+    for key, value in mini[0].items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+    assert runner.invoke(app, ["--index", str(index), "index", "build"]).exit_code == 0
+    assert not (index / ".build-failed").exists()  # cleared by the build that worked
+    answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
+    assert (answer.exit_code, answer.stdout, answer.stderr) == (0, mini[2]["lookup"], "")
+
+
+def test_a_remembered_failure_expires_and_a_stale_index_keeps_answering(mini, index, cli_env, monkeypatch):
+    from rulebase.index import store
+
+    _stale(index)
+    store.remember_failure(index, "no space left to build the index (No space left on device)")
+    monkeypatch.setattr("rulebase.build.builder.write_db", lambda *a, **k: pytest.fail("a read retried the build"))
+    answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
+    assert (answer.exit_code, answer.stdout) == (0, mini[2]["lookup"])
+    [line] = answer.stderr.splitlines()
+    assert line.startswith(f"warning: the index at {index} is out of date and its rebuild ")
+    assert line.endswith(" failed (no space left to build the index (No space left on device)); showing the old "
+                         "index - free some space and run 'rulebase index build'")
+    store.remember_failure(index, "no space left (old)", now=time.time() - store.FAILED_FOR - 1)  # expired
+    monkeypatch.undo()
+    for key, value in mini[0].items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+    answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
+    assert (answer.exit_code, answer.stdout, answer.stderr) == (0, mini[2]["lookup"], "")  # rebuilt quietly
+    assert not (index / ".build-failed").exists()
+
+
+def test_a_failure_kept_when_not_even_its_note_fits(mini, tmp_path, monkeypatch):
+    """On a disk with no byte left the note cannot be written: the failure is kept in .lock's
+    modification time (which takes no space) and reported the same way."""
+    from rulebase.index import store
+
+    folder = tmp_path / "ix"
+    folder.mkdir()
+    (folder / ".lock").touch()
+    monkeypatch.setattr("pathlib.Path.write_text", _enospc)
+    store.remember_failure(folder, "no space left to build the index (No space left on device)")
+    monkeypatch.undo()
+    assert not (folder / ".build-failed").exists()
+    error, ago = store.recent_failure(folder)
+    assert error.startswith("no space left") and 0 <= ago < 5
+    store.forget_failure(folder)
+    assert store.recent_failure(folder) is None
 
 
 def test_a_full_disk_while_rebuilding_a_stale_index_serves_the_old_one(mini, index, cli_env, monkeypatch):
@@ -342,3 +430,54 @@ def test_bit_rot_that_keeps_size_and_time_is_found_when_read(mini, index, damage
     assert (result.returncode, result.stdout) == (0, before.stdout)
     assert result.stderr == f"warning: the index at {index} is damaged ({named}); rebuilding from the corpus\n"
     assert "STATIC" not in result.stdout
+
+
+def test_bit_rot_in_the_stored_postings_is_found_when_read(mini, tmp_path, cli_env, monkeypatch):
+    """postings.bin (the common terms' decoded postings) had no checksum: garbled scores there
+    were wrong rankings, exit 0. Each term's parts carry a CRC-32 checked when first read; a
+    mismatch is damage: one warning, a rebuild, the right answer. (The one-document corpus has no
+    term in 300 documents, so this index stores the terms in 10.)"""
+    from rulebase.index import postings
+
+    monkeypatch.setattr(postings, "COMMON", 10)
+    index = tmp_path / "index"
+    assert runner.invoke(app, ["--index", str(index), "index", "build"]).exit_code == 0
+    before = runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"])
+    assert before.exit_code == 0 and before.stderr == ""
+    path = _gen(index) / "whoosh" / postings.FILE
+    table = json.loads((path.parent / postings.TABLE).read_text())
+    start, n, *_ = table["text\texalt"]
+    _keep_time(path, lambda data: data[:start + 4 * n] + bytes(8) * 4 + data[start + 4 * n + 32:])  # 4 scores 0
+    result = runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"])
+    assert (result.exit_code, result.stdout) == (0, before.stdout)
+    assert result.stderr == (f"warning: the index at {index} is damaged (postings.bin fails its checksum at the "
+                             "term 'exalt'); rebuilding from the corpus\n")
+    assert runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"]).stderr == ""
+
+
+def test_an_unreadable_record_database_is_reported_as_unreadable_not_missing(mini, index, tmp_path):
+    """Issue 21.8c: records.db with mode 000 was reported as missing. It is reported as unreadable
+    (permission), with its path and what to do, exit 2, and nothing is rebuilt over it. Root reads
+    any file, so as root the reader runs as nobody (setpriv) on an index that user owns."""
+    import tempfile
+
+    env, _, _ = mini
+    root = Path(tempfile.mkdtemp(prefix="rulebase-perm-"))  # (pytest's own folders are root's, 0700)
+    index = shutil.copytree(index, root / "index")
+    tmp_path = root
+    db = _gen(index) / "records.db"
+    cmd = [sys.executable, "-m", "rulebase", "--index", str(index), "lookup", "502.83a"]
+    if os.geteuid() == 0:
+        for path in [root, *root.rglob("*")]:
+            os.chown(path, 65534, 65534)
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+    db.chmod(0o000)
+    before = sorted(os.listdir(index))
+    answer = subprocess.run(cmd, env={**env, "XDG_STATE_HOME": str(tmp_path / "state")}, capture_output=True,
+                            text=True, timeout=120, cwd="/")
+    db.chmod(0o644)
+    assert (answer.returncode, answer.stdout) == (2, "")
+    assert answer.stderr == (f"error: {db}: the record database is unreadable (Permission denied) - make it "
+                             f"readable (chmod u+r {db}) or run 'rulebase index build' to build a new one\n")
+    assert sorted(os.listdir(index)) == before  # not "repaired" by a rebuild
+    shutil.rmtree(root)

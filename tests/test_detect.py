@@ -79,6 +79,14 @@ def test_an_impossible_comprules_date_names_the_file_and_line(when):
                                     "correct the date in a copy of the file and add that copy")
 
 
+def test_a_five_digit_year_is_not_read_as_its_first_four():
+    """'effective as of November 14, 20255' was added as a release of 2025-11-14."""
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025",
+                                                                                            "November 14, 20255")
+    found = detect(text.replace("\r\n", "\n"), "doc.txt")
+    assert (found.date, found.edition) == ("undated", None)  # `add` then asks for --edition (exit 2)
+
+
 @pytest.mark.parametrize(("stamp", "shown"), [("Updated 2008/02/30", "Updated 2008/02/30"),
                                               ("Updated 2008/13/01", "Updated 2008/13/01")])
 def test_an_impossible_crystal_keep_date_names_the_file_and_line(stamp, shown):

@@ -24,7 +24,7 @@ from rulebase.build.digest import code_digest, code_files
 from rulebase.core.eras import windows
 from rulebase.core.errors import DiskFull, IndexError_
 from rulebase.core.locking import folder_lock
-from rulebase.core.pool import workers
+from rulebase.core.pool import Beside, workers
 from rulebase.core.sources import Source, fingerprint
 from rulebase.index import schema as index
 from rulebase.index import seal, store
@@ -37,7 +37,7 @@ from rulebase.index.store import (
     stamp,
     write_db,
 )
-from rulebase.ingest import assemble
+from rulebase.ingest import ARCHIVES, assemble
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def expected_fingerprint(sources: list[Source]) -> str:
@@ -55,16 +55,21 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
     """Build and publish a generation for `sources`; returns the one now current. `watch` are
     further inputs (the manifests) whose change should make the next reader look again.
     Only into a directory that is ours (store.claim); a full disk is a DiskFull error, with
-    nothing half-written left and the previous generation still published."""
+    nothing half-written left and the previous generation still published, and is remembered
+    beside the generations (store.remember_failure) until a build succeeds."""
     store.claim(index_dir)
     try:
-        return _build(index_dir, sources, progress, force, watch)
+        built = _build(index_dir, sources, progress, force, watch)
     except Exception as exc:
         why = disk_full(exc)
         if why is None:
             raise
-        raise DiskFull(f"no space left to build the index ({why})", str(index_dir),
+        what = f"no space left to build the index ({why})"
+        store.remember_failure(index_dir, what)  # readers say so for a while instead of retrying
+        raise DiskFull(what, str(index_dir),
                        "free some space or point --index or RULEBASE_INDEX at another directory") from None
+    store.forget_failure(index_dir)
+    return built
 
 
 def disk_full(exc: BaseException) -> str | None:
@@ -88,6 +93,10 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
             return current  # another builder finished while we waited
         _clean_partial(index_dir)
         stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime()) + f"-{os.getpid()}"
+        again = 1
+        while (index_dir / f"gen-{stamp}").exists():  # a second build of this process within the second
+            again += 1
+            stamp = stamp.rsplit(".", 1)[0] + f".{again}"
         tmp = index_dir / f".building-{stamp}"
         final = index_dir / f"gen-{stamp}"
         tmp.mkdir()
@@ -118,9 +127,16 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
                 if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
     spans = windows(ingested.records, sources, releases)
-    write_db(tmp / "records.db", ingested.records, sources, releases, spans)
+    records_db = Beside(write_db, tmp / "records.db", ingested.records, sources, releases, spans)  # while indexing
     cached = {rep.source.id: rep.segment for rep in ingested.reports if rep.segment is not None}
-    indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached)
+    # the bundled documents besides the archive in one cached segment, each added one in its own:
+    # after `rulebase add` only the added document is indexed again (writer._grouped)
+    others = [s for s in sources if s.id not in cached and s.format not in ARCHIVES]
+    groups = [tuple(s.id for s in others if s.bundled)] + [(s.id,) for s in others if not s.bundled]
+    try:
+        indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached, groups=groups)
+    finally:
+        records_db.wait()
     meta = {
         "fingerprint": want,
         "stamp": stamp(code_files() + [p for s in sources for p in s.paths] + list(watch)),

@@ -96,3 +96,60 @@ class Entry:
             shutil.rmtree(tmp, ignore_errors=True)
             return False
 
+
+
+class Segment:
+    """A Whoosh index holding one group of documents (the bundled documents besides the archive,
+    or one added document), keyed by the digest of exactly the documents it indexes (writer.py):
+    a rebuild whose documents for that group are the same copies it instead of indexing them
+    again. Written to a temporary folder and renamed into place, checked against its sizes."""
+
+    def __init__(self, key: str = "", root: Path | None = None, path: Path | None = None):
+        self.path = path or (root or cache_root()) / f"segment-{key}"
+
+    @property
+    def segment_dir(self) -> Path:
+        return self.path / "whoosh"
+
+    def ready(self) -> bool:
+        return _sizes_ok(self.path) and (self.segment_dir / "_MAIN_1.toc").is_file()
+
+    def save(self, write_segment) -> bool:
+        """Write the segment through `write_segment(folder)`; False when the cache cannot be written."""
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            write_segment(tmp / "whoosh")
+            _write_sizes(tmp)
+            shutil.rmtree(self.path, ignore_errors=True)
+            os.replace(tmp, self.path)
+            return True
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            return False
+
+
+def _sizes_ok(folder: Path) -> bool:
+    try:
+        sizes = json.loads((folder / "sizes.json").read_text(encoding="utf-8"))
+        return isinstance(sizes, dict) and all((folder / name).stat().st_size == size for name, size in sizes.items())
+    except (OSError, ValueError, TypeError):
+        return False
+
+
+def _write_sizes(folder: Path) -> None:
+    sizes = {p.relative_to(folder).as_posix(): p.stat().st_size for p in sorted(folder.rglob("*")) if p.is_file()}
+    (folder / "sizes.json").write_text(json.dumps(sizes), encoding="utf-8")
+
+
+def prune_segments(keep: set[Path], root: Path | None = None, spare: int = 8) -> None:
+    """Drop cached segments beyond the `spare` most recently used that no build just used."""
+    folder = root or cache_root()
+    try:
+        found = sorted(folder.glob("segment-*"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for path in found[spare:]:
+        if path not in keep:
+            shutil.rmtree(path, ignore_errors=True)

@@ -6,6 +6,7 @@ The schema and the reading side are in rulebase/index: a search never imports th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import zlib
 from collections.abc import Callable
@@ -98,12 +99,17 @@ def _write_segment(path: str, docs: list[dict]):
 def write_index(path: Path, records: list[Record],
                 progress: Callable[[str, int, int], None] | None = None,
                 windows: dict[str, tuple[int, int]] | None = None, workers: int = 1,
-                cached: dict[str, Path] | None = None, common: bool = True) -> None:
+                cached: dict[str, Path] | None = None, common: bool = True,
+                groups: list[tuple[str, ...]] | None = None) -> None:
     """Write the full-text index; with several `workers` each writes a segment of consecutive
     records in its own process. `cached`: per source id, an index written earlier for exactly that
-    source's records with this schema (cache.py); its segments are copied in after ours. Also
-    writes DOCMETA, each document's group and days in force in document-number order, and (with
-    `common`) the common terms' decoded postings (postings.py) and the concept table (concepts.py)."""
+    source's records with this schema (cache.py); its segments are copied in after ours. `groups`:
+    sets of source ids whose documents are indexed as one segment kept in the build cache
+    (cache.Segment), keyed by the digest of those very documents: when a rebuild gives a group the
+    same documents (the bundled documents after `rulebase add`), its segment is copied, not
+    written again. Also writes DOCMETA, each document's group and days in force in
+    document-number order, and (with `common`) the common terms' decoded postings (postings.py) and the concept
+    table (concepts.py)."""
     # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.index import TOC, clean_files
 
@@ -114,8 +120,14 @@ def write_index(path: Path, records: list[Record],
     own = [r for r in records if r.source not in cached]
     lead = leads(own)
     windows = windows or {}
-    shared = documents_of(own, windows)
-    docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in shared]
+    everything = documents_of(own, windows)
+    shared, docs, reused = [], [], []  # written here; (copied segment folder, its documents)
+    for part, part_docs, folder in _grouped(everything, lead, groups or [], workers):
+        if folder is None:
+            shared += part
+            docs += part_docs
+        else:
+            reused.append((folder, part))
     total = len(docs)
     n = max(1, min(workers, total // MIN_PART))  # one segment per worker: fewer segments search faster
     size = -(-total // n) or 1
@@ -127,11 +139,13 @@ def write_index(path: Path, records: list[Record],
         with pool(len(parts)) as running:
             segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
     else:
-        segments = [_write_segment(str(path), parts[0])]
+        segments = [_write_segment(str(path), parts[0])] if parts[0] else []  # all copied: nothing to write
     if progress:
         progress("index", total, total)
-    order = shared + documents_of([r for source in cached for r in records if r.source == source], windows)
-    segments = [s for s in segments if s.doc_count_all()] + _copy_segments(list(cached.values()), path)
+    order = shared + [d for _, part in reused for d in part]
+    order += documents_of([r for source in cached for r in records if r.source == source], windows)
+    copied = _copy_segments([folder for folder, _ in reused] + list(cached.values()), path)
+    segments = [s for s in segments if s.doc_count_all()] + copied
     if sum(s.doc_count_all() for s in segments) != len(order):
         raise IndexError_("a cached index segment does not match the records it was built for",
                           str(path), "delete the cache folder (RULEBASE_CACHE) and build again")
@@ -145,6 +159,87 @@ def write_index(path: Path, records: list[Record],
 
         with whoosh_index.open_dir(str(path)).reader() as reader:
             postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))
+
+
+def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, ...]],
+             workers: int) -> list[tuple[list[tuple], list[dict], Path | None]]:
+    """`shared` (documents_of) in parts: the documents of no group, then each group's, in the
+    order of their first document. A group's part comes with the folder of its cached segment
+    (written now when the cache lacks it), or None when the cache cannot be written: then its
+    documents are indexed into the generation with the rest."""
+    # lazy: only this rarer path needs it
+    import hashlib
+    import json
+
+    from rulebase.build.cache import Segment, prune_segments
+    from rulebase.build.digest import code_digest
+
+    of = {source: n for n, group in enumerate(groups) for source in group}
+    parts: dict[int, list[tuple]] = {}
+    first: dict[int, int] = {}
+    for at, entry in enumerate(shared):
+        n = of.get(entry[0].source, -1)
+        parts.setdefault(n, []).append(entry)
+        first.setdefault(n, at)
+    out, missing = [], []
+    for n, part in sorted(parts.items(), key=lambda item: (item[0] >= 0, first[item[0]])):
+        docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in part]
+        if n < 0:
+            out.append([part, docs, None])
+            continue
+        digest = hashlib.sha256(code_digest().encode())
+        digest.update(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+        segment = Segment(digest.hexdigest()[:24])
+        out.append([part, docs, segment])
+        if not segment.ready():
+            missing.append((segment, docs))
+    if len(missing) > 1 and workers > 1:
+        with pool(min(workers, len(missing))) as running:
+            list(running.map(_cache_segment, [str(s.path) for s, _ in missing], [d for _, d in missing]))
+    else:
+        for segment, docs in missing:
+            _cache_segment(str(segment.path), docs, workers)
+    for item in out:
+        segment = item[2]
+        if segment is not None and segment.ready():
+            with contextlib.suppress(OSError):  # a read-only cache is still a cache
+                os.utime(segment.path)  # recently used: kept by prune_segments
+            item[2] = segment.segment_dir
+        else:
+            item[2] = None
+    prune_segments({item[2].parent for item in out if item[2] is not None})
+    return [tuple(item) for item in out]
+
+
+ADDED_PART = 1500  # an added document of more records than twice this is indexed by two workers
+
+
+def _cache_segment(path: str, docs: list[dict], workers: int = 1) -> bool:
+    """Write `docs` as an index into the cache entry at `path` (cache.Segment): one segment, or
+    one per worker when there are more than ADDED_PART documents for each (an added release of
+    4,000 records, while records.db is written beside it: about a second less)."""
+    # lazy: only this rarer path needs it
+    from whoosh.index import TOC, clean_files
+
+    from rulebase.build.cache import Segment
+
+    def write(folder: Path) -> None:
+        folder.mkdir(parents=True)
+        schema = make_schema()
+        ix = whoosh_index.create_in(str(folder), schema)
+        n = max(1, min(workers, len(docs) // ADDED_PART))
+        if n > 1:
+            size = -(-len(docs) // n)
+            with pool(n) as running:
+                segments = list(running.map(_write_segment, [str(folder)] * n,
+                                             [docs[i:i + size] for i in range(0, len(docs), size)]))
+        else:
+            segments = [_write_segment(str(folder), docs)]
+        generation = ix.latest_generation() + 1
+        TOC(schema, segments, generation).write(ix.storage, ix.indexname)
+        clean_files(ix.storage, ix.indexname, generation, segments)
+
+    return Segment(path=Path(path)).save(write)
 
 
 def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> list[tuple]:

@@ -64,3 +64,8 @@ class DiskFull(IndexError_):
 class DamagedData(IndexError_):
     """Data read from the index failed its checksum (bit rot, a stray write): the index is
     rebuilt and the question answered again, never answered from the damaged bytes."""
+
+
+class Unreadable(IndexError_):
+    """An index file this user may not read (mode 000, another owner): not damage, so never
+    "repaired" by a rebuild that would hide it; the message says which file and what to do."""

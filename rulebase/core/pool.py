@@ -45,3 +45,58 @@ def pool(n: int) -> ProcessPoolExecutor:
 
     return ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"),
                                initializer=_die_with_parent)
+
+
+class Beside:
+    """Run `fn(*args)` in a forked process while the caller goes on (its arguments are inherited,
+    not pickled: the build's records cost nothing to hand over); `wait()` returns when it is done
+    and raises what it raised. The worker dies with its parent, like the pool's."""
+
+    def __init__(self, fn, *args):
+        # lazy: only this rarer path needs it
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=_beside, args=(send, fn, args), daemon=True)
+        self._process.start()
+        send.close()
+
+    def wait(self) -> None:
+        try:
+            outcome = self._receive.recv()
+        except EOFError:  # killed without a word
+            outcome = RuntimeError("a build worker died")
+        finally:
+            self._process.join()
+            self._receive.close()
+        if outcome is not None:
+            raise outcome
+
+
+def _beside(send, fn, args) -> None:
+    _die_with_parent()
+    try:
+        fn(*args)
+        outcome = None
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+        outcome = _portable(exc)
+    send.send(outcome)
+    send.close()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """`exc` as it survives pickling: SQLite's 'disk is full' keeps its meaning as ENOSPC (the
+    error code attribute would be lost), anything unpicklable becomes a RuntimeError."""
+    # lazy: only this rarer path needs it
+    import errno
+    import pickle
+    import sqlite3
+
+    if isinstance(exc, sqlite3.OperationalError) and getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+        return OSError(errno.ENOSPC, str(exc))
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any failure to pickle
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc

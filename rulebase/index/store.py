@@ -6,6 +6,8 @@ Layout of an index directory:
                          build's leftovers may be deleted here (and nowhere else)
     CURRENT              name of the generation in use (replaced atomically)
     .lock                held by a builder; readers never take it
+    .build-failed        the last build ran out of space: its error and time (JSON), so readers
+                         say so for FAILED_FOR seconds instead of retrying on every command
     gen-<fingerprint>-<stamp>/
         meta.json        what it was built from (fingerprint, sources, counts, report) and the
                          size, modification time and CRC-32 of every other file: a reader notices
@@ -25,12 +27,13 @@ import json
 import os
 import re
 import sqlite3
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulebase.core.eras import release_windows, windows
-from rulebase.core.errors import DamagedData, IndexError_
+from rulebase.core.errors import DamagedData, IndexError_, Unreadable
 from rulebase.core.records import Record, from_dict, to_dict
 
 SCHEMA_VERSION = "5"
@@ -38,7 +41,10 @@ POINTER = "CURRENT"
 ENV_INDEX = "RULEBASE_INDEX"
 MARKER = ".rulebase-index"
 MARKER_TEXT = ("This directory is a rulebase index: rulebase creates, replaces and deletes CURRENT, .lock, "
-               "gen-*, .building-* and .CURRENT.* here. Keep nothing else in it.\n")
+               ".build-failed, gen-*, .building-* and .CURRENT.* here. Keep nothing else in it.\n")
+FAILED = ".build-failed"  # beside the generations, never inside one (see remember_failure)
+FAILED_FOR = 600  # seconds a failed build is remembered: reads say so instead of retrying
+_FAILED_NS = 777  # the nanoseconds of .lock's mtime that mean "failed" when FAILED could not be written
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}")
 
 
@@ -156,12 +162,12 @@ def _built_by_us(index_dir: Path) -> bool:
             continue
         if isinstance(meta, dict) and (meta_path.parent.name == name or {"fingerprint", "schema"} <= set(meta)):
             return True
-    return {p.name for p in index_dir.iterdir()} <= {POINTER, ".lock"}
+    return {p.name for p in index_dir.iterdir()} <= {POINTER, ".lock", FAILED}
 
 
 def _empty(index_dir: Path) -> bool:
     try:
-        names = {p.name for p in index_dir.iterdir()} - {".lock", MARKER}
+        names = {p.name for p in index_dir.iterdir()} - {".lock", MARKER, FAILED}
     except FileNotFoundError:
         return True
     return not names or (index_dir == checkout_index() and names <= {"README.md"})
@@ -213,6 +219,55 @@ def refuse_foreign(index_dir: Path) -> None:
     """Raise the one-line refusal for a folder that is not an index (see `foreign`)."""
     if foreign(index_dir):
         raise _refuse(index_dir)
+
+
+def remember_failure(index_dir: Path, error: str, now: float | None = None) -> None:
+    """Note beside the generations that a build failed for lack of space, with its error and
+    time: for FAILED_FOR seconds read commands report it instead of building again (3.5 s each
+    on a full disk). Written atomically; when even that finds no space, the failure is kept in
+    the nanoseconds of .lock's modification time (which takes no space; the error is then the
+    generic one). Never raises: remembering is a courtesy."""
+    now = time.time() if now is None else now
+    tmp = index_dir / f"{FAILED}.{os.getpid()}"
+    try:
+        tmp.write_text(json.dumps({"error": error, "at": now}), encoding="utf-8")
+        os.replace(tmp, index_dir / FAILED)
+        return
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+    stamp_ns = int(now) * 1_000_000_000 + _FAILED_NS
+    with contextlib.suppress(OSError):
+        os.utime(index_dir / ".lock", ns=(stamp_ns, stamp_ns))
+
+
+def recent_failure(index_dir: Path, now: float | None = None) -> tuple[str, float] | None:
+    """(error, seconds ago) of a build that failed less than FAILED_FOR seconds ago, else None."""
+    now = time.time() if now is None else now
+    try:
+        data = json.loads((index_dir / FAILED).read_bytes())
+        error, at = data["error"], float(data["at"])
+        if isinstance(error, str) and 0 <= now - at < FAILED_FOR:
+            return error, now - at
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        mtime = (index_dir / ".lock").stat().st_mtime_ns
+    except OSError:
+        return None
+    if mtime % 1_000_000_000 == _FAILED_NS and 0 <= now - mtime / 1e9 < FAILED_FOR:
+        return "no space left to build the index (No space left on device)", now - mtime / 1e9
+    return None
+
+
+def forget_failure(index_dir: Path) -> None:
+    """A build succeeded (or the user asked for one): reads build again when they need to."""
+    with contextlib.suppress(OSError):
+        (index_dir / FAILED).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        st = (index_dir / ".lock").stat()
+        if st.st_mtime_ns % 1_000_000_000 == _FAILED_NS:
+            os.utime(index_dir / ".lock")
 
 
 def leftovers(index_dir: Path) -> list[Path]:
@@ -315,12 +370,20 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
         conn.close()
 
 
+def unreadable(path: Path, exc: OSError) -> Unreadable:
+    """The one-line error for an index file this user may not read (mode 000, another owner)."""
+    return Unreadable(f"the record database is unreadable ({exc.strerror or 'Permission denied'})", str(path),
+                       f"make it readable (chmod u+r {path}) or run 'rulebase index build' to build a new one")
+
+
 class RecordStore:
     """Read-only access to one generation's records (cheap to open: no Whoosh import)."""
 
     def __init__(self, db_path: Path):
         if not db_path.is_file():
             raise IndexError_("record database missing", str(db_path), "run 'rulebase index build'")
+        if not os.access(db_path, os.R_OK):  # SQLite would say only "unable to open database file"
+            raise unreadable(db_path, PermissionError(13, "Permission denied"))
         uri = f"file:{db_path}?mode=ro&immutable=1"
         try:
             self.conn = sqlite3.connect(uri, uri=True)
@@ -509,8 +572,12 @@ def damage(generation: Generation) -> str | None:
         with open(db, "rb") as handle:
             if handle.read(16) != SQLITE_MAGIC:
                 return "records.db is not an SQLite database"
-    except OSError:
+    except FileNotFoundError:
         return "records.db is missing"
+    except PermissionError as exc:  # not damage (a rebuild would hide it): the user's to fix
+        raise unreadable(db, exc) from None
+    except OSError as exc:
+        return f"records.db is unreadable ({exc.strerror})"
     checks = generation.meta.get("integrity") or {}
     for name, size in (generation.meta.get("files") or {}).items():
         path = generation.path / name

@@ -25,7 +25,7 @@ from rulebase.ingest import forum
 
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
-_CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})")
+_CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})(?!\d)")
 _CR_RULE = re.compile(r"^\s*\d{3}\.\d+[a-z]?\.?\s+\S", re.MULTILINE)  # 1999 indents its subrules
 _CR_MARK = re.compile(r"comprehensive\s+rules", re.IGNORECASE)  # 'COMPREHENSIVE' / 'RULES' (1999-11-01)
 _CR_HEADER_DATE = re.compile(r"comprehensive\s+rules\s+(\d\d)/(\d\d)/(\d\d)\b", re.IGNORECASE)  # '04/23/99'

@@ -5,6 +5,7 @@ Exact lookups are served from the record database alone, so they never import Wh
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -59,8 +60,9 @@ class Entry:
 
 # What a compact entry leaves out, counted in Entry.left_out (and --json "truncated"): records
 # of the full entry's children, references either way and same-rule links, and whole entries
-# of other documents with the identical text, folded into this one as `twins`.
-LEFT_OUT = ("children", "refs_out", "refs_in", "same_rule", "twins")
+# of other documents with the identical text, folded into this one as `twins`; and characters of
+# the record's own text past TEXT_CAP (a 10 MB one-line rule printed whole before).
+LEFT_OUT = ("children", "refs_out", "refs_in", "same_rule", "twins", "text")
 
 
 @dataclass(slots=True)
@@ -83,7 +85,9 @@ class Lookup:
         listed = sum(len(e.children) for e in self.entries if e.outline)
         eras = sum(e.era for e in self.entries)
         copies = sum(len(e.copies) for e in self.entries) + total["twins"]
-        parts = [_count(listed, "subrule") + " in full" if listed else "",
+        cut = [e.record.id for e in self.entries if e.left_out.get("text")]
+        parts = [_count(total["text"], "more character") + f" of {cut[0]}'s text" if total["text"] else "",
+                 _count(listed, "subrule") + " in full" if listed else "",
                  _count(total["children"], "more subrule") if total["children"] else "",
                  _count(total["refs_out"] + total["refs_in"], "more reference")
                  if total["refs_out"] + total["refs_in"] else "",
@@ -208,6 +212,7 @@ REF_CAP = 6  # records named per direction of reference ('... and N more')
 OUTLINE_COUNT = 20  # more direct subrules than this, or
 OUTLINE_TEXT = 6000  # more characters of them than this, and they are listed one line each
 LEAD = 80  # at most this many characters of a text in a one-line listing, cut at a word ('…')
+TEXT_CAP = 20_000  # a record's own text past this is cut ('…'): the longest real one is 8,000
 
 
 def compact(store: RecordStore, result: Lookup, when: int | None = None) -> Lookup:
@@ -317,8 +322,22 @@ def _capped(records: list[Record]) -> list[Record]:
     return out
 
 
+def capped_text(record: Record) -> tuple[Record, int]:
+    """The record with its text (and raw text) cut to TEXT_CAP characters at a word, and how many
+    characters of the text were cut (0: the record as it is)."""
+    if len(record.text) <= TEXT_CAP and len(record.raw) <= TEXT_CAP:
+        return record, 0
+    text, cut = record.text, 0
+    if len(text) > TEXT_CAP:
+        at = text.rfind(" ", TEXT_CAP // 2, TEXT_CAP)
+        kept = text[: at if at > 0 else TEXT_CAP].rstrip()
+        text, cut = kept + " …", len(record.text) - len(kept)
+    raw = record.raw if len(record.raw) <= TEXT_CAP else record.raw[:TEXT_CAP] + " …"
+    return dataclasses.replace(record, text=text, raw=raw), cut
+
+
 def _compact_entry(entry: Entry, folded: list[Record], shown: dict[tuple[str, str], str]) -> Entry:
-    record = entry.record
+    record, cut = capped_text(entry.record)
     children, under = direct(record, entry.children)
     outline = len(children) > OUTLINE_COUNT or sum(len(c.text) for c in children) > OUTLINE_TEXT
     copies = {}
@@ -334,10 +353,10 @@ def _compact_entry(entry: Entry, folded: list[Record], shown: dict[tuple[str, st
             refs.append(ref)
     targets = {r.target for r in refs}
     refs_in = _capped(entry.refs_in)
-    text = _key(record)[1]
+    text = _key(entry.record)[1]
     twins = list({r.id: r for r in [*(s for s in entry.same if fold_space(s.text) == text), *folded]}.values())
     left_out = {"children": len(entry.children) - len(children), "refs_out": len(record.refs) - len(refs),
-                "refs_in": len(entry.refs_in) - len(refs_in), "same_rule": 0, "twins": len(folded)}
+                "refs_in": len(entry.refs_in) - len(refs_in), "same_rule": 0, "twins": len(folded), "text": cut}
     return Entry(record, children, [r for r in entry.refs_out if r.id in targets], refs_in, entry.same, compact=True,
                  outline=outline, refs=refs, twins=twins, copies=copies, subrules=under,
                  leads={c.id: lead(c) for c in children} if outline else {}, left_out=left_out)
