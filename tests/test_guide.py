@@ -242,3 +242,16 @@ def test_term_pairings_on_one_endless_line_are_found_looking_back_a_bounded_way(
     spans = terms.find_terms("kör (turn) és lap (card) " * 5_000)
     assert [s.hu for s in spans[:2]] == ["kör", "lap"] and len(spans) == 10_000
     assert max(seen) <= terms._REACH
+
+
+def test_a_pairing_stated_again_and_again_is_one_term_record_and_a_flag():
+    """Issue 21.3: a 64 MB line repeating 'kör (turn) és lap (card)' made 5 million term records
+    (minutes to parse and index). The passage keeps every word; the term map keeps each pairing once."""
+    text = "Bevezetés\n\nA játékos és a lapot kör fázis varázslat sebzés\n\n" + "kör (turn) és lap (card) " * 3000
+    parsed = parse(text, _fixture_source("hu-structure.txt"))
+    terms = [r for r in parsed.records if r.kind == "term"]
+    assert [(t.title, t.aliases) for t in terms] == [("kör", ["turn"]), ("lap", ["card"])]
+    passage = next(r for r in parsed.records if r.id == terms[0].parent)
+    assert passage.text.count("kör (turn)") == 3000
+    assert passage.flags[-2:] == ["term pairing kör (turn) stated 3,000 times: one term record",
+                                  "term pairing lap (card) stated 3,000 times: one term record"]

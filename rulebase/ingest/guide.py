@@ -197,9 +197,14 @@ def _add_terms(record: Record, block: _Block, records: list[Record], ids: _Ids) 
     raw = record.raw
     section = record.section + ([record.title] if record.title else [])
     line, seen = block.lines[0][0], 0  # the line of each pairing, counted on as they come (linear)
+    pairs: dict[tuple[str, tuple[str, ...]], int] = {}  # a pairing stated again in the record: counted
     for span in find_terms(raw):
         line += raw.count("\n", seen, span.start)
         seen = span.start
+        key = (span.hu, span.en)
+        pairs[key] = pairs.get(key, 0) + 1
+        if pairs[key] > 1:
+            continue
         written = raw[span.start:span.end]
         records.append(Record(
             id=ids.make(f"term.{slugify(span.hu)}"), source=record.source, edition=record.edition,
@@ -207,3 +212,6 @@ def _add_terms(record: Record, block: _Block, records: list[Record], ids: _Ids) 
             section=section, parent=record.id, aliases=list(span.en),
             refs=[Ref(label=en, kind="glossary", key=en.lower()) for en in span.en],
             line=line))
+    for (hu, english), count in pairs.items():
+        if count > 1:  # the passage keeps every one; the term map needs one
+            record.flags.append(f"term pairing {hu} ({', '.join(english)}) stated {count:,} times: one term record")

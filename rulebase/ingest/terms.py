@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # ASCII words inside parentheses that are Hungarian, not English: abbreviations and suffixes.
 HU_NOT_ENGLISH = frozenset({
@@ -48,7 +49,19 @@ class TermSpan:
     end: int
 
 
+@lru_cache(maxsize=4096)
+def _english(content: str) -> tuple[tuple[str, ...], str | None]:
+    found, why = _english_terms(content)
+    return tuple(found), why
+
+
 def english_terms(content: str) -> tuple[list[str], str | None]:
+    """The English terms a parenthesis content names, or ([], why it is not a term)."""
+    found, why = _english(content)
+    return list(found), why
+
+
+def _english_terms(content: str) -> tuple[list[str], str | None]:
     """The English terms a parenthesis content names, or ([], why it is not a term)."""
     content = content.strip()
     if not content:
@@ -76,13 +89,19 @@ def _hungarian_before(text: str, pos: int, limit: int) -> tuple[str, int] | None
     """The Hungarian term ending at `pos` (just before a parenthesis) and where it starts."""
     reach = max(0, pos - _REACH)  # bounded: one endless line stays linear
     line_start = max(text.rfind("\n", reach, pos) + 1, reach)
-    before = text[line_start:pos].rstrip()
+    found = _term_ending(text[line_start:pos].rstrip(), limit)
+    return None if found is None else (found[0], line_start + found[1])
+
+
+@lru_cache(maxsize=4096)  # a text repeating one pairing asks the same question again and again
+def _term_ending(before: str, limit: int) -> tuple[str, int] | None:
+    """The term at the end of `before` and its offset in it."""
     if before.endswith("`"):
         opening = before.rfind("`", 0, len(before) - 1)
         if opening < 0:
             return None
         phrase = before[opening + 1:-1].strip(" .\u2026")
-        return (phrase, line_start + opening) if phrase else None
+        return (phrase, opening) if phrase else None
     words = list(_WORD.finditer(before))
     chosen: list[re.Match[str]] = []
     end = len(before)
@@ -94,7 +113,7 @@ def _hungarian_before(text: str, pos: int, limit: int) -> tuple[str, int] | None
         end = word.start()
     if not chosen:
         return None
-    return before[chosen[0].start():chosen[-1].end()], line_start + chosen[0].start()
+    return before[chosen[0].start():chosen[-1].end()], chosen[0].start()
 
 
 def find_terms(text: str) -> list[TermSpan]:
