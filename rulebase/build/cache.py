@@ -78,23 +78,14 @@ class Entry:
     def save(self, parsed: Parsed, encodings: Counter, write_segment) -> bool:
         """Store the versions and, through `write_segment(folder)`, their index segment. False
         (and nothing kept) when the cache cannot be written: the build goes on without it."""
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
+        def fill(tmp: Path) -> None:
             data = {"records": [to_dict(r) for r in parsed.records],
                     "warnings": [[w.file, w.line, w.message] for w in parsed.warnings],
                     "notes": parsed.notes, "meta": parsed.meta, "encodings": dict(encodings)}
             (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
             write_segment(tmp / "whoosh")
-            sizes = {p.relative_to(tmp).as_posix(): p.stat().st_size for p in sorted(tmp.rglob("*")) if p.is_file()}
-            (tmp / "sizes.json").write_text(json.dumps(sizes), encoding="utf-8")
-            shutil.rmtree(self.path, ignore_errors=True)
-            os.replace(tmp, self.path)
-            return True
-        except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)
-            return False
+
+        return _publish(self.path, fill)
 
 
 
@@ -116,18 +107,7 @@ class Segment:
 
     def save(self, write_segment) -> bool:
         """Write the segment through `write_segment(folder)`; False when the cache cannot be written."""
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            write_segment(tmp / "whoosh")
-            _write_sizes(tmp)
-            shutil.rmtree(self.path, ignore_errors=True)
-            os.replace(tmp, self.path)
-            return True
-        except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)
-            return False
+        return _publish(self.path, lambda tmp: write_segment(tmp / "whoosh"))
 
 
 def _sizes_ok(folder: Path) -> bool:
@@ -135,6 +115,23 @@ def _sizes_ok(folder: Path) -> bool:
         sizes = json.loads((folder / "sizes.json").read_text(encoding="utf-8"))
         return isinstance(sizes, dict) and all((folder / name).stat().st_size == size for name, size in sizes.items())
     except (OSError, ValueError, TypeError):
+        return False
+
+
+def _publish(path: Path, fill) -> bool:
+    """Fill a temporary folder beside `path` (`fill(folder)`), record its files' sizes and rename
+    it into place; False, and nothing left behind, when the cache cannot be written."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        fill(tmp)
+        _write_sizes(tmp)
+        shutil.rmtree(path, ignore_errors=True)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
         return False
 
 

@@ -40,11 +40,15 @@ def shown_text(step: Step) -> list[DiffOp]:
     return step.diff or [DiffOp("equal", step.record.text, step.record.text)]
 
 
-class HtmlCurrent:
+class _CurrentLinks:
+    """Both writers' link to a record's page among the current rules' (None: it has none)."""
+
     def page_href(self, here: str, r: Record) -> str | None:
         page = self.site.home.get(r.id)
         return self.href(here, page) if isinstance(page, CurrentPage) else None
 
+
+class HtmlCurrent(_CurrentLinks):
     def current_page(self, page: CurrentPage) -> str:
         here = page.path + self.ext
         r = page.record
@@ -95,11 +99,7 @@ class HtmlCurrent:
                 f'<ol class="versions">\n{"".join(items)}</ol>\n{also}</section>\n')
 
 
-class MarkdownCurrent:
-    def page_href(self, here: str, r: Record) -> str | None:
-        page = self.site.home.get(r.id)
-        return self.href(here, page) if isinstance(page, CurrentPage) else None
-
+class MarkdownCurrent(_CurrentLinks):
     def current_page(self, page: CurrentPage) -> str:
         here = page.path + self.ext
         r = page.record
