@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from rulebase.core.eras import OPEN_END, edition_for_date, show
 from rulebase.core.records import Record
 from rulebase.index.store import RecordStore
+from rulebase.index.versions import in_force
 from rulebase.rules.periods import run_days, runs
 from rulebase.search.request import HEADING_WORDS
 
@@ -54,8 +55,7 @@ def in_time(store: RecordStore, records: list[Record], when: int | None) -> list
             if first > day:
                 continue
             live = first <= day <= last
-            spans = store.windows([v.id for v in run])
-            pick = next((v for v in run if spans[v.id][0] <= day <= spans[v.id][1]), run[-1]) if live else run[-1]
+            pick = next(iter(in_force(store, run, day)), run[-1]) if live else run[-1]
             same = sorted({k.target for v in run for k in v.links if k.kind == "same-text" and k.target in shown})
             twins.update(same)
             entries.append(Defined(pick, _era(first, last, newest), first, last, live,
@@ -88,16 +88,13 @@ def cited_rules(store: RecordStore, entry: Defined, day: int, newest: str) -> li
         target = store.get(ref.target)
         if target is not None and len(target.text.split()) <= HEADING_WORDS:  # a heading: its first rule says it
             number = f"{target.number}a" if "." in (target.number or "") else f"{target.number}.1"
-            first_rules = [r for r in store.by_number(number) if r.span]
-            spans = store.windows([r.id for r in first_rules])
-            target = next((r for r in first_rules if spans[r.id][0] <= day <= spans[r.id][1]), target)
+            target = next(iter(in_force(store, [r for r in store.by_number(number) if r.span], day)), target)
         if target is None or not target.lineage:
             continue
         for run in runs(store, target.lineage):
             first, last = run_days(store, run)
             if first <= day <= last:
-                spans = store.windows([v.id for v in run])
-                pick = next(v for v in run if spans[v.id][0] <= day <= spans[v.id][1])
+                pick = next(iter(in_force(store, run, day)))
                 out.append(Defined(pick, _era(first, last, newest), first, last, True, cited=True,
                                    versions=[v.id for v in run]))
     return out
