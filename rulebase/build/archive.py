@@ -27,15 +27,20 @@ def reports(sources: list[Source]) -> list[SourceReport]:
     archives = [s for s in sources if s.format in ARCHIVES]
     candidates = [s for s in sources if foldable(s)]
     fold: list[Source] = []
+    first: SourceReport | None = None  # the archive as bundled: reused when nothing joins it (a second load is 1 s)
     if len(archives) == 1 and candidates:
-        held = {r["date"] for r in archive_report(archives[0]).parsed.meta["releases"]}
+        first = archive_report(archives[0])
+        held = {r["date"] for r in first.parsed.meta["releases"]}
         fold = [s for s in candidates if s.date not in held]
     added = tuple((s.date, s.path) for s in fold)
     folded = {s.id for s in fold}
     out: list[SourceReport] = []
     for source in sources:
         if source.format in ARCHIVES:
-            out.append(archive_report(source, added if source is archives[0] else ()))
+            if source is archives[0] and first is not None and not added:
+                out.append(first)
+            else:
+                out.append(archive_report(source, added if source is archives[0] else ()))
         elif source.id in folded:
             note = (f"{source.id}: the release of {source.date} joined {archives[0].id}'s timeline: its rules are "
                     f"{archives[0].id}:NUMBER@DATE versions")
