@@ -7,7 +7,8 @@ Runs each measurement twice: on the whole corpus (with the Comprehensive Rules a
 releases) and on the bundled documents without the archive, side by side. Prints: full index
 build from scratch (empty build cache) and its peak memory (the largest single process, worker
 processes included); the rebuild after `rulebase add` of one more release (the archive's cache
-warm, the median and least of --add-runs, each on a fresh copy); the index size on disk; in-process lookup and search latency (p50/p95); whole-process cold
+warm, the median and least of --add-runs, each on a fresh copy; for scale, once, the add of a
+release newer than the archive's newest, which re-parses the archive); the index size on disk; in-process lookup and search latency (p50/p95); whole-process cold
 time of `rulebase lookup 502.83a` and `rulebase search "damage prevention"` (median of --runs,
 output piped as in a script); the whole glossary site, `rulebase glossary build` as a new process
 on the built index (every term of every era, a page with its history for every rule of the newest
@@ -41,7 +42,7 @@ from rulebase.search.request import run_search  # noqa: E402
 
 TARGETS = {"build": 60.0, "rss": 1024.0, "size": 150.0, "add": 10.0, "lookup_p50": 0.001, "search_p95": 0.020,
            "cold_lookup": 0.15, "cold_search": 0.25, "site": 30.0}
-UNITS = {"build": ("s", 1), "add": ("s", 1), "rss": ("MB", 1), "size": ("MB", 1), "site": ("s", 1)}  # the rest: ms
+UNITS = {"build": ("s", 1), "add": ("s", 1), "add_new": ("s", 1), "rss": ("MB", 1), "size": ("MB", 1), "site": ("s", 1)}  # the rest: ms
 
 
 def pct(values: list[float], q: float) -> float:
@@ -119,6 +120,31 @@ def add_times(env: dict, tmp: Path, runs: int) -> list[float]:
     return times
 
 
+def new_release_time(env: dict, tmp: Path) -> float:
+    """Wall time of one `rulebase add` of a release newer than every one the archive holds (the
+    2025-11-14 file, its effective date made today's), on a fresh copy as in add_times: such a
+    release joins the archive's timeline, so the archive is parsed and indexed again."""
+    # lazy: only this rarer path needs it
+    import datetime
+    import shutil
+
+    if not RELEASE.is_file():
+        return float("nan")
+    today = datetime.date.today()
+    text = RELEASE.read_text(encoding="utf-8-sig").replace(
+        "effective as of November 14, 2025", f"effective as of {today:%B} {today.day}, {today.year}")
+    run = tmp / "add-new"
+    (run / "in").mkdir(parents=True)
+    (run / "in" / "comprules-new.txt").write_text(text, encoding="utf-8")
+    shutil.copytree(tmp / "index", run / "index")
+    shutil.copytree(tmp / "cache", run / "cache")
+    one = dict(env, RULEBASE_INDEX=str(run / "index"), RULEBASE_CACHE=str(run / "cache"),
+               RULEBASE_USER_CORPUS=str(run / "users"))
+    seconds = build_process(one, "add", str(run / "in" / "comprules-new.txt"))[0]
+    shutil.rmtree(run)
+    return seconds
+
+
 def size_mb(folder: Path) -> float:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
 
@@ -150,8 +176,9 @@ def measure(corpus: Path, tmp: Path, args, rng) -> dict[str, float]:
     pages = sum(1 for p in (tmp / "site").rglob("*.html"))
     adds = add_times(env, tmp, args.add_runs)
     add = statistics.median(adds) if adds else float("nan")
+    add_new = new_release_time(env, tmp)
     return {"records": len(store.all()), "build": build, "rss": rss, "size": size, "add": add,
-            "add_min": min(adds) if adds else float("nan"), "add_runs": len(adds),
+            "add_min": min(adds) if adds else float("nan"), "add_runs": len(adds), "add_new": add_new,
             "lookup_p50": pct(lookups, 0.5), "lookup_p95": pct(lookups, 0.95),
             "search_p95": pct(searches, 0.95), "search_p50": pct(searches, 0.5),
             "cold_lookup": statistics.median(cold_lookup), "cold_lookup_min": min(cold_lookup),
@@ -186,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             ("cold_lookup", "cold `rulebase lookup 502.83a` (median)"),
             ("cold_search", "cold `rulebase search \"damage prevention\"` (median)"),
             ("site", "`rulebase glossary build` (the whole site)"),
+            ("add_new", "for scale: `add` of a release newer than the archive"),
             ("fresh_p95", "for scale: search p95, postings cache emptied"),
             ("bare", "for scale: cold `python -c pass` (median)")]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
