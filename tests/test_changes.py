@@ -6,7 +6,7 @@ import pytest
 from rich.console import Console
 
 from rulebase.cli.plain import diff_text
-from rulebase.cli.render import render_changes, render_diff
+from rulebase.cli.render_changes import render_changes, render_diff
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.rules.changes import changes, changes_json, diff_refs, record_diff_json, resolve, term_diffs
 from rulebase.rules.diff import DiffOp

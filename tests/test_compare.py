@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from rulebase.cli.render import render_compare
+from rulebase.cli.render_changes import render_compare
 from rulebase.core.eras import OPEN_END, edition_for_date, labels_between, next_day, show
 from rulebase.core.errors import ManifestError, UsageError
 from rulebase.core.records import fold_space

@@ -145,14 +145,9 @@ def test_error_line_quoting_a_path_is_escaped(hostile, path, tmp_path):
 
 
 def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeypatch):
-    from rulebase.cli.render import (
-        SafeConsole,
-        render_compare,
-        render_definitions,
-        render_lookup,
-        render_search,
-        render_show,
-    )
+    from rulebase.cli.console import SafeConsole
+    from rulebase.cli.render import render_definitions, render_lookup, render_search, render_show
+    from rulebase.cli.render_changes import render_compare
     from rulebase.library import Library
     from rulebase.rules import compare as comparing
     from rulebase.rules import lookup as lookups
@@ -230,7 +225,7 @@ def test_head_reading_one_line_of_long_output(hostile):
     ("-Ps Rome", "-R -Ps Rome"), ("-x4R", "-R -x4R"), ("-x4 -R", "-x4 -R"),
 ])
 def test_less_flags_keep_the_users_and_add_raw_colour(user, expected):
-    from rulebase.cli.render import less_flags
+    from rulebase.cli.console import less_flags
 
     assert less_flags(user) == expected
 
@@ -241,7 +236,7 @@ def test_the_pager_gets_less_r_and_the_environment_is_restored(monkeypatch, user
 
     from rich.text import Text
 
-    from rulebase.cli.render import SafeConsole, paged
+    from rulebase.cli.console import SafeConsole, paged
 
     if user is None:
         monkeypatch.delenv("LESS", raising=False)
@@ -304,7 +299,7 @@ PUNCT = "“”\"'’‘()[]{}+-,.;:!?<>—…›·⚠→"
 
 def _terminal(render, *args, width: int = WIDTH, no_color: bool = False) -> str:
     """What a terminal of `width` columns shows, colour codes removed (checked present)."""
-    from rulebase.cli.render import SafeConsole
+    from rulebase.cli.console import SafeConsole
 
     out = io.StringIO()
     console = SafeConsole(file=out, force_terminal=True, width=width, color_system="truecolor",
@@ -316,7 +311,7 @@ def _terminal(render, *args, width: int = WIDTH, no_color: bool = False) -> str:
 
 
 def _piped(render, *args) -> str:
-    from rulebase.cli.render import SafeConsole
+    from rulebase.cli.console import SafeConsole
 
     out = io.StringIO()
     render(SafeConsole(file=out, force_terminal=False, width=WIDTH, highlight=False, soft_wrap=False,
@@ -341,7 +336,7 @@ def _assert_wrapped(screen: str, words: set[str], width: int = WIDTH) -> None:
 @pytest.mark.parametrize("ref", ["702.19b", "502.83a", "510.2"])
 @pytest.mark.parametrize("width", [80, 50])
 def test_history_wraps_at_word_boundaries_and_shows_what_a_pipe_shows(library, ref, width):
-    from rulebase.cli.render import render_history
+    from rulebase.cli.render_changes import render_history
     from rulebase.rules.history import history
 
     found = history(library.store, ref)
@@ -353,7 +348,7 @@ def test_history_wraps_at_word_boundaries_and_shows_what_a_pipe_shows(library, r
 
 def test_history_keeps_each_diff_marker_with_its_word(library):
     """Issue 20.4: '{+' at the right margin, 'creature’s+}' on the next line."""
-    from rulebase.cli.render import render_history
+    from rulebase.cli.render_changes import render_history
     from rulebase.rules.history import history
 
     screen = _terminal(render_history, history(library.store, "702.19b"))
@@ -365,7 +360,7 @@ def test_history_keeps_each_diff_marker_with_its_word(library):
 def test_history_on_a_terminal_colours_the_changes(library):
     from rich.console import Console
 
-    from rulebase.cli.render import render_history
+    from rulebase.cli.render_changes import render_history
     from rulebase.rules.history import history
 
     console = Console(file=io.StringIO(), width=WIDTH, force_terminal=True, record=True, color_system="standard")
@@ -376,7 +371,7 @@ def test_history_on_a_terminal_colours_the_changes(library):
 
 def test_history_golden_at_80_columns(library):
     """The terminal layout of a short history (tests/golden/terminal-history-502.83a.txt)."""
-    from rulebase.cli.render import render_history
+    from rulebase.cli.render_changes import render_history
     from rulebase.rules.history import history
 
     golden = Path(__file__).parent / "golden" / "terminal-history-502.83a.txt"
@@ -384,7 +379,7 @@ def test_history_golden_at_80_columns(library):
 
 
 def test_changes_between_wraps_at_word_boundaries(library):
-    from rulebase.cli.render import render_changes_between
+    from rulebase.cli.render_changes import render_changes_between
     from rulebase.rules.history import changes_between
 
     found = changes_between(library.store, "2009-05-01", "2009-07-11", kinds=("rule",))
@@ -408,7 +403,7 @@ def test_lookup_wraps_at_word_boundaries(library, ref, full):
 
 @pytest.mark.parametrize("topic", ["trample", "mana burn", "first strike"])
 def test_compare_wraps_at_word_boundaries(library, topic):
-    from rulebase.cli.render import render_compare
+    from rulebase.cli.render_changes import render_compare
     from rulebase.rules.compare import compare
 
     result = compare(library, topic, None)
@@ -435,7 +430,7 @@ def test_sources_stays_readable_at_80_columns(library):
 
 
 def test_no_color_terminal_output_is_the_plain_text_wrapped(library):
-    from rulebase.cli.render import render_history
+    from rulebase.cli.render_changes import render_history
     from rulebase.rules.history import history
 
     found = history(library.store, "702.19b")
@@ -450,7 +445,7 @@ def test_diff_marked_is_the_plain_diff_line():
     from hypothesis import strategies as st
 
     from rulebase.cli.plain import diff_text
-    from rulebase.cli.render import diff_marked
+    from rulebase.cli.render_changes import diff_marked
     from rulebase.rules.diff import word_diff
 
     words = st.lists(st.sampled_from(["a", "b", "c", "dé", "e\x1b", " ", "\n", "x\u2028y"]), max_size=12).map("".join)
@@ -464,7 +459,9 @@ def test_diff_marked_is_the_plain_diff_line():
 
 
 def test_history_and_sources_on_a_terminal_escape_document_text(hostile, monkeypatch):
-    from rulebase.cli.render import SafeConsole, render_history, render_sources
+    from rulebase.cli.console import SafeConsole
+    from rulebase.cli.render import render_sources
+    from rulebase.cli.render_changes import render_history
     from rulebase.library import Library
     from rulebase.rules.diff import word_diff
     from rulebase.rules.history import History, Lineage, Step

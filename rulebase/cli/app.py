@@ -6,220 +6,25 @@ Exit codes: 0 found, 1 not found, 2 usage or input error, 3 internal error.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
-from typer.core import TyperCommand, TyperGroup
 
+from rulebase.cli import state
+from rulebase.cli.usage import (
+    INDEX_HELP,
+    TRACEBACK_HELP,
+    Command,
+    CompareCommand,
+    Group,
+    SubGroup,
+    examples_section,
+)
 from rulebase.core.errors import NotFound, RulebaseError
-
-
-def _examples(*lines: tuple[str, str]) -> str:
-    """An "Examples:" section of (command line, comment) pairs, the comments aligned."""
-    width = max(len(line) for line, _ in lines)
-    return "Examples:\n" + "\n".join(f"  {line:<{width}}  # {note}" for line, note in lines)
-
-
-class _Verbatim:
-    """The epilog (Examples) prints as written, a section like "Options:", instead of being
-    re-wrapped by click into one indented paragraph. Help is plain text (rich_markup_mode=None)."""
-
-    def format_epilog(self, ctx, formatter) -> None:
-        if self.epilog:
-            formatter.write_paragraph()
-            formatter.write(self.epilog.rstrip("\n") + "\n")
-
-
-class _Context:
-    """Usage errors carry the command they are about: click raises an option's missing value
-    without it, and the error could then not name the command's usage and help."""
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            if exc.ctx is None:
-                exc.ctx = ctx
-            raise
-
-
-class Group(_Context, _Verbatim, TyperGroup):
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode: bool = True, **extra):
-        """Run the command line; a usage error (an unknown command or option, a missing or
-        extra argument, a bad value) is two lines on stderr and exit 2: what was wrong, then
-        the usage and where the help is. Click's own four lines ended, for `rulebase lokup`,
-        "Did you mean 'lookup'? Did you mean 'lookup'?" (typer and click each added it)."""
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as exc:  # `rulebase` alone: the help, as before
-            exc.show()
-            sys.exit(exc.exit_code)
-        except click.UsageError as exc:
-            # lazy: only the output form asked for
-            from rulebase.cli.plain import printable
-
-            for line in usage_lines(exc):
-                click.echo(printable(line), err=True)
-            sys.exit(2)
-        except click.ClickException as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
-
-
-def usage_lines(exc: click.UsageError) -> list[str]:
-    """A usage error as two lines: 'error: ' and what was wrong; then the command's usage and
-    its help option (one line when there is no command to name)."""
-    ctx = exc.ctx
-    lines = [f"error: {_usage_what(exc)}"]
-    if ctx is not None:
-        usage = " ".join(ctx.get_usage().removeprefix("Usage:").split())
-        what = "lists the commands" if isinstance(ctx.command, click.Group) else "shows its options and examples"
-        lines.append(f"usage: {usage} ('{ctx.command_path} -h' {what})")
-    return lines
-
-
-def _did_you_mean(possibilities) -> str:
-    return f" - did you mean {' or '.join(map(repr, possibilities))}?" if possibilities else ""
-
-
-def _usage_what(exc: click.UsageError) -> str:
-    """What was wrong, worded once: click's message, lower-cased, with our own words for the
-    common slips."""
-    # lazy: only this rarer path needs it
-    import re
-
-    no_such_command = getattr(click.exceptions, "NoSuchCommand", ())
-    if no_such_command and isinstance(exc, no_such_command):
-        return f"no command {exc.command_name!r}{_did_you_mean(exc.possibilities)}"
-    if isinstance(exc, click.NoSuchOption):
-        return f"no option {exc.option_name!r}{_did_you_mean(exc.possibilities)}"
-    message = " ".join(exc.format_message().split())
-    extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", message)
-    if extra:
-        return (f"unexpected extra argument {extra.group(1)!r} - put an argument that has spaces in quotes, "
-                f"e.g. rulebase lookup \"4e p17\"")
-    option = re.fullmatch(r"Option '(.*)' requires an argument\.", message)
-    if option:
-        return f"option {option.group(1)} needs a value"
-    if message == "Missing command." and exc.ctx is not None:
-        return "missing command - choose from " + ", ".join(exc.ctx.command.list_commands(exc.ctx))
-    if message[:1].isupper() and not message[1:2].isupper():
-        message = message[0].lower() + message[1:]
-    return message.removesuffix(".")
-
-
-class SubGroup(Group):
-    """`rulebase index` and `rulebase glossary`: they take the global options too
-    (`rulebase index --index DIR status`)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.params.extend(_global_options())
-
-
-class Command(_Context, _Verbatim, TyperCommand):
-    """A command that also takes the global options, after its name: `rulebase lookup 502.83a
-    --index DIR` is `rulebase --index DIR lookup 502.83a`. Click parses them (`--index=DIR`, `--`,
-    values that look like options); given before and after the command, the later wins."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.params.extend(_global_options())
-
-    def format_help(self, ctx, formatter) -> None:
-        _restore_argument_help(self)
-        super().format_help(ctx, formatter)
-
-    def format_arguments(self, ctx, formatter) -> None:
-        """Nothing: typer's "Arguments:" section lists them already (click 8.5 would list them twice)."""
-
-
-INDEX_HELP = "Index directory (default: ./index in a checkout)."
-TRACEBACK_HELP = "Show Python tracebacks (for developers)."
-
-
-@functools.cache
-def _global_options() -> tuple[click.Option, ...]:
-    """--index and --traceback for every command (made once: click options hold no per-command
-    state). They update the state the root callback made (it runs before a command's options are
-    parsed) and are not passed to the command function. No envvar: RULEBASE_INDEX is the root
-    option's default, never an override of `--index DIR`."""
-
-    def set_index(ctx, param, value: Path | None) -> None:
-        if value is not None:
-            _state().override(index=value)
-
-    def set_traceback(ctx, param, value: bool) -> None:
-        if value:
-            _state().override(traceback=True)
-
-    return (click.Option(["--index"], type=click.Path(path_type=Path), metavar="DIR", expose_value=False,
-                         callback=set_index, help=INDEX_HELP),
-            click.Option(["--traceback"], is_flag=True, expose_value=False, callback=set_traceback,
-                         help=TRACEBACK_HELP))
-
-
-def _restore_argument_help(command) -> None:
-    """Give each argument its help back. typer 0.24 sets it on the click Argument and then calls
-    click's constructor, which since click 8.5 sets `help` itself (to None): arguments showed only
-    "[required]". Restored when help is shown, so running a command costs nothing."""
-    missing = [p for p in command.params if p.param_type_name == "argument" and not p.help]
-    if not missing or command.callback is None:
-        return
-    # lazy: only this rarer path needs it
-    from typer.utils import get_params_from_function
-
-    declared = get_params_from_function(inspect.unwrap(command.callback))
-    for param in missing:
-        meta = declared.get(param.name)
-        param.help = getattr(meta.default, "help", None) if meta else None
-
-
-class CompareCommand(Command):
-    """`compare --help` also lists the curated topics, read from corpus/topics.toml only when help
-    is shown (importing this module reads nothing)."""
-
-    def format_epilog(self, ctx, formatter) -> None:
-        # lazy: each command loads only what it runs (cold start)
-        from rulebase.core.sources import default_corpus_dir
-        from rulebase.rules.compare import TOPICS_FILE, load_topics
-
-        try:
-            names = [topic.name for topic in load_topics(default_corpus_dir() / TOPICS_FILE)]
-            listed = _pack(names, max(formatter.width, 60) - 2, "  ") or ["  (none)"]
-        except RulebaseError as exc:
-            listed = [f"  (unavailable: {exc.message})"]
-        formatter.write_paragraph()
-        formatter.write("Curated topics (or their aliases; other words are searched in each edition):\n")
-        formatter.write("\n".join(listed) + "\n")
-        super().format_epilog(ctx, formatter)
-
-
-def _pack(items: list[str], width: int, indent: str) -> list[str]:
-    """Comma-separated items on lines of at most `width` characters, never breaking an item."""
-    lines: list[str] = []
-    line = ""
-    for n, item in enumerate(items):
-        piece = item + ("," if n < len(items) - 1 else "")
-        if line and len(indent) + len(line) + 1 + len(piece) > width:
-            lines.append(indent + line)
-            line = piece
-        else:
-            line = f"{line} {piece}" if line else piece
-    return [*lines, indent + line] if line else lines
-
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
@@ -227,27 +32,27 @@ app = typer.Typer(
     cls=Group, no_args_is_help=True, add_completion=False, rich_markup_mode=None, context_settings=HELP_OPTIONS,
     help="Search and look up Magic: The Gathering rules documents, 1993 to 2026, and their history.\n\n"
          "--index and --traceback may also follow the command.",
-    epilog=_examples(("rulebase lookup 502.83a", "a rule, its subrules and rulings"),
-                     ('rulebase search "damage prevention"', "ranked full-text search"),
-                     ('rulebase compare "mana burn"', "how the editions treat a topic"),
-                     ("rulebase lookup -h", "a command's options and examples")))
+    epilog=examples_section(("rulebase lookup 502.83a", "a rule, its subrules and rulings"),
+                            ('rulebase search "damage prevention"', "ranked full-text search"),
+                            ('rulebase compare "mana burn"', "how the editions treat a topic"),
+                            ("rulebase lookup -h", "a command's options and examples")))
 index_app = typer.Typer(
     cls=SubGroup, no_args_is_help=True, context_settings=HELP_OPTIONS, help="Build or inspect the search index.",
-    epilog=_examples(("rulebase index status", "where it is, whether it is current"),
-                     ("rulebase index build", "rebuild the index now")))
+    epilog=examples_section(("rulebase index status", "where it is, whether it is current"),
+                            ("rulebase index build", "rebuild the index now")))
 app.add_typer(index_app, name="index")
 glossary_app = typer.Typer(
     cls=SubGroup, no_args_is_help=True, context_settings=HELP_OPTIONS,
     help="Publish the glossary as a static site or Markdown.",
-    epilog=_examples(("rulebase glossary build site", "static HTML site in ./site"),
-                     ("rulebase glossary build md-out --format md", "Markdown pages in ./md-out")))
+    epilog=examples_section(("rulebase glossary build site", "static HTML site in ./site"),
+                            ("rulebase glossary build md-out --format md", "Markdown pages in ./md-out")))
 app.add_typer(glossary_app, name="glossary")
 
 
 def command(typer_app: typer.Typer, name: str | None = None, *, examples: list[tuple[str, str]],
             cls: type[Command] = Command):
     """Register a command, with an Examples section of (command line, comment) pairs for its help."""
-    return typer_app.command(name, cls=cls, epilog=_examples(*examples))
+    return typer_app.command(name, cls=cls, epilog=examples_section(*examples))
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (no colour, no progress).")]
@@ -274,32 +79,6 @@ def _note_outside(library, *days: int | None) -> None:
                if (note := outside_note(library.store, when))])
 
 
-class State:
-    def __init__(self, index: Path | None, traceback: bool):
-        self.index = index
-        self.traceback = traceback
-        self._library = None
-
-    def override(self, index: Path | None = None, traceback: bool = False) -> None:
-        """Global options given after the command: they win over those before it."""
-        if index is not None:
-            self.index, self._library = index, None
-        self.traceback = self.traceback or traceback
-
-    def library(self):
-        if self._library is None:
-            # lazy: each command loads only what it runs (cold start)
-            from rulebase.library import Library
-
-            self._library = Library(self.index)
-        return self._library
-
-
-_STATE = State(None, False)  # replaced by the root callback on every invocation
-
-
-def _state() -> State:
-    return _STATE
 
 
 def _err(message: str) -> None:
@@ -326,13 +105,13 @@ def funnel(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        state = _state()
+        invocation = state.current()
         try:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
         except RulebaseError as exc:
-            if state.traceback:
+            if invocation.traceback:
                 raise
             _echo_failure(exc)
         except KeyboardInterrupt:
@@ -344,7 +123,7 @@ def funnel(fn):
             silence_output()
             raise typer.Exit(0) from None
         except Exception as exc:
-            if state.traceback:
+            if invocation.traceback:
                 raise
             _echo_failure(exc)
 
@@ -369,14 +148,12 @@ def root(
     version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    global _STATE
-    _STATE = State(index, traceback)
-    ctx.obj = _STATE
+    ctx.obj = state.start(index, traceback)
 
 
 def _console():
     # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.render import make_console
+    from rulebase.cli.console import make_console
 
     return make_console()
 
@@ -384,9 +161,9 @@ def _console():
 def _library(json_mode: bool = False):
     """The library with an index ready, showing a progress bar while it builds on a terminal."""
     # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.render import build_progress
+    from rulebase.cli.console import build_progress
 
-    library = _state().library()
+    library = state.current().library()
     with build_progress(enabled=not json_mode) as progress:
         library.notify = lambda message: typer.echo(f"warning: {message}", err=True)
         library.ensure(progress)
@@ -400,16 +177,19 @@ def _library(json_mode: bool = False):
 
 def _answer(json_out: bool, data: Callable[[], object], renderer: str, *args) -> None:
     """A read command's answer: with --json the data (built only then) as JSON; else the
-    render.py function named `renderer` draws `args` into a paged console. By name, so that
-    --json never imports render.py and rich."""
+    function `renderer` ("module.function" in rulebase.cli) draws `args` into a paged console.
+    By name, so that --json never imports the renderers and rich."""
     if json_out:
         _print_json(data())
         return
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import render
+    import importlib
 
-    with render.paged(_console()) as console:
-        getattr(render, renderer)(console, *args)
+    from rulebase.cli.console import paged
+
+    module, function = renderer.rsplit(".", 1)
+    with paged(_console()) as console:
+        getattr(importlib.import_module(f"rulebase.cli.{module}"), function)(console, *args)
 
 
 def _print_json(data) -> None:
@@ -444,7 +224,7 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
-    _answer(json_out, lambda: views.lookup_json(result), "render_lookup", result)
+    _answer(json_out, lambda: views.lookup_json(result), "render.render_lookup", result)
 
 
 @command(app, examples=[
@@ -489,7 +269,7 @@ def search(
     say_notes(results.notes)
     from rulebase.cli import views
 
-    _answer(json_out, lambda: views.search_json(results), "render_search", results)
+    _answer(json_out, lambda: views.search_json(results), "render.render_search", results)
     if not results.hits:
         raise typer.Exit(1)
 
@@ -516,7 +296,7 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
-    _answer(json_out, lambda: views.define_json(found), "render_definitions", found)
+    _answer(json_out, lambda: views.define_json(found), "render.render_definitions", found)
 
 
 @command(app, examples=[
@@ -570,9 +350,10 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
            json_out: JsonOpt = False) -> None:
     """Parse every source again, rebuild the index and print the ingest report."""
     # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.render import build_progress, render_ingest_report
+    from rulebase.cli.console import build_progress
+    from rulebase.cli.render import render_ingest_report
 
-    library = _state().library()
+    library = state.current().library()
     with build_progress(enabled=not json_out) as progress:
         generation = library.build(progress, force=True)
     if json_out:
@@ -605,9 +386,9 @@ def export() -> None:
 def index_build(json_out: JsonOpt = False) -> None:
     """Rebuild the index now (beside the old one, switched atomically)."""
     # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.render import build_progress
+    from rulebase.cli.console import build_progress
 
-    library = _state().library()
+    library = state.current().library()
     with build_progress(enabled=not json_out) as progress:
         generation = library.build(progress, force=True)
     if json_out:
@@ -624,7 +405,7 @@ def index_build(json_out: JsonOpt = False) -> None:
 @funnel
 def index_status(json_out: JsonOpt = False) -> None:
     """Where the index is, what it was built from, and whether it is current."""
-    status = _state().library().status()
+    status = state.current().library().status()
     if json_out:
         gen = status.generation
         _print_json({"index": str(status.index_dir), "current": status.current, "writable": status.writable,
@@ -643,7 +424,7 @@ def index_status(json_out: JsonOpt = False) -> None:
 def _rebuild_after(library, json_out: bool, what: str):
     """Rebuild the index after the user corpus changed; the change stays if the build fails."""
     # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.render import build_progress
+    from rulebase.cli.console import build_progress
     from rulebase.core.errors import IndexError_
 
     library.reload()
@@ -677,7 +458,7 @@ def add(
     # lazy: each command loads only what it runs (cold start)
     from rulebase import usercorpus
 
-    library = _state().library()
+    library = state.current().library()
     added = usercorpus.add_documents(files, library.sources, fmt, edition, doc_id)
     generation = _rebuild_after(library, json_out, "added " + ", ".join(a.source.id for a in added))
     if json_out:
@@ -705,7 +486,7 @@ def remove(doc_id: Annotated[str, typer.Argument(metavar="ID", help="Id of a doc
     # lazy: each command loads only what it runs (cold start)
     from rulebase import usercorpus
 
-    library = _state().library()
+    library = state.current().library()
     gone = usercorpus.remove_document(doc_id, library.sources)
     generation = _rebuild_after(library, json_out, f"removed {gone.id}")
     if json_out:
@@ -740,14 +521,14 @@ def compare(
     from rulebase.rules import compare as comparing
 
     known = set()
-    for s in _state().library().sources:
+    for s in state.current().library().sources:
         known |= set(labels_between(*s.date.split("/", 1))) if "/" in s.date else {s.edition}
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     when = _when(as_of)
     library = _library(json_out)
     _note_outside(library, when)
     result = comparing.compare(library, topic, editions, when=when)
-    _answer(json_out, lambda: comparing.comparison_json(result), "render_compare", result)
+    _answer(json_out, lambda: comparing.comparison_json(result), "render_changes.render_compare", result)
 
 
 @command(app, examples=[
@@ -774,10 +555,10 @@ def diff(
     library = _library(json_out)
     if term is not None:
         found = changing.term_diffs(library.store, term)
-        _answer(json_out, lambda: changing.term_diff_json(found), "render_term_diff", found)
+        _answer(json_out, lambda: changing.term_diff_json(found), "render_changes.render_term_diff", found)
         return
     result = changing.diff_refs(library.store, a, b)
-    _answer(json_out, lambda: changing.record_diff_json(result), "render_diff", result)
+    _answer(json_out, lambda: changing.record_diff_json(result), "render_changes.render_diff", result)
 
 
 @command(app, examples=[
@@ -804,7 +585,7 @@ def changes(
         return
     library = _library(json_out)
     groups = changing.changes(library.store)
-    _answer(json_out, lambda: changing.changes_json(groups), "render_changes", groups)
+    _answer(json_out, lambda: changing.changes_json(groups), "render_changes.render_changes", groups)
 
 
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
@@ -825,7 +606,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     library = _library(json_out)
     _note_outside(library, histories.as_of_day(start), histories.as_of_day(end) if end else None)
     found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
-    _answer(json_out, lambda: changes_between_json(found), "render_changes_between", found)
+    _answer(json_out, lambda: changes_between_json(found), "render_changes.render_changes_between", found)
 
 
 @command(app, examples=[
@@ -850,7 +631,7 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
-    _answer(json_out, lambda: views.history_json(found), "render_history", found)
+    _answer(json_out, lambda: views.history_json(found), "render_changes.render_history", found)
 
 
 @command(glossary_app, "build", examples=[
@@ -868,7 +649,7 @@ def glossary_build(
     """One page per glossary term of every era, a page with its history for every rule in force
     now, the older documents' rule pages, an A-Z index with search, credits."""
     # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.render import build_progress
+    from rulebase.cli.console import build_progress
     from rulebase.glossary.plan import build_from_library
 
     library = _library(json_out)

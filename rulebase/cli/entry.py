@@ -97,7 +97,7 @@ def serve(opts: dict) -> int:
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
                 # lazy: rich (~40 ms) only for a terminal
-                from rulebase.cli.render import build_progress
+                from rulebase.cli.console import build_progress
 
                 with build_progress() as progress:
                     library.ensure(progress)
@@ -132,7 +132,8 @@ def _lookup(library, opts: dict) -> int:
         _dump(lookup_json(result))
     elif _terminal(opts):
         # lazy: rich (~40 ms) only for a terminal
-        from rulebase.cli.render import make_console, paged, render_lookup
+        from rulebase.cli.console import make_console, paged
+        from rulebase.cli.render import render_lookup
 
         with paged(make_console()) as console:
             render_lookup(console, result)
@@ -161,7 +162,8 @@ def _search(library, opts: dict) -> int:
         _dump(search_json(results))
     elif _terminal(opts):
         # lazy: rich (~40 ms) only for a terminal
-        from rulebase.cli.render import make_console, paged, render_search
+        from rulebase.cli.console import make_console, paged
+        from rulebase.cli.render import render_search
 
         with paged(make_console()) as console:
             render_search(console, results)
