@@ -13,8 +13,9 @@ import pytest
 import rulebase.index.scorer as scorer_module
 from rulebase.build.writer import write_index
 from rulebase.core.records import Record
-from rulebase.search import searcher as index_module
-from rulebase.search.searcher import Searcher, split_query
+from rulebase.search import spelling
+from rulebase.search.question import split_query
+from rulebase.search.searcher import Searcher
 
 FIXTURE = Path(__file__).parent / "fixtures" / "comprules-2025-11-14.txt"
 FIRST_STRIKE = 2000  # "first strike" repeats in one record (the issue's is 20,000)
@@ -138,7 +139,7 @@ def test_repeated_words_are_scored_once_with_the_same_sums(searcher, counted):
 def test_vocabulary_finds_what_whooshs_own_term_walk_finds(searcher):
     """The in-memory walk (length and character filters, then Whoosh's automaton) returns
     exactly Whoosh's `terms_within`, and the suggestion is its corrector's."""
-    vocabulary = index_module.Vocabulary(searcher.reader, "exact")
+    vocabulary = spelling.Vocabulary(searcher.reader, "exact")
     corrector = searcher._searcher().corrector("exact")
     words = [*TYPOS, "trample", "cat", "zzzzzz", "a", "ab", "x" * 41, "first", "strikes", "ükör"]
     for word in words:
@@ -178,7 +179,7 @@ def test_twenty_typos_walk_the_vocabulary_a_bounded_number_of_times(searcher, mo
     searcher.__dict__.pop("_vocabulary", None)
     results = searcher.search(" ".join(TYPOS))
     assert results.hits
-    spelled = TYPOS[:index_module.MAX_SPELLED]
+    spelled = TYPOS[:spelling.MAX_SPELLED]
     assert results.suggestion.split()[len(spelled):] == TYPOS[len(spelled):]  # the rest as typed
     assert results.suggestion.split()[:2] == ["trample", "creature"]
     short = [w for w in spelled if len(w) <= 5]  # their fuzzy spellings are one edit: a walk of their own

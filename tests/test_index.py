@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from rulebase.core.records import Record
 from rulebase.index.schema import check
 from rulebase.search.hits import MARK_CLOSE, MARK_OPEN
 from rulebase.search.request import run_search
-from rulebase.search.searcher import highlight, split_query
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -72,21 +70,6 @@ def test_matched_words_are_marked_in_snippets(library):
     assert f"{MARK_OPEN}Regeneration{MARK_CLOSE}" in hit.snippet
 
 
-def test_highlight_reads_the_text_only_as_far_as_the_snippet():
-    text = "Before combat. " * 4 + "Damage is dealt; damage is prevented. " + "After. " * 400
-    read = []
-
-    def spans(field, value):
-        for m in re.finditer(r"\w+", value):
-            read.append(m.end())
-            yield m.group().lower(), m.start(), m.end()
-
-    snippet = highlight(text, {("text", "damage")}, spans, width=60)
-    assert snippet == ("…Before combat. \x02Damage\x03 is dealt; \x02damage\x03 is prevented. After. "
-                       "…").replace("\x02", MARK_OPEN).replace("\x03", MARK_CLOSE)
-    assert max(read) < 140 < len(text)
-
-
 def test_a_heading_match_leads_to_the_paragraph_it_heads(library):
     assert ids(library, "takaritas", 1) == ["hu-guide:takaritas.1"]
 
@@ -101,12 +84,6 @@ def test_one_source_cannot_fill_the_first_page(library):
 def test_hostile_queries_never_raise(library, query):
     results = run_search(library, query, {}, 5)
     assert isinstance(results.hits, list)
-
-
-def test_split_query():
-    assert split_query('flying "first strike" blocks') == (["flying", "first", "strike", "blocks"],
-                                                          ["first strike"])
-    assert split_query('"open quote') == (["open", "quote"], ["open quote"])
 
 
 def test_leads_and_health_check(tmp_path):

@@ -11,7 +11,7 @@ from whoosh.searching import Searcher as WhooshSearcher
 
 from rulebase.index.postings import BM25_B, BM25_K1
 from rulebase.index.scorer import Clause, Scorer, as_bits, merged, near
-from rulebase.search.searcher import split_query
+from rulebase.search.question import split_query
 
 
 def as_whoosh(clauses: list[Clause]):

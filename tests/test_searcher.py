@@ -133,14 +133,3 @@ def test_an_edition_filter_shows_only_that_editions_texts(library, query, editio
     records = library.store.get_many([h.id for h in search(library, query, 20, edition=[edition]).hits])
     assert records
     assert [r.id for r in records if edition not in (labels_between(*r.span) if r.span else [r.edition])] == []
-
-
-def test_a_run_of_capitalised_words_in_a_question_is_a_name():
-    """ "Kodama's Reach" is a card, though "reach" is a keyword: weak evidence, not a rules term."""
-    from rulebase.search.searcher import split_query, weak_words
-
-    text = "The Kodama's Reach on the stack still resolved after March of the Machines left, with Flying"
-    weak, names = weak_words(text, split_query(text)[0])
-    assert names == {"Kodama's", "Reach", "March", "Machines"}
-    assert weak == names | {"Flying"}  # a lone capital word is weak only when today's rules hardly use it
-    assert weak_words("Kodama's Reach", ["Kodama's", "Reach"]) == (set(), set())  # a keyword query: as typed

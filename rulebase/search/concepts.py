@@ -4,7 +4,7 @@ A term of the rules in force now that the question names ("deathtouch", "dies", 
 actions") lifts the rules that define it, by how rare the term is: a question about deathtouch
 and trample that tells a story around them still ranks the deathtouch rule among the first,
 while "creature" or "damage", named in most questions, lift their rules hardly at all.
-Measured on the real questions (scripts/realq.py), with the name runs of searcher.weak_words:
+Measured on the real questions (scripts/realq.py), with the name runs of question.weak_words:
 question MRR@10 0.379 -> 0.423, keywords 0.552 -> 0.588, keywords --as-of 0.498 -> 0.513; the
 judged sets 0.918 -> 0.925; a boost of 1.0 lost on both.
 """

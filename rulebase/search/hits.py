@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebase.core.records import Record
+from rulebase.core.records import Record, fold_typography
 
 MARK_OPEN, MARK_CLOSE = "\x02", "\x03"  # highlight markers in snippets; render.py styles them
 
@@ -31,3 +31,8 @@ class Results:
 
 def unmark(text: str) -> str:
     return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+
+
+def same_text_key(record: Record) -> str:
+    """Two records print the same text when their words match, whatever the quotes and case."""
+    return " ".join(fold_typography(record.text).casefold().split())

@@ -10,8 +10,8 @@ from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force
 from rulebase.search.hits import Hit, Results
+from rulebase.search.question import quoted_in_question
 from rulebase.search.reading import read_era
-from rulebase.search.searcher import quoted_in_question
 
 NUMBER_IN_QUERY = re.compile(
     r"(?<![\w.])(?:\d{3}\.\d+[a-z]?(?:\.Ruling\.\d+)?|\d{3}\.Ruling\.\d+|G\d+\.\d+[a-z]?|[A-Z]\.\d+(?:\.\d+)?)(?![\w.])")

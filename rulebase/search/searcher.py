@@ -4,21 +4,25 @@ Queries are scorer.Clause lists (each word in its language's fields, "quoted phr
 adjacent word pairs near each other, the bilingual term expansions); scorer.py sums their BM25F
 scores over the index's postings. Whoosh's own searcher serves only fuzzy matching and spelling
 suggestions.
+
+The Searcher reads top-down as a query runs: search, its clauses, their scores, each rule's best
+version (its group), the re-ranking (ranking.py) and the filling of the result list, one hit per
+text. A query's text is read in question.py, near spellings are found in spelling.py, whether a
+term belongs to older rules in history.py, and snippets are cut in highlight.py.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import cache, cached_property
-from itertools import chain
+from functools import cached_property
 from math import log
 from operator import itemgetter
 from pathlib import Path
 
 from rulebase.core.eras import OPEN_END
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
-from rulebase.core.records import Record, fold_typography
+from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.concepts import CONCEPTS, read_concepts
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
@@ -26,7 +30,12 @@ from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
 from rulebase.search.concepts import Concepts
-from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, Hit, Results
+from rulebase.search.highlight import highlight
+from rulebase.search.history import TermHistory
+from rulebase.search.hits import Hit, Results, same_text_key
+from rulebase.search.question import quoted_in_question, split_query, weak_words
+from rulebase.search.ranking import rerank
+from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
               "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3,
@@ -37,68 +46,14 @@ PAIR_BOOST = 1.5
 COMMON_CONTEXT = 0.1  # a section-path term in more than this share of documents is not scored
 CONTEXT_FIELDS = ("context", "context_hu")
 LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
-COORD_POWER = 2  # a hit's score is scaled by (weighted share of the query's words it has) ** this
-SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
-MAX_WORDS = 32
 POOL = 100  # hits re-ranked per query: results are the same for any --limit up to this
 NEAR_CANDIDATES = 1000  # documents that phrase and word-pair clauses are matched in (see _score)
 MAX_COUNTED = 2000  # a phrase matching up to this many rules gets an exact total of its hits
 FILL_BATCH = 20  # records read at a time while filling the result list
 PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
 MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
-MAX_SPELLED = 12  # distinct unknown words given a suggestion and fuzzy spellings: 20 typos stay fast
-MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have scores of them)
-MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
-# With no date and no edition, a text no longer in force counts for half: today's rule comes
-# first unless an older text matches the question twice as well (a strict partition lost the
-# 4th Edition answer to "flying creatures blocking": judged MRR@10 0.890 against 0.910, answer-text
-# dev set 0.436 against 0.650, real questions level).
-HISTORY_FACTOR = 0.5
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
-RARE_NOW = 3  # ... "hardly": in at most this many documents in force now
-OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
-QUESTION_WORDS = 6  # a query of this many words around a quotation is a question quoting card text
-_QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
-_WORD = re.compile(r"\w+(?:[.'’]\w+)*")
-
-def split_query(text: str) -> tuple[list[str], list[str]]:
-    """Words and "quoted phrases"; an unbalanced quote just ends the phrase at the end."""
-    if text.count('"') % 2:
-        text += '"'
-    words, phrases = [], []
-    for phrase, bare in _QUERY_PART.findall(text):
-        if phrase:
-            phrases.append(phrase)
-        words.extend(_WORD.findall(phrase or bare))
-    return words[:MAX_WORDS], phrases[:MAX_WORDS]
-
-
-def quoted_in_question(text: str) -> bool:
-    """Whether quotation marks stand inside a longer question (card text quoted) rather than
-    make the query a phrase search: enough words outside the quotes."""
-    outside = re.sub(r'"[^"]*"?', " ", text)
-    return len(_WORD.findall(outside)) >= QUESTION_WORDS
-
-
-_NAME_LINK = r"(?:of|the|and|en|de|to|from|in|on|a|an)"
-_CAPITALISED = r"[A-Z][\w'’-]*"
-# Two or more capitalised words in a row, possibly joined by "of the" ("March of the Machines",
-# "Kodama's Reach"), not at a sentence's start.
-_NAME_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b{_CAPITALISED}(?:\s+(?:{_NAME_LINK}\s+)*{_CAPITALISED})+")
-
-
-def weak_words(text: str, words: list[str]) -> tuple[set[str], set[str]]:
-    """Capitalised words inside a question, not at a sentence's start: card names, mostly
-    ("Platinum Angel", "Blood Moon"), and of those the ones in a run of capitalised words, which
-    are names even when each word is a rules term ("Kodama's Reach", "Knowledge and Power"). A
-    short keyword query keeps every word as typed."""
-    if len(words) < QUESTION_WORDS:
-        return set(), set()
-    text = text.strip()
-    weak = {match.group() for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text)}
-    names = {word for run in _NAME_RUN.finditer(text) for word in _WORD.findall(run.group()) if word[0].isupper()}
-    return weak | names, names
 
 
 class Searcher:
@@ -116,8 +71,6 @@ class Searcher:
         self._columns: dict[str, object] = {}
         self.path = Path(path)
         self._docmeta = None
-        self._obsolete: list[str] | None = None
-        self._glossary_words: set[str] | None = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self._analysed: dict[tuple[str, str], list[str]] = {}
@@ -128,140 +81,13 @@ class Searcher:
             for en in english:
                 self.hu_by_en.setdefault(en.lower(), []).append(hu)
                 self.en_by_hu.setdefault(fold(hu), []).append(en)
+        self.history = TermHistory(self.scorer, self.docmeta, self._column, self._tokens)
 
     def close(self) -> None:
         if self._whoosh is not None:
             self._whoosh.close()
         self.scorer.close()
         self.reader.close()
-
-    def _searcher(self):
-        """Whoosh's own searcher, opened on first need: importing it costs a cold search 20 ms."""
-        if self._whoosh is None:
-            # lazy: Whoosh (~140 ms) only where this path reads the index
-            from whoosh.scoring import BM25F
-            from whoosh.searching import Searcher as WhooshSearcher
-
-            self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
-        return self._whoosh
-
-    def _df(self, field: str, token: str) -> int:
-        """A term's document frequency, kept: language detection and word weights ask for the
-        same terms again and again, and each asking is a term-table search."""
-        key = (field, token)
-        if key not in self._frequencies:
-            if len(self._frequencies) > 50_000:
-                self._frequencies.clear()
-            self._frequencies[key] = self.reader.doc_frequency(field, token)
-        return self._frequencies[key]
-
-    def _tokens(self, field: str, text: str) -> list[str]:
-        key = (field, text)
-        if key not in self._analysed:  # a query's words are analysed for detection and scoring
-            if len(self._analysed) > 10_000:
-                self._analysed.clear()
-            self._analysed[key] = [t.text for t in self.analyzers[field](text)]
-        return self._analysed[key]
-
-    def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
-        """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
-        return ((t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True))
-
-    def _allowed(self, filters: dict[str, list[str]]) -> set[int] | None:
-        """Documents passing every filter (values of one filter are alternatives); None: all."""
-        allowed = None
-        for name, values in filters.items():
-            if name not in FILTER_FIELDS:
-                raise UsageError(f"unknown filter {name!r}", hint="use " + ", ".join(FILTER_FIELDS))
-            if values:
-                docs = self.scorer.docs(name, values)
-                allowed = docs if allowed is None else allowed & docs
-        return allowed
-
-    def known(self, lang: str, word: str) -> bool:
-        """Whether the index's fields of that language hold the word (language.detect)."""
-        fields = ("text", "title") if lang == "en" else ("text_hu", "title_hu")
-        return any(self._df(f, tok) for f in fields for tok in self._tokens(f, word))
-
-    def fields_of(self, word: str, lang: str | None) -> list[str]:
-        """The fields a word is scored in: its query's language's, and the other language's too
-        when only that one knows the word ("burn" in a Hungarian question about mana burn)."""
-        if lang is None:
-            return list(TEXT_FIELDS)
-        other = "en" if lang == "hu" else "hu"
-        mine = language.fields_for(lang, TEXT_FIELDS)
-        if self.known(other, word) and not self.known(lang, word) and word.lower() not in language.FUNCTION[lang]:
-            return list(TEXT_FIELDS)
-        return list(mine)
-
-    def word_terms(self, words: list[str], lang: str | None = None) -> list[list[tuple[str, str]]]:
-        """Each query word as (field, token) pairs: the query's clauses and the coordination
-        count of every hit are both built from these."""
-        common = COMMON_CONTEXT * self.reader.doc_count_all()
-        out = []
-        for word in words:
-            pairs = [(field, tok) for field in self.fields_of(word, lang) for tok in self._tokens(field, word)]
-            # A section-path word a tenth of all documents share ("rules", "abilities") says
-            # nothing about one of them, and its postings are the longest a query reads.
-            kept = [(f, t) for f, t in pairs if f not in CONTEXT_FIELDS or self._df(f, t) <= common]
-            out.append(kept or pairs)
-        return out
-
-    def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
-                    extra_boost: float = 0.3, lang: str | None = None,
-                    weights: list[float] | None = None) -> list[Clause]:
-        """Each word in any field, phrases in order, adjacent word pairs near each other, and the
-        bilingual expansions; a document's score is the sum over the clauses it matches.
-        `weights` scale each word's clauses (a card name the rules never use counts for less)."""
-        weights = weights or [1.0] * len(per_word)
-        clauses = [Clause(field, (tok,), TEXT_FIELDS[field] * weight)
-                   for pairs, weight in zip(per_word, weights, strict=True) for field, tok in pairs]
-        for phrase in phrases:
-            for field in PHRASE_FIELDS:
-                toks = self._tokens(field, phrase)
-                if len(toks) > 1:
-                    clauses.append(Clause(field, tuple(toks), 2.0 * TEXT_FIELDS[field]))
-        pair_fields = [f for f in ("title", "text", "text_hu") if f in language.fields_for(lang, TEXT_FIELDS)]
-        for first, second in zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False):
-            for field in pair_fields:
-                toks = self._tokens(field, f"{first} {second}")
-                if len(toks) == 2:
-                    clauses.append(Clause(field, tuple(toks), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
-        return clauses + self._expand(words, extra_boost)
-
-    def _expand(self, words: list[str], boost: float) -> list[Clause]:
-        """English words pull in the Hungarian terms that name them, and vice versa."""
-        lowered = " ".join(w.lower() for w in words)
-        extra = []
-        for en, hus in self.hu_by_en.items():
-            if re.search(rf"\b{re.escape(en)}\b", lowered):
-                extra += [Clause("title_hu", (t,), boost) for hu in hus for t in self._tokens("title_hu", hu)]
-        for word in words:
-            for en in self.en_by_hu.get(fold(word), []):
-                extra += [Clause("title", (t,), boost) for t in self._tokens("title", en)]
-        return extra
-
-    def docmeta(self):
-        """Each document's group number and days in force (DOCMETA), read once per searcher."""
-        if self._docmeta is None:
-            self._docmeta = read_docmeta(self.path / DOCMETA, self.reader.doc_count_all())
-            if self._docmeta is None:
-                raise DamagedData(f"{DOCMETA} is missing, the wrong size or fails its checksum", str(self.path),
-                                  "run 'rulebase index build' to rebuild it")
-        return self._docmeta
-
-    @cached_property
-    def concepts(self) -> Concepts:
-        """The terms of the rules in force now and the rules they name (CONCEPTS), read once."""
-        table = read_concepts(self.path / CONCEPTS)
-        if table is None:
-            raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
-                              "run 'rulebase index build' to rebuild it")
-        return Concepts(table)
-
-    def in_force(self, when: int) -> Callable[[int], bool]:
-        _, first, last = self.docmeta()
-        return lambda docnum: first[docnum] <= when <= last[docnum]
 
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
                numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
@@ -292,7 +118,7 @@ class Searcher:
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
         word_terms = query_terms = [set(pairs) for pairs in per_word]
-        weights = [WEAK_WEIGHT if w in names or (w in weak and self._rare_now(terms)) else 1.0
+        weights = [WEAK_WEIGHT if w in names or (w in weak and self.history.rare_now(terms)) else 1.0
                    for w, terms in zip(words, word_terms, strict=True)]
         scores = self._score(self.build_query(words, phrases, per_word, lang=lang, weights=weights), allowed)
         if lang != "hu" and scores:  # the rules' terms the question names lift the rules defining them
@@ -332,13 +158,91 @@ class Searcher:
             weights = [1.0] * len(word_terms)
         rarity = [r * w for r, w in zip(self._rarity(word_terms), weights, strict=True)]
         now: set[str] = set()
-        if current_first and lang != "hu" and not self._asks_old(words, query_terms, texts):
+        if current_first and lang != "hu" and not self.history.asks_old(words, query_terms, texts):
             last = self.docmeta()[2]
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if last[docnum] == OPEN_END}
         ranked = rerank(pooled, word_terms, rarity, now)
         distinct = self._fill(results, list(numbers or []), ranked, limit, texts, pick, count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
         return results
+
+    def word_terms(self, words: list[str], lang: str | None = None) -> list[list[tuple[str, str]]]:
+        """Each query word as (field, token) pairs: the query's clauses and the coordination
+        count of every hit are both built from these."""
+        common = COMMON_CONTEXT * self.reader.doc_count_all()
+        out = []
+        for word in words:
+            pairs = [(field, tok) for field in self.fields_of(word, lang) for tok in self._tokens(field, word)]
+            # A section-path word a tenth of all documents share ("rules", "abilities") says
+            # nothing about one of them, and its postings are the longest a query reads.
+            kept = [(f, t) for f, t in pairs if f not in CONTEXT_FIELDS or self._df(f, t) <= common]
+            out.append(kept or pairs)
+        return out
+
+    def fields_of(self, word: str, lang: str | None) -> list[str]:
+        """The fields a word is scored in: its query's language's, and the other language's too
+        when only that one knows the word ("burn" in a Hungarian question about mana burn)."""
+        if lang is None:
+            return list(TEXT_FIELDS)
+        other = "en" if lang == "hu" else "hu"
+        mine = language.fields_for(lang, TEXT_FIELDS)
+        if self.known(other, word) and not self.known(lang, word) and word.lower() not in language.FUNCTION[lang]:
+            return list(TEXT_FIELDS)
+        return list(mine)
+
+    def known(self, lang: str, word: str) -> bool:
+        """Whether the index's fields of that language hold the word (language.detect)."""
+        fields = ("text", "title") if lang == "en" else ("text_hu", "title_hu")
+        return any(self._df(f, tok) for f in fields for tok in self._tokens(f, word))
+
+    def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
+                    extra_boost: float = 0.3, lang: str | None = None,
+                    weights: list[float] | None = None) -> list[Clause]:
+        """Each word in any field, phrases in order, adjacent word pairs near each other, and the
+        bilingual expansions; a document's score is the sum over the clauses it matches.
+        `weights` scale each word's clauses (a card name the rules never use counts for less)."""
+        weights = weights or [1.0] * len(per_word)
+        clauses = [Clause(field, (tok,), TEXT_FIELDS[field] * weight)
+                   for pairs, weight in zip(per_word, weights, strict=True) for field, tok in pairs]
+        for phrase in phrases:
+            for field in PHRASE_FIELDS:
+                toks = self._tokens(field, phrase)
+                if len(toks) > 1:
+                    clauses.append(Clause(field, tuple(toks), 2.0 * TEXT_FIELDS[field]))
+        pair_fields = [f for f in ("title", "text", "text_hu") if f in language.fields_for(lang, TEXT_FIELDS)]
+        for first, second in zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False):
+            for field in pair_fields:
+                toks = self._tokens(field, f"{first} {second}")
+                if len(toks) == 2:
+                    clauses.append(Clause(field, tuple(toks), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
+        return clauses + self._expand(words, extra_boost)
+
+    def _expand(self, words: list[str], boost: float) -> list[Clause]:
+        """English words pull in the Hungarian terms that name them, and vice versa."""
+        lowered = " ".join(w.lower() for w in words)
+        extra = []
+        for en, hus in self.hu_by_en.items():
+            if re.search(rf"\b{re.escape(en)}\b", lowered):
+                extra += [Clause("title_hu", (t,), boost) for hu in hus for t in self._tokens("title_hu", hu)]
+        for word in words:
+            for en in self.en_by_hu.get(fold(word), []):
+                extra += [Clause("title", (t,), boost) for t in self._tokens("title", en)]
+        return extra
+
+    def _holding(self, phrases: list[str], allowed: set[int] | None) -> set[int] | None:
+        """The allowed documents that hold every quoted phrase, in some field, word for word
+        (as the field's analyzer reads it)."""
+        for phrase in phrases:
+            found: set[int] = set()
+            spelled = False  # a phrase of punctuation only requires nothing
+            for field in PHRASE_FIELDS:
+                toks = tuple(self._tokens(field, phrase))
+                if toks:
+                    spelled = True
+                    found |= self.scorer.containing(field, toks, allowed)
+            if spelled:
+                allowed = found
+        return allowed
 
     def _score(self, clauses: list[Clause], allowed: set[int] | None) -> dict[int, float]:
         """The clauses' summed scores. Words first; phrase and word-pair clauses (positions to
@@ -357,87 +261,6 @@ class Searcher:
             for docnum, bonus in self.scorer.score(near, allowed).items():
                 scores[docnum] = scores.get(docnum, 0.0) + bonus
         return scores
-
-    def _current_count(self, field: str, token: str, enough: int) -> int:
-        """How many documents in force now hold the term, counted up to `enough`."""
-        last = self.docmeta()[2]
-        postings = self.scorer.postings(field, token)
-        count = 0
-        for docnum in postings.ids if postings else ():
-            if last[docnum] == OPEN_END:
-                count += 1
-                if count >= enough:
-                    break
-        return count
-
-    def _rare_now(self, terms: set) -> bool:
-        """Whether the rules in force now hardly use a word (a card name, not a rules term)."""
-        return all(self._current_count(f, t, RARE_NOW + 1) <= RARE_NOW for f, t in terms if f in ("title", "text"))
-
-    def _asks_old(self, words: list[str], word_terms: list[set], texts) -> bool:
-        """Whether a question uses a term of older rules: one the current glossary calls obsolete
-        ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
-        use and the rules in force now (almost) never do ("fast effect")."""
-        lowered = " " + " ".join(fold(w.lower()) for w in words) + " "
-        obsolete = [t for t in self._obsolete_terms(texts) if f" {t} " in lowered]
-        if any(" " in term for term in obsolete):
-            return True
-        for word, terms in zip(words, word_terms, strict=True):
-            # a one-word obsolete term ("interrupt", not "during") must be rare now as well
-            share = 10 if fold(word.lower()) in obsolete else 20
-            if not word.islower() and share == 20:
-                continue
-            for field, token in terms:
-                if field != "text":  # (titles are few: a word in three old headings says little)
-                    continue
-                postings = self.scorer.postings(field, token)
-                held = len(postings.ids) if postings else 0
-                if held >= OLD_TERM_MIN and self._current_count(field, token, held // share + 2) <= held // share \
-                        and fold(word.lower()) not in self._current_glossary_words(texts):
-                    return True
-        return False
-
-    def _current_glossary_words(self, texts) -> set[str]:
-        """The words of the glossary in force now, obsolete entries aside: "summoning sickness"
-        is rare in today's rules text but the glossary still names it, so it is no old term."""
-        if self._glossary_words is None:
-            last, ids, kinds = self.docmeta()[2], self._column("id"), self._column("kind")
-            docs = [ids[d] for d in range(len(last)) if last[d] == OPEN_END and kinds[d] == "glossary"]
-            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
-            self._glossary_words = {fold(w) for t in titles if "(obsolete)" not in t.lower()
-                                    for w in _WORD.findall(t.lower())}
-        return self._glossary_words
-
-    def _obsolete_terms(self, texts) -> list[str]:
-        """The terms the glossary in force now marks '(Obsolete)', folded ("mana burn")."""
-        if self._obsolete is None:
-            last, ids = self.docmeta()[2], self._column("id")
-            postings = self.scorer.postings("title", self._tokens("title", "obsolete")[0])
-            docs = [ids[d] for d in (postings.ids if postings else ()) if last[d] == OPEN_END]
-            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
-            self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles
-                                     if "(obsolete)" in t.lower()} - {""})
-        return self._obsolete
-
-    def _rarity(self, word_terms: list[set]) -> list[float]:
-        """Each query word's idf (BM25's), by its most common spelling among the fields."""
-        count, df = self.reader.doc_count_all(), self._df
-        return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]
-
-    def _holding(self, phrases: list[str], allowed: set[int] | None) -> set[int] | None:
-        """The allowed documents that hold every quoted phrase, in some field, word for word
-        (as the field's analyzer reads it)."""
-        for phrase in phrases:
-            found: set[int] = set()
-            spelled = False  # a phrase of punctuation only requires nothing
-            for field in PHRASE_FIELDS:
-                toks = tuple(self._tokens(field, phrase))
-                if toks:
-                    spelled = True
-                    found |= self.scorer.containing(field, toks, allowed)
-            if spelled:
-                allowed = found
-        return allowed
 
     def _best_per_group(self, scores: dict[int, float], pool: int,
                         keep_all: int) -> tuple[list[tuple[int, float]], int]:
@@ -464,6 +287,74 @@ class Searcher:
                 newer = last[docnum] > last[held[0]] or (last[docnum] == last[held[0]] and docnum < held[0])
                 best[g] = (docnum if newer else held[0], max(score, held[1]))
         return sorted(best.values(), key=itemgetter(1), reverse=True)[:pool], total
+
+    def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:
+        """Which of the query's word terms each pooled hit contains (for coordination and
+        highlighting)."""
+        matched: dict[int, set] = {docnum: set() for docnum in docnums}
+        for field, token in pairs:
+            postings = self.scorer.postings(field, token)
+            for docnum in postings.ids if postings else ():
+                if docnum in matched:
+                    matched[docnum].add((field, token))
+        return matched
+
+    def correct(self, words: list[str], lang: str | None = None) -> str | None:
+        """A spelling suggestion from the unstemmed field's own vocabulary: Whoosh's corrector's
+        choice (the most frequent term within two edits), for the first MAX_SPELLED distinct
+        unknown words; the rest stay as typed. A query in a known language is only corrected
+        into words of that language: "hány" never becomes "and"."""
+        out, changed, tried = [], False, set()
+        for word in words:
+            bare = fold(word)
+            if (len(bare) > 2 and not bare.isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
+                    and self.reader.doc_frequency("exact", bare) == 0):
+                tried.add(bare)
+                suggestion = self._vocabulary.suggest(bare)
+                if suggestion and (lang is None or self.known(lang, suggestion)):
+                    out.append(suggestion)
+                    changed = True
+                    continue
+            out.append(word)
+        return " ".join(out) if changed else None
+
+    def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
+        """Near spellings on the unstemmed field, when nothing matched as typed. Also returns each
+        fuzzy word's spellings found in the index, so coordination counts the words a hit matched
+        as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
+        the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
+        # lazy: Whoosh (~140 ms) only where this path reads the index
+        from whoosh.query import Or, Term
+
+        if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
+            return [], {}, 0, []
+        vocabulary, fuzzy = self._vocabulary, spelled_fuzzy_term()
+        spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
+        parts = []
+        for w in words:
+            bare = fold(w)
+            if len(w) > 2 and bare in spelled:
+                maxdist = 2 if len(w) > 5 else 1
+                parts.append(fuzzy("exact", bare, vocabulary.spellings(bare, maxdist, 1), maxdist))
+        if not parts:
+            parts = [Term("exact", fold(words[0]))]
+        spellings = [{(f, t.decode()) for f, t in part.existing_terms(self.reader, expand=True)} for part in parts]
+        hits = self._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
+        docs: set[int] = set()  # (whoosh's len(hits) ignores the filter)
+        for field, term in set().union(*spellings):
+            postings = self.scorer.postings(field, term)
+            docs.update(postings.ids if postings else ())
+        if allowed is not None:
+            docs &= allowed
+        group = self.docmeta()[0]
+        total = len({group[d] for d in docs})
+        return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, total,
+                [found for found in spellings if found])
+
+    def _rarity(self, word_terms: list[set]) -> list[float]:
+        """Each query word's idf (BM25's), by its most common spelling among the fields."""
+        count, df = self.reader.doc_count_all(), self._df
+        return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]
 
     def _fill(self, results: Results, numbered: list[Hit], found: list[tuple], limit: int,
               texts: Callable[[list[str]], dict[str, Record]] | None,
@@ -528,269 +419,77 @@ class Searcher:
         results.records = {h.id: fetched[h.id] for h in results.hits if h.id in fetched}
         return distinct
 
+    def docmeta(self):
+        """Each document's group number and days in force (DOCMETA), read once per searcher."""
+        if self._docmeta is None:
+            self._docmeta = read_docmeta(self.path / DOCMETA, self.reader.doc_count_all())
+            if self._docmeta is None:
+                raise DamagedData(f"{DOCMETA} is missing, the wrong size or fails its checksum", str(self.path),
+                                  "run 'rulebase index build' to rebuild it")
+        return self._docmeta
+
+    @cached_property
+    def concepts(self) -> Concepts:
+        """The terms of the rules in force now and the rules they name (CONCEPTS), read once."""
+        table = read_concepts(self.path / CONCEPTS)
+        if table is None:
+            raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
+                              "run 'rulebase index build' to rebuild it")
+        return Concepts(table)
+
+    def in_force(self, when: int) -> Callable[[int], bool]:
+        _, first, last = self.docmeta()
+        return lambda docnum: first[docnum] <= when <= last[docnum]
+
+    def _allowed(self, filters: dict[str, list[str]]) -> set[int] | None:
+        """Documents passing every filter (values of one filter are alternatives); None: all."""
+        allowed = None
+        for name, values in filters.items():
+            if name not in FILTER_FIELDS:
+                raise UsageError(f"unknown filter {name!r}", hint="use " + ", ".join(FILTER_FIELDS))
+            if values:
+                docs = self.scorer.docs(name, values)
+                allowed = docs if allowed is None else allowed & docs
+        return allowed
+
     def _column(self, name: str):
         """A stored column's reader, opened once per searcher (each opening re-reads its offsets)."""
         if name not in self._columns:
             self._columns[name] = self.reader.column_reader(name)
         return self._columns[name]
 
-    def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:
-        """Which of the query's word terms each pooled hit contains (for coordination and
-        highlighting)."""
-        matched: dict[int, set] = {docnum: set() for docnum in docnums}
-        for field, token in pairs:
-            postings = self.scorer.postings(field, token)
-            for docnum in postings.ids if postings else ():
-                if docnum in matched:
-                    matched[docnum].add((field, token))
-        return matched
+    def _searcher(self):
+        """Whoosh's own searcher, opened on first need: importing it costs a cold search 20 ms."""
+        if self._whoosh is None:
+            # lazy: Whoosh (~140 ms) only where this path reads the index
+            from whoosh.scoring import BM25F
+            from whoosh.searching import Searcher as WhooshSearcher
 
-    def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
-        """Near spellings on the unstemmed field, when nothing matched as typed. Also returns each
-        fuzzy word's spellings found in the index, so coordination counts the words a hit matched
-        as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
-        the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
-        # lazy: Whoosh (~140 ms) only where this path reads the index
-        from whoosh.query import Or, Term
+            self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
+        return self._whoosh
 
-        if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
-            return [], {}, 0, []
-        vocabulary, fuzzy = self._vocabulary, _spelled_fuzzy_term()
-        spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
-        parts = []
-        for w in words:
-            bare = fold(w)
-            if len(w) > 2 and bare in spelled:
-                maxdist = 2 if len(w) > 5 else 1
-                parts.append(fuzzy("exact", bare, vocabulary.spellings(bare, maxdist, 1), maxdist))
-        if not parts:
-            parts = [Term("exact", fold(words[0]))]
-        spellings = [{(f, t.decode()) for f, t in part.existing_terms(self.reader, expand=True)} for part in parts]
-        hits = self._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
-        docs: set[int] = set()  # (whoosh's len(hits) ignores the filter)
-        for field, term in set().union(*spellings):
-            postings = self.scorer.postings(field, term)
-            docs.update(postings.ids if postings else ())
-        if allowed is not None:
-            docs &= allowed
-        group = self.docmeta()[0]
-        total = len({group[d] for d in docs})
-        return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, total,
-                [found for found in spellings if found])
+    def _df(self, field: str, token: str) -> int:
+        """A term's document frequency, kept: language detection and word weights ask for the
+        same terms again and again, and each asking is a term-table search."""
+        key = (field, token)
+        if key not in self._frequencies:
+            if len(self._frequencies) > 50_000:
+                self._frequencies.clear()
+            self._frequencies[key] = self.reader.doc_frequency(field, token)
+        return self._frequencies[key]
 
-    def correct(self, words: list[str], lang: str | None = None) -> str | None:
-        """A spelling suggestion from the unstemmed field's own vocabulary: Whoosh's corrector's
-        choice (the most frequent term within two edits), for the first MAX_SPELLED distinct
-        unknown words; the rest stay as typed. A query in a known language is only corrected
-        into words of that language: "hány" never becomes "and"."""
-        out, changed, tried = [], False, set()
-        for word in words:
-            bare = fold(word)
-            if (len(bare) > 2 and not bare.isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
-                    and self.reader.doc_frequency("exact", bare) == 0):
-                tried.add(bare)
-                suggestion = self._vocabulary.suggest(bare)
-                if suggestion and (lang is None or self.known(lang, suggestion)):
-                    out.append(suggestion)
-                    changed = True
-                    continue
-            out.append(word)
-        return " ".join(out) if changed else None
+    def _tokens(self, field: str, text: str) -> list[str]:
+        key = (field, text)
+        if key not in self._analysed:  # a query's words are analysed for detection and scoring
+            if len(self._analysed) > 10_000:
+                self._analysed.clear()
+            self._analysed[key] = [t.text for t in self.analyzers[field](text)]
+        return self._analysed[key]
+
+    def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
+        """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
+        return ((t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True))
 
     @cached_property
     def _vocabulary(self) -> Vocabulary:
         return Vocabulary(self.reader, "exact")
-
-
-class Vocabulary:
-    """The unstemmed field's terms in memory, for spelling suggestions and fuzzy matching.
-
-    Whoosh finds the terms within n edits of a word by walking a Levenshtein automaton over its
-    on-disk term table, one binary search of struct reads per step: 0.15-0.2 s a word, so twenty
-    typos took seconds. Here the automaton walks only the terms that could be that close: of a
-    length within n of the word's, and with at most 2n characters that one of the two has and
-    the other lacks (an edit adds or drops at most two), a test on integer bit masks. Each
-    word's answer is kept: a word repeated in a query, or asked for by both the suggestion and
-    the fuzzy search, is looked up once."""
-
-    def __init__(self, reader, field: str):
-        self.reader, self.field = reader, field
-        self._bits: dict[str, int] = {}  # a bit per character seen
-        self._by_length: dict[int, tuple[list[str], list[int]]] = {}
-        for term in reader.lexicon(field):  # in sorted order, so each length's list is sorted
-            text = term.decode("utf-8")
-            if len(text) > MAX_SPELLED_LENGTH + 2:
-                continue  # too long to be two edits from a word we spell (a 10 MB one-word line)
-            terms, masks = self._by_length.setdefault(len(text), ([], []))
-            terms.append(text)
-            masks.append(self._mask(text))
-        self._found: dict[tuple, object] = {}
-
-    def _mask(self, text: str) -> int:
-        bits, mask = self._bits, 0
-        for char in text:
-            mask |= bits.setdefault(char, 1 << len(bits))
-        return mask
-
-    def _remember(self, key: tuple, compute: Callable[[], object]):
-        if key not in self._found:
-            if len(self._found) >= 4096:  # a long-lived searcher: forget rather than grow
-                self._found.clear()
-            self._found[key] = compute()
-        return self._found[key]
-
-    def within(self, word: str, maxdist: int, prefix: int = 0) -> list[str]:
-        """Terms within `maxdist` Levenshtein edits of `word` sharing its first `prefix`
-        characters, in term order: what Whoosh's `reader.terms_within` returns. Words longer
-        than MAX_SPELLED_LENGTH have none (the automaton grows with the word)."""
-        def compute() -> list[str]:
-            # lazy: only this rarer path needs it
-            from bisect import bisect_left
-
-            # lazy: Whoosh (~140 ms) only where this path reads the index
-            from whoosh.automata.fsa import find_all_matches
-            from whoosh.automata.lev import levenshtein_automaton
-
-            if len(word) > MAX_SPELLED_LENGTH:
-                return []
-            start = word[:prefix]
-            wider = self._found.get(("within", word, max(maxdist, 2), 0))
-            if wider is not None:  # the suggestion's terms: equal first characters change no distance
-                terms = [term for term in wider if term.startswith(start)]
-                if maxdist >= 2:
-                    return terms
-            else:
-                mask, most = self._mask(word), 2 * maxdist
-                terms = sorted(term for n in range(max(0, len(word) - maxdist), len(word) + maxdist + 1)
-                               for term, other in zip(*self._by_length.get(n, ((), ())), strict=True)
-                               if (mask ^ other).bit_count() <= most and term.startswith(start))
-            if not terms:
-                return []
-
-            def first_from(key: str) -> str | None:
-                at = bisect_left(terms, key)
-                return terms[at] if at < len(terms) else None
-
-            return list(find_all_matches(levenshtein_automaton(word, maxdist, prefix).to_dfa(), first_from))
-
-        return self._remember(("within", word, maxdist, prefix), compute)
-
-    def suggest(self, word: str, maxdist: int = 2) -> str | None:
-        """Whoosh's ReaderCorrector.suggest(word, limit=1, maxdist): of the terms within
-        `maxdist`, the most frequent (its score, its tie-break on the later term)."""
-        def compute() -> str | None:
-            frequency = self.reader.frequency
-            scored = [(0 - (maxdist + (1.0 / (frequency(self.field, term) or 1) * 0.5)), term)
-                      for term in self.within(word, maxdist)]
-            return max(scored)[1] if scored else None
-
-        return self._remember(("suggest", word, maxdist), compute)
-
-    def spellings(self, word: str, maxdist: int, prefix: int) -> list[str]:
-        """The fuzzy spellings of `word`: at most MAX_SPELLINGS, the most widely used ones
-        kept (in term order) when a short word has more."""
-        def compute() -> list[str]:
-            found = self.within(word, maxdist, prefix)
-            if len(found) <= MAX_SPELLINGS:
-                return found
-            frequency = self.reader.doc_frequency
-            keep = set(sorted(found, key=lambda t: (-frequency(self.field, t), t))[:MAX_SPELLINGS])
-            return [t for t in found if t in keep]
-
-        return self._remember(("spellings", word, maxdist, prefix), compute)
-
-
-@cache
-def _spelled_fuzzy_term():
-    """A Whoosh FuzzyTerm whose spellings are given (found by Vocabulary): Whoosh matches and
-    scores it as its own FuzzyTerm, without walking the term table again. Built on first use:
-    importing whoosh.query costs a cold search time."""
-    # lazy: Whoosh (~140 ms) only where this path reads the index
-    from whoosh.query import FuzzyTerm
-
-    class SpelledFuzzyTerm(FuzzyTerm):
-        def __init__(self, fieldname: str, text: str, spellings: list[str], maxdist: int):
-            super().__init__(fieldname, text, maxdist=maxdist, prefixlength=1)
-            self.spellings = spellings
-
-        def _btexts(self, ixreader):
-            return self.spellings
-
-    return SpelledFuzzyTerm
-
-
-def same_text_key(record: Record) -> str:
-    """Two records print the same text when their words match, whatever the quotes and case."""
-    return " ".join(fold_typography(record.text).casefold().split())
-
-
-def coordination(matched, word_terms: list[set], weights: list[float] | None = None) -> float:
-    """Share of the query's words a hit matched (in any field), each word weighted by its
-    rarity, squared: BM25 alone lets a short record that has one common word of a question
-    ("játék", "damage") outrank one that has its rare words too ("életponttal", "commander")."""
-    if len(word_terms) < 2:
-        return 1.0
-    weights = weights or [1.0] * len(word_terms)
-    got = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
-    share = sum(w for w, terms in zip(weights, word_terms, strict=True) if terms & got) / (sum(weights) or 1)
-    return share ** COORD_POWER
-
-
-def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | None = None,
-           now: set[str] = frozenset()) -> list[tuple]:
-    """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
-    one source cannot fill the page (the same question usually has answers in several editions).
-    With `now` (the rules in force today, for a question with no date), every other text counts
-    HISTORY_FACTOR."""
-    best: dict[str, tuple] = {}
-    for rid, score, matched in found:  # a heading and its lead child collapse into one hit
-        score *= coordination(matched, word_terms, weights)
-        if rid not in best or score > best[rid][1]:
-            best[rid] = (rid, score, matched)
-    found = sorted(best.values(), key=lambda f: (-f[1], f[0]))
-    per_source: dict[str, int] = {}
-    rescored = []
-    for rid, score, matched in found:
-        source = rid.split(":", 1)[0]
-        n = per_source.get(source, 0)
-        per_source[source] = n + 1
-        era = HISTORY_FACTOR if now and rid not in now else 1.0
-        rescored.append((score * SAME_SOURCE_DECAY ** n * era, rid, matched))
-    rescored.sort(key=lambda r: (-r[0], r[1]))
-    return [(rid, score, matched) for score, rid, matched in rescored]
-
-
-def highlight(text: str, matched, spans: Callable[[str, str], Iterator[tuple[str, int, int]]],
-              width: int = 220) -> str:
-    """A snippet around the first matched word, with matched words wrapped in markers. The text
-    is analysed only as far as the snippet reaches: stemming every word of a long passage would
-    cost more than the search."""
-    wanted = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
-    fields = {f for f, _ in wanted} & {"text", "text_hu", "exact"} or {"text"}
-    streams = {field: spans(field, text) for field in sorted(fields)}
-    read: dict[str, list[tuple[str, int, int]]] = {field: [] for field in streams}
-    firsts = []
-    for field, stream in streams.items():
-        for token in stream:
-            read[field].append(token)
-            if (field, token[0]) in wanted:
-                firsts.append(token[1])
-                break
-    first = min(firsts, default=None)
-    start = max(0, (first or 0) - width // 3)
-    if start:
-        start = text.find(" ", start) + 1 or start
-    end = min(len(text), start + width)
-    out = set()
-    for field, stream in streams.items():
-        for tok, s, e in chain(read[field], stream):
-            if s > end:
-                break
-            if (field, tok) in wanted and s >= start and e <= end:
-                out.add((s, e))
-    piece, cursor = [], start
-    for s, e in sorted(out):
-        piece += [text[cursor:s], MARK_OPEN, text[s:e], MARK_CLOSE]
-        cursor = e
-    piece.append(text[cursor:end])
-    return ("…" if start else "") + "".join(piece) + ("…" if end < len(text) else "")

@@ -1,0 +1,92 @@
+"""A term's history in the index: whether the rules in force now use it, or only older texts do.
+
+A question with no date is answered from today's rules first (ranking.HISTORY_FACTOR), unless
+it uses a term of older rules ("mana burn", "interrupt", "fast effect"); and a capitalised word
+today's rules hardly use is a card name, weak evidence. Both are counts over the postings of
+the documents still in force (DOCMETA's last day open), asked of the index here rather than of
+the question's wording (reading.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulebase.core.eras import OPEN_END
+from rulebase.core.records import fold_accents as fold
+from rulebase.index.scorer import Scorer
+from rulebase.search.question import WORD
+
+RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
+OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
+
+
+class TermHistory:
+    """Counts of a searcher's terms in the documents in force now, and the current glossary's
+    words and obsolete terms, each read once (through `texts`, the first time it is asked)."""
+
+    def __init__(self, scorer: Scorer, docmeta: Callable[[], tuple], column: Callable[[str], object],
+                 tokens: Callable[[str, str], list[str]]):
+        self.scorer, self._docmeta, self._column, self._tokens = scorer, docmeta, column, tokens
+        self._obsolete: list[str] | None = None
+        self._glossary_words: set[str] | None = None
+
+    def current_count(self, field: str, token: str, enough: int) -> int:
+        """How many documents in force now hold the term, counted up to `enough`."""
+        last = self._docmeta()[2]
+        postings = self.scorer.postings(field, token)
+        count = 0
+        for docnum in postings.ids if postings else ():
+            if last[docnum] == OPEN_END:
+                count += 1
+                if count >= enough:
+                    break
+        return count
+
+    def rare_now(self, terms: set) -> bool:
+        """Whether the rules in force now hardly use a word (a card name, not a rules term)."""
+        return all(self.current_count(f, t, RARE_NOW + 1) <= RARE_NOW for f, t in terms if f in ("title", "text"))
+
+    def asks_old(self, words: list[str], word_terms: list[set], texts) -> bool:
+        """Whether a question uses a term of older rules: one the current glossary calls obsolete
+        ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
+        use and the rules in force now (almost) never do ("fast effect")."""
+        lowered = " " + " ".join(fold(w.lower()) for w in words) + " "
+        obsolete = [t for t in self._obsolete_terms(texts) if f" {t} " in lowered]
+        if any(" " in term for term in obsolete):
+            return True
+        for word, terms in zip(words, word_terms, strict=True):
+            # a one-word obsolete term ("interrupt", not "during") must be rare now as well
+            share = 10 if fold(word.lower()) in obsolete else 20
+            if not word.islower() and share == 20:
+                continue
+            for field, token in terms:
+                if field != "text":  # (titles are few: a word in three old headings says little)
+                    continue
+                postings = self.scorer.postings(field, token)
+                held = len(postings.ids) if postings else 0
+                if held >= OLD_TERM_MIN and self.current_count(field, token, held // share + 2) <= held // share \
+                        and fold(word.lower()) not in self._current_glossary_words(texts):
+                    return True
+        return False
+
+    def _current_glossary_words(self, texts) -> set[str]:
+        """The words of the glossary in force now, obsolete entries aside: "summoning sickness"
+        is rare in today's rules text but the glossary still names it, so it is no old term."""
+        if self._glossary_words is None:
+            last, ids, kinds = self._docmeta()[2], self._column("id"), self._column("kind")
+            docs = [ids[d] for d in range(len(last)) if last[d] == OPEN_END and kinds[d] == "glossary"]
+            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
+            self._glossary_words = {fold(w) for t in titles if "(obsolete)" not in t.lower()
+                                    for w in WORD.findall(t.lower())}
+        return self._glossary_words
+
+    def _obsolete_terms(self, texts) -> list[str]:
+        """The terms the glossary in force now marks '(Obsolete)', folded ("mana burn")."""
+        if self._obsolete is None:
+            last, ids = self._docmeta()[2], self._column("id")
+            postings = self.scorer.postings("title", self._tokens("title", "obsolete")[0])
+            docs = [ids[d] for d in (postings.ids if postings else ()) if last[d] == OPEN_END]
+            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
+            self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles
+                                     if "(obsolete)" in t.lower()} - {""})
+        return self._obsolete

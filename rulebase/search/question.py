@@ -1,0 +1,54 @@
+"""A query's text read as the searcher needs it: its words, its "quoted phrases", its names.
+
+Kept apart from the Searcher because these readings need no index: request.py asks whether a
+quotation is card text inside a question before any search runs, and the tests read a query's
+words without opening one.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_WORDS = 32
+QUESTION_WORDS = 6  # a query of this many words around a quotation is a question quoting card text
+_QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
+WORD = re.compile(r"\w+(?:[.'’]\w+)*")
+
+
+def split_query(text: str) -> tuple[list[str], list[str]]:
+    """Words and "quoted phrases"; an unbalanced quote just ends the phrase at the end."""
+    if text.count('"') % 2:
+        text += '"'
+    words, phrases = [], []
+    for phrase, bare in _QUERY_PART.findall(text):
+        if phrase:
+            phrases.append(phrase)
+        words.extend(WORD.findall(phrase or bare))
+    return words[:MAX_WORDS], phrases[:MAX_WORDS]
+
+
+def quoted_in_question(text: str) -> bool:
+    """Whether quotation marks stand inside a longer question (card text quoted) rather than
+    make the query a phrase search: enough words outside the quotes."""
+    outside = re.sub(r'"[^"]*"?', " ", text)
+    return len(WORD.findall(outside)) >= QUESTION_WORDS
+
+
+_NAME_LINK = r"(?:of|the|and|en|de|to|from|in|on|a|an)"
+_CAPITALISED = r"[A-Z][\w'’-]*"
+# Two or more capitalised words in a row, possibly joined by "of the" ("March of the Machines",
+# "Kodama's Reach"), not at a sentence's start.
+_NAME_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b{_CAPITALISED}(?:\s+(?:{_NAME_LINK}\s+)*{_CAPITALISED})+")
+
+
+def weak_words(text: str, words: list[str]) -> tuple[set[str], set[str]]:
+    """Capitalised words inside a question, not at a sentence's start: card names, mostly
+    ("Platinum Angel", "Blood Moon"), and of those the ones in a run of capitalised words, which
+    are names even when each word is a rules term ("Kodama's Reach", "Knowledge and Power"). A
+    short keyword query keeps every word as typed."""
+    if len(words) < QUESTION_WORDS:
+        return set(), set()
+    text = text.strip()
+    weak = {match.group() for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text)}
+    names = {word for run in _NAME_RUN.finditer(text) for word in WORD.findall(run.group()) if word[0].isupper()}
+    return weak | names, names

@@ -1,0 +1,132 @@
+"""Spelling: the unstemmed field's vocabulary, for suggestions ("did you mean") and fuzzy matching.
+
+A query whose words match nothing as typed is corrected and matched by near spellings; finding
+those spellings is a walk over the index's terms, kept here, apart from ranking, so the Searcher
+only asks for a word's spellings or its suggestion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+MAX_SPELLED = 12  # distinct unknown words given a suggestion and fuzzy spellings: 20 typos stay fast
+MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have scores of them)
+MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
+
+
+class Vocabulary:
+    """The unstemmed field's terms in memory, for spelling suggestions and fuzzy matching.
+
+    Whoosh finds the terms within n edits of a word by walking a Levenshtein automaton over its
+    on-disk term table, one binary search of struct reads per step: 0.15-0.2 s a word, so twenty
+    typos took seconds. Here the automaton walks only the terms that could be that close: of a
+    length within n of the word's, and with at most 2n characters that one of the two has and
+    the other lacks (an edit adds or drops at most two), a test on integer bit masks. Each
+    word's answer is kept: a word repeated in a query, or asked for by both the suggestion and
+    the fuzzy search, is looked up once."""
+
+    def __init__(self, reader, field: str):
+        self.reader, self.field = reader, field
+        self._bits: dict[str, int] = {}  # a bit per character seen
+        self._by_length: dict[int, tuple[list[str], list[int]]] = {}
+        for term in reader.lexicon(field):  # in sorted order, so each length's list is sorted
+            text = term.decode("utf-8")
+            if len(text) > MAX_SPELLED_LENGTH + 2:
+                continue  # too long to be two edits from a word we spell (a 10 MB one-word line)
+            terms, masks = self._by_length.setdefault(len(text), ([], []))
+            terms.append(text)
+            masks.append(self._mask(text))
+        self._found: dict[tuple, object] = {}
+
+    def _mask(self, text: str) -> int:
+        bits, mask = self._bits, 0
+        for char in text:
+            mask |= bits.setdefault(char, 1 << len(bits))
+        return mask
+
+    def _remember(self, key: tuple, compute: Callable[[], object]):
+        if key not in self._found:
+            if len(self._found) >= 4096:  # a long-lived searcher: forget rather than grow
+                self._found.clear()
+            self._found[key] = compute()
+        return self._found[key]
+
+    def within(self, word: str, maxdist: int, prefix: int = 0) -> list[str]:
+        """Terms within `maxdist` Levenshtein edits of `word` sharing its first `prefix`
+        characters, in term order: what Whoosh's `reader.terms_within` returns. Words longer
+        than MAX_SPELLED_LENGTH have none (the automaton grows with the word)."""
+        def compute() -> list[str]:
+            # lazy: only this rarer path needs it
+            from bisect import bisect_left
+
+            # lazy: Whoosh (~140 ms) only where this path reads the index
+            from whoosh.automata.fsa import find_all_matches
+            from whoosh.automata.lev import levenshtein_automaton
+
+            if len(word) > MAX_SPELLED_LENGTH:
+                return []
+            start = word[:prefix]
+            wider = self._found.get(("within", word, max(maxdist, 2), 0))
+            if wider is not None:  # the suggestion's terms: equal first characters change no distance
+                terms = [term for term in wider if term.startswith(start)]
+                if maxdist >= 2:
+                    return terms
+            else:
+                mask, most = self._mask(word), 2 * maxdist
+                terms = sorted(term for n in range(max(0, len(word) - maxdist), len(word) + maxdist + 1)
+                               for term, other in zip(*self._by_length.get(n, ((), ())), strict=True)
+                               if (mask ^ other).bit_count() <= most and term.startswith(start))
+            if not terms:
+                return []
+
+            def first_from(key: str) -> str | None:
+                at = bisect_left(terms, key)
+                return terms[at] if at < len(terms) else None
+
+            return list(find_all_matches(levenshtein_automaton(word, maxdist, prefix).to_dfa(), first_from))
+
+        return self._remember(("within", word, maxdist, prefix), compute)
+
+    def suggest(self, word: str, maxdist: int = 2) -> str | None:
+        """Whoosh's ReaderCorrector.suggest(word, limit=1, maxdist): of the terms within
+        `maxdist`, the most frequent (its score, its tie-break on the later term)."""
+        def compute() -> str | None:
+            frequency = self.reader.frequency
+            scored = [(0 - (maxdist + (1.0 / (frequency(self.field, term) or 1) * 0.5)), term)
+                      for term in self.within(word, maxdist)]
+            return max(scored)[1] if scored else None
+
+        return self._remember(("suggest", word, maxdist), compute)
+
+    def spellings(self, word: str, maxdist: int, prefix: int) -> list[str]:
+        """The fuzzy spellings of `word`: at most MAX_SPELLINGS, the most widely used ones
+        kept (in term order) when a short word has more."""
+        def compute() -> list[str]:
+            found = self.within(word, maxdist, prefix)
+            if len(found) <= MAX_SPELLINGS:
+                return found
+            frequency = self.reader.doc_frequency
+            keep = set(sorted(found, key=lambda t: (-frequency(self.field, t), t))[:MAX_SPELLINGS])
+            return [t for t in found if t in keep]
+
+        return self._remember(("spellings", word, maxdist, prefix), compute)
+
+
+@cache
+def spelled_fuzzy_term():
+    """A Whoosh FuzzyTerm whose spellings are given (found by Vocabulary): Whoosh matches and
+    scores it as its own FuzzyTerm, without walking the term table again. Built on first use:
+    importing whoosh.query costs a cold search time."""
+    # lazy: Whoosh (~140 ms) only where this path reads the index
+    from whoosh.query import FuzzyTerm
+
+    class SpelledFuzzyTerm(FuzzyTerm):
+        def __init__(self, fieldname: str, text: str, spellings: list[str], maxdist: int):
+            super().__init__(fieldname, text, maxdist=maxdist, prefixlength=1)
+            self.spellings = spellings
+
+        def _btexts(self, ixreader):
+            return self.spellings
+
+    return SpelledFuzzyTerm
