@@ -19,20 +19,20 @@ from pathlib import Path
 
 from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError, Unreadable
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
-from rulebase.index.store import (
+from rulebase.index.generation import (
     FAILED_FOR,
     POINTER,
     Generation,
-    RecordStore,
     current_generation,
     default_index_dir,
     leftovers,
     recent_failure,
     refuse_foreign,
     stamp_matches,
-    verify,
 )
-from rulebase.index.store import damage as store_damage
+from rulebase.index.integrity import damage as store_damage
+from rulebase.index.integrity import verify
+from rulebase.index.store import RecordStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,7 @@ import json, sys, time
 from pathlib import Path
 from rulebase.library import Library
 from rulebase.search.request import run_search
-from rulebase.index.store import current_generation
+from rulebase.index.generation import current_generation
 library = Library(sys.argv[1], sys.argv[4] if sys.argv[4] else None)
 library._generation = current_generation(Path(sys.argv[1]))  # as built: code edited since must not rebuild it
 searcher = library.searcher
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.parse:
         with tempfile.TemporaryDirectory() as scratch:
             return 1 if time_parses(Path(scratch), args.scale, args.timeout) else 0
-    from rulebase.index.store import current_generation
+    from rulebase.index.generation import current_generation
 
     with tempfile.TemporaryDirectory() as scratch:
         tmp = args.keep or Path(scratch)

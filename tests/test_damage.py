@@ -275,10 +275,10 @@ def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_pa
 
 
 def test_a_remembered_failure_expires_and_a_stale_index_keeps_answering(mini, index, cli_env, monkeypatch):
-    from rulebase.index import store
+    from rulebase.index import generation
 
     _stale(index)
-    store.remember_failure(index, "no space left to build the index (No space left on device)")
+    generation.remember_failure(index, "no space left to build the index (No space left on device)")
     monkeypatch.setattr("rulebase.build.builder.write_db", lambda *a, **k: pytest.fail("a read retried the build"))
     answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
     assert (answer.exit_code, answer.stdout) == (0, mini[2]["lookup"])
@@ -286,7 +286,7 @@ def test_a_remembered_failure_expires_and_a_stale_index_keeps_answering(mini, in
     assert line.startswith(f"warning: the index at {index} is out of date and its rebuild ")
     assert line.endswith(" failed (no space left to build the index (No space left on device)); showing the old "
                          "index - free some space and run 'rulebase index build'")
-    store.remember_failure(index, "no space left (old)", now=time.time() - store.FAILED_FOR - 1)  # expired
+    generation.remember_failure(index, "no space left (old)", now=time.time() - generation.FAILED_FOR - 1)  # expired
     monkeypatch.undo()
     for key, value in mini[0].items():
         if key.startswith("RULEBASE_"):
@@ -299,19 +299,19 @@ def test_a_remembered_failure_expires_and_a_stale_index_keeps_answering(mini, in
 def test_a_failure_kept_when_not_even_its_note_fits(mini, tmp_path, monkeypatch):
     """On a disk with no byte left the note cannot be written: the failure is kept in .lock's
     modification time (which takes no space) and reported the same way."""
-    from rulebase.index import store
+    from rulebase.index import generation
 
     folder = tmp_path / "ix"
     folder.mkdir()
     (folder / ".lock").touch()
     monkeypatch.setattr("pathlib.Path.write_text", _enospc)
-    store.remember_failure(folder, "no space left to build the index (No space left on device)")
+    generation.remember_failure(folder, "no space left to build the index (No space left on device)")
     monkeypatch.undo()
     assert not (folder / ".build-failed").exists()
-    error, ago = store.recent_failure(folder)
+    error, ago = generation.recent_failure(folder)
     assert error.startswith("no space left") and 0 <= ago < 5
-    store.forget_failure(folder)
-    assert store.recent_failure(folder) is None
+    generation.forget_failure(folder)
+    assert generation.recent_failure(folder) is None
 
 
 def test_a_full_disk_while_rebuilding_a_stale_index_serves_the_old_one(mini, index, cli_env, monkeypatch):

@@ -2,7 +2,9 @@ from pathlib import Path
 
 from rulebase.core.records import Record
 from rulebase.core.sources import Source
-from rulebase.index.store import Generation, RecordStore, damage, file_sizes, write_db
+from rulebase.index.generation import Generation
+from rulebase.index.integrity import damage, file_sizes
+from rulebase.index.store import RecordStore, write_db
 
 
 def _db(tmp_path: Path) -> Path:
@@ -39,7 +41,7 @@ def test_damage_finds_truncated_missing_and_foreign_files(tmp_path):
 
 
 def test_stamp_notices_changed_absent_and_unwatched_inputs(tmp_path):
-    from rulebase.index.store import stamp, stamp_matches
+    from rulebase.index.generation import stamp, stamp_matches
 
     source, manifest = tmp_path / "a.txt", tmp_path / "sources.toml"
     source.write_text("rules")

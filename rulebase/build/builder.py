@@ -27,16 +27,22 @@ from rulebase.core.locking import folder_lock
 from rulebase.core.pool import Beside, workers
 from rulebase.core.sources import Source, fingerprint
 from rulebase.index import schema as index
-from rulebase.index import seal, store
-from rulebase.index.store import (
+from rulebase.index import seal
+from rulebase.index.generation import (
+    MARKER,
     POINTER,
     SCHEMA_VERSION,
     Generation,
+    claim,
     current_generation,
+    forget_failure,
     leftovers,
+    owned,
+    remember_failure,
     stamp,
-    write_db,
 )
+from rulebase.index.integrity import damage, file_checks, file_sizes
+from rulebase.index.store import write_db
 from rulebase.ingest import ARCHIVES, assemble
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -54,10 +60,10 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
           force: bool = False, watch: list[Path] = ()) -> Generation:
     """Build and publish a generation for `sources`; returns the one now current. `watch` are
     further inputs (the manifests) whose change should make the next reader look again.
-    Only into a directory that is ours (store.claim); a full disk is a DiskFull error, with
+    Only into a directory that is ours (generation.claim); a full disk is a DiskFull error, with
     nothing half-written left and the previous generation still published, and is remembered
-    beside the generations (store.remember_failure) until a build succeeds."""
-    store.claim(index_dir)
+    beside the generations (generation.remember_failure) until a build succeeds."""
+    claim(index_dir)
     try:
         built = _build(index_dir, sources, progress, force, watch)
     except Exception as exc:
@@ -65,10 +71,10 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
         if why is None:
             raise
         what = f"no space left to build the index ({why})"
-        store.remember_failure(index_dir, what)  # readers say so for a while instead of retrying
+        remember_failure(index_dir, what)  # readers say so for a while instead of retrying
         raise DiskFull(what, str(index_dir),
                        "free some space or point --index or RULEBASE_INDEX at another directory") from None
-    store.forget_failure(index_dir)
+    forget_failure(index_dir)
     return built
 
 
@@ -152,8 +158,8 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
             "differences": [list(d) for d in ingested.links.differences],
         },
     }
-    meta["files"] = store.file_sizes(tmp)
-    meta["integrity"] = store.file_checks(tmp)
+    meta["files"] = file_sizes(tmp)
+    meta["integrity"] = file_checks(tmp)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     seal.sign(tmp)  # readers open Whoosh (which unpickles) only in a generation this user sealed
     _fsync_tree(tmp)
@@ -216,15 +222,15 @@ def _pointer(index_dir: Path) -> str:
 
 def _healthy(generation: Generation) -> bool:
 
-    return (store.damage(generation) is None and seal.problem(generation.path, generation.meta) is None
+    return (damage(generation) is None and seal.problem(generation.path, generation.meta) is None
             and index.check(generation.whoosh_path))
 
 
 def clean_leftovers(index_dir: Path) -> int:
     """Remove a killed build's leftovers unless a builder is running; returns how many went.
-    Only in a directory that is ours (store.owned): elsewhere those names are the user's files."""
+    Only in a directory that is ours (generation.owned): elsewhere those names are the user's files."""
     found = leftovers(index_dir)
-    if not found or not store.owned(index_dir):
+    if not found or not owned(index_dir):
         return 0
     try:
         handle = open(index_dir / ".lock", "a+")  # noqa: SIM115 - closed below
@@ -247,7 +253,7 @@ def clean_leftovers(index_dir: Path) -> int:
 
 def _clean_partial(index_dir: Path) -> None:
     """Leftovers of a killed build: safe to delete, we hold the lock (and the directory is ours)."""
-    if not (index_dir / store.MARKER).is_file():
+    if not (index_dir / MARKER).is_file():
         return
     for path in leftovers(index_dir):
         if path.is_dir():
@@ -260,7 +266,7 @@ def _prune(index_dir: Path, keep: set[str], orphans_only: bool = False) -> None:
     """Drop old generations, keeping the new one and the one readers may still have open.
     `orphans_only`: drop only generations newer than the current one (renamed into place by a
     build killed before it switched CURRENT); older ones may still have readers."""
-    if not (index_dir / store.MARKER).is_file():
+    if not (index_dir / MARKER).is_file():
         return  # not ours: a gen-* here is the user's
     newest_kept = max(keep, default="")
     for path in index_dir.glob("gen-*"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from rulebase.index.store import SCHEMA_VERSION
+from rulebase.index.generation import SCHEMA_VERSION
 
 _CODE_DIRS = ("ingest", "index", "build")  # parsers, the index's layout and schema, the writer
 _CODE_FILES = ("core/records.py", "core/eras.py")

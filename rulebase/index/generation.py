@@ -1,0 +1,300 @@
+"""An index folder and its generations: where it is, whose it is, which generation is current,
+what failed last, and whether the inputs changed since the build.
+
+Layout of an index directory:
+
+    .rulebase-index      the marker: this directory is ours, so old generations and a killed
+                         build's leftovers may be deleted here (and nowhere else)
+    CURRENT              name of the generation in use (replaced atomically)
+    .lock                held by a builder; readers never take it
+    .build-failed        the last build ran out of space: its error and time (JSON), so readers
+                         say so for FAILED_FOR seconds instead of retrying on every command
+    gen-<fingerprint>-<stamp>/
+        meta.json        what it was built from (fingerprint, sources, counts, report) and the
+                         size, modification time and CRC-32 of every other file: a reader notices
+                         truncation, deletion or rewriting from stat calls alone
+        records.db       SQLite: every record as JSON, keyed by id, number and page
+        whoosh/          the full-text index
+
+A build writes a new generation beside the old one and only then swaps CURRENT, so a crash
+or a kill mid-build leaves the previous generation answering. Generations are immutable once
+published, which is why readers can open them read-only (and from read-only directories).
+"""
+
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebase.core.errors import IndexError_
+
+SCHEMA_VERSION = "5"
+POINTER = "CURRENT"
+ENV_INDEX = "RULEBASE_INDEX"
+MARKER = ".rulebase-index"
+MARKER_TEXT = ("This directory is a rulebase index: rulebase creates, replaces and deletes CURRENT, .lock, "
+               ".build-failed, gen-*, .building-* and .CURRENT.* here. Keep nothing else in it.\n")
+FAILED = ".build-failed"  # beside the generations, never inside one (see remember_failure)
+FAILED_FOR = 600  # seconds a failed build is remembered: reads say so instead of retrying
+_FAILED_NS = 777  # the nanoseconds of .lock's mtime that mean "failed" when FAILED could not be written
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}")
+
+
+def default_index_dir() -> Path:
+    """--index, else RULEBASE_INDEX, else the checkout's index/, else a per-user data dir."""
+    env = os.environ.get(ENV_INDEX)
+    if env:
+        return Path(env)
+    checkout = checkout_index()
+    if checkout is not None:
+        return checkout
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "rulebase" / "index"
+
+
+def checkout_index() -> Path | None:
+    """The index/ folder of a source checkout (it holds a README, and is ours by layout)."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "corpus").is_dir():
+        return checkout / "index"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    path: Path
+    meta: dict
+    problem: str | None = None  # why its meta.json cannot be trusted (then meta is {})
+
+    @property
+    def fingerprint(self) -> str:
+        return self.meta.get("fingerprint", "")
+
+    @property
+    def db_path(self) -> Path:
+        return self.path / "records.db"
+
+    @property
+    def whoosh_path(self) -> Path:
+        return self.path / "whoosh"
+
+
+def current_generation(index_dir: Path) -> Generation | None:
+    """The published generation, or None if there is none (or CURRENT is garbled, or names a
+    generation that is gone). A meta.json that is not what a build writes gives a Generation whose
+    `problem` says so: damage to repair, never a crash in whoever reads the meta next."""
+    try:
+        raw = (index_dir / POINTER).read_bytes()[:256]
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise IndexError_(f"cannot read the index pointer ({exc.strerror})", str(index_dir / POINTER)) from None
+    name = raw.decode("ascii", "replace").strip()
+    if not _NAME.fullmatch(name):
+        return None
+    path = index_dir / name
+    try:
+        meta = json.loads((path / "meta.json").read_bytes())
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return Generation(path, {}, f"meta.json is unreadable ({exc.strerror})")
+    except ValueError:  # not JSON, not UTF-8
+        return Generation(path, {}, "meta.json is not valid JSON")
+    problem = meta_problem(meta)
+    return Generation(path, {}, problem) if problem else Generation(path, meta)
+
+
+_META_TYPES = {"fingerprint": str, "schema": str, "files": dict, "stamp": list, "sources": list,
+               "records": int, "built_at": str, "links": dict}
+
+
+def meta_problem(meta) -> str | None:
+    """What is wrong with a parsed meta.json (a wrong type anywhere a reader looks), or None."""
+    if not isinstance(meta, dict):
+        return "meta.json is not a JSON object"
+    for key, kind in _META_TYPES.items():
+        if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
+            return f"meta.json has a wrong {key!r} entry"
+    if not all(isinstance(k, str) and type(v) is int for k, v in meta["files"].items()):
+        return "meta.json has a wrong 'files' entry"
+    if not all(isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) for e in meta["stamp"]):
+        return "meta.json has a wrong 'stamp' entry"
+    if not all(isinstance(s, dict) and isinstance(s.get("id"), str) for s in meta["sources"]):
+        return "meta.json has a wrong 'sources' entry"
+    checks = meta.get("integrity", {})
+    if not isinstance(checks, dict) or not all(
+            isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v) for v in checks.values()):
+        return "meta.json has a wrong 'integrity' entry"
+    return None
+
+
+# -- whose directory ---------------------------------------------------------------------------
+
+
+def _refuse(index_dir: Path) -> IndexError_:
+    return IndexError_(f"not a rulebase index (it holds other files and no {MARKER} marker)", str(index_dir),
+                       "point --index or RULEBASE_INDEX at an empty or new directory")
+
+
+def _built_by_us(index_dir: Path) -> bool:
+    """An index an older version built (no marker): CURRENT beside a generation whose meta.json
+    carries our fingerprint and schema, or beside the meta.json of the generation it names; or
+    a CURRENT naming a generation that is gone, alone in the directory (but for .lock)."""
+    try:
+        name = (index_dir / POINTER).read_bytes()[:256].decode("ascii", "replace").strip()
+    except OSError:
+        return False
+    if not name.startswith("gen-") or not _NAME.fullmatch(name):
+        return False
+    for meta_path in [index_dir / name / "meta.json", *index_dir.glob("gen-*/meta.json")]:
+        try:
+            meta = json.loads(meta_path.read_bytes())
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and (meta_path.parent.name == name or {"fingerprint", "schema"} <= set(meta)):
+            return True
+    return {p.name for p in index_dir.iterdir()} <= {POINTER, ".lock", FAILED}
+
+
+def _empty(index_dir: Path) -> bool:
+    try:
+        names = {p.name for p in index_dir.iterdir()} - {".lock", MARKER, FAILED}
+    except FileNotFoundError:
+        return True
+    return not names or (index_dir == checkout_index() and names <= {"README.md"})
+
+
+def foreign(index_dir: Path) -> bool:
+    """True for a directory we must not write into: it exists, holds something, carries no marker
+    and holds no index we built. Costs one stat when the marker is there."""
+    if (index_dir / MARKER).is_file() or index_dir == checkout_index():
+        return False
+    try:
+        return not _empty(index_dir) and not _built_by_us(index_dir)
+    except OSError:
+        return False  # unreadable: reading or writing will say so
+
+
+def owned(index_dir: Path) -> bool:
+    """True when deleting gen-*, .building-* and .CURRENT.* entries here is ours to do: the
+    directory carries the marker, or holds an index an older version built (the marker is
+    written now, adopting it)."""
+    if (index_dir / MARKER).is_file():
+        return True
+    try:
+        if index_dir != checkout_index() and not _built_by_us(index_dir):
+            return False
+        (index_dir / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+    except OSError:
+        return False
+    return True
+
+
+def claim(index_dir: Path) -> None:
+    """Make `index_dir` ours before a build writes into it: create it, or take it when it is empty
+    or holds an index we built. Anything else is the user's folder, refused before a byte is
+    written (no .lock either)."""
+    if owned(index_dir):
+        return
+    try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        if not _empty(index_dir):
+            raise _refuse(index_dir)
+        (index_dir / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+    except OSError as exc:
+        raise IndexError_(f"cannot write the index directory ({exc.strerror})", str(index_dir),
+                          "point --index or RULEBASE_INDEX at a writable directory") from None
+
+
+def refuse_foreign(index_dir: Path) -> None:
+    """Raise the one-line refusal for a folder that is not an index (see `foreign`)."""
+    if foreign(index_dir):
+        raise _refuse(index_dir)
+
+
+def remember_failure(index_dir: Path, error: str, now: float | None = None) -> None:
+    """Note beside the generations that a build failed for lack of space, with its error and
+    time: for FAILED_FOR seconds read commands report it instead of building again (3.5 s each
+    on a full disk). Written atomically; when even that finds no space, the failure is kept in
+    the nanoseconds of .lock's modification time (which takes no space; the error is then the
+    generic one). Never raises: remembering is a courtesy."""
+    now = time.time() if now is None else now
+    tmp = index_dir / f"{FAILED}.{os.getpid()}"
+    try:
+        tmp.write_text(json.dumps({"error": error, "at": now}), encoding="utf-8")
+        os.replace(tmp, index_dir / FAILED)
+        return
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+    stamp_ns = int(now) * 1_000_000_000 + _FAILED_NS
+    with contextlib.suppress(OSError):
+        os.utime(index_dir / ".lock", ns=(stamp_ns, stamp_ns))
+
+
+def recent_failure(index_dir: Path, now: float | None = None) -> tuple[str, float] | None:
+    """(error, seconds ago) of a build that failed less than FAILED_FOR seconds ago, else None."""
+    now = time.time() if now is None else now
+    try:
+        data = json.loads((index_dir / FAILED).read_bytes())
+        error, at = data["error"], float(data["at"])
+        if isinstance(error, str) and 0 <= now - at < FAILED_FOR:
+            return error, now - at
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        mtime = (index_dir / ".lock").stat().st_mtime_ns
+    except OSError:
+        return None
+    if mtime % 1_000_000_000 == _FAILED_NS and 0 <= now - mtime / 1e9 < FAILED_FOR:
+        return "no space left to build the index (No space left on device)", now - mtime / 1e9
+    return None
+
+
+def forget_failure(index_dir: Path) -> None:
+    """A build succeeded (or the user asked for one): reads build again when they need to."""
+    with contextlib.suppress(OSError):
+        (index_dir / FAILED).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        st = (index_dir / ".lock").stat()
+        if st.st_mtime_ns % 1_000_000_000 == _FAILED_NS:
+            os.utime(index_dir / ".lock")
+
+
+def leftovers(index_dir: Path) -> list[Path]:
+    """What a killed build leaves behind: a half-written generation, a pointer temp file."""
+    try:
+        return [p for p in index_dir.iterdir() if p.name.startswith((".building-", f".{POINTER}."))]
+    except OSError:
+        return []
+
+
+def stamp(paths: list[Path]) -> list[list]:
+    """Size and modification time of every input of a build (-1 for a file that is absent)."""
+    out = []
+    for path in sorted(set(paths)):
+        try:
+            st = path.stat()
+            out.append([str(path), st.st_size, st.st_mtime_ns])
+        except FileNotFoundError:
+            out.append([str(path), -1, -1])
+        except OSError:  # unreadable: never matches, so the full check reports it
+            out.append([str(path), -2, -2])
+    return out
+
+
+def stamp_matches(recorded: list | None, watched: list[Path] = ()) -> bool:
+    """True when no input changed since the build: a few stat calls, so the common case (nothing
+    changed) neither parses the manifest nor hashes the corpus; any difference falls back to the
+    full fingerprint. `watched` are inputs that must have been recorded (the manifests this run
+    reads, which the environment may point elsewhere)."""
+    if not recorded or not {str(p) for p in watched} <= {p for p, _, _ in recorded}:
+        return False
+    return stamp([Path(p) for p, _, _ in recorded]) == recorded
