@@ -18,6 +18,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+from rulebase.core.pool import Beside
 from rulebase.core.records import from_dict, to_dict
 from rulebase.ingest.archive import Resume
 from rulebase.ingest.lineage import Traced
@@ -83,15 +84,11 @@ class Entry:
         starts from). False (and nothing kept) when the cache cannot be written: the build goes
         on without it."""
         def fill(tmp: Path) -> None:
-            data = {"records": [to_dict(r) for r in parsed.records],
-                    "warnings": [[w.file, w.line, w.message] for w in parsed.warnings],
-                    "notes": parsed.notes, "meta": parsed.meta, "encodings": dict(encodings)}
-            (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            if resume is not None:
-                (tmp / "resume.json").write_text(json.dumps(_resume_dict(resume), ensure_ascii=False),
-                                                 encoding="utf-8")
-                (tmp / "dates.json").write_text(json.dumps(resume.dates), encoding="utf-8")
-            write_segment(tmp / "whoosh")
+            beside = Beside(_write_versions, tmp, parsed, encodings, resume)  # while the segment is written
+            try:
+                write_segment(tmp / "whoosh")
+            finally:
+                beside.wait()
 
         return _publish(self.path, fill)
 
@@ -114,6 +111,16 @@ class Entry:
             return _resume_of(json.loads((self.path / "resume.json").read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             return None
+
+
+def _write_versions(tmp: Path, parsed: Parsed, encodings: Counter, resume: Resume | None) -> None:
+    data = {"records": [to_dict(r) for r in parsed.records],
+            "warnings": [[w.file, w.line, w.message] for w in parsed.warnings],
+            "notes": parsed.notes, "meta": parsed.meta, "encodings": dict(encodings)}
+    (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    if resume is not None:
+        (tmp / "resume.json").write_text(json.dumps(_resume_dict(resume), ensure_ascii=False), encoding="utf-8")
+        (tmp / "dates.json").write_text(json.dumps(resume.dates), encoding="utf-8")
 
 
 def _resume_dict(resume: Resume) -> dict:

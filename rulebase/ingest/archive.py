@@ -345,6 +345,7 @@ def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
             first_of[version.id] = first
             for rel in range(first, last + 1):
                 at[rel][n] = version
+    keyed: dict[str, tuple] = {}  # number -> number_key: the numbers repeat from release to release
     # Per release: local id -> version, number -> version, glossary term -> version.
     for rel, seq in enumerate(sequences):
         by_local = {samples[n].id: at[rel][n] for n in seq}
@@ -361,7 +362,7 @@ def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
                 parent = by_local.get(samples[n].parent)
                 version.parent = parent.id if parent else None
             if any("-" in ref.key for ref in samples[n].refs) and not ordered:
-                ordered = sorted((number_key(k), k) for k in numbers)
+                ordered = sorted((keyed[k] if k in keyed else keyed.setdefault(k, number_key(k)), k) for k in numbers)
             version.refs = [_resolve(ref, numbers, terms, version, ordered) for ref in samples[n].refs]
     by_id = {v.id: v for v in versions}
     for version in versions:
