@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rulebase.core.records import to_dict
 from rulebase.ingest import archive
 from rulebase.library import Library
 from rulebase.search.request import run_search
@@ -117,6 +118,102 @@ def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch
     assert removed.exit_code == 0, removed.output
     again = Library(tmp_path / "index", small_corpus)
     assert [r["date"] for r in again.store.releases()["cr"]] == ["2009-05-01", "2009-07-11", "2009-09-04"]
+
+
+def _add_and_answer(small_corpus, tmp_path: Path, name: str, data: bytes, monkeypatch, damage=None) -> list[str]:
+    """`rulebase add` of one release into a fresh index (the archive built first, so its cache
+    entry is there; then `damage(cache folder)`), then what export, history, lookup --as-of,
+    changes and sources print."""
+    from typer.testing import CliRunner
+
+    from rulebase.cli.app import app
+
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / name / "cache"))
+    monkeypatch.setenv("RULEBASE_CORPUS", str(small_corpus))
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / name / "user"))
+    runner = CliRunner()
+    index = ["--index", str(tmp_path / name / "index")]
+    Library(tmp_path / name / "index", small_corpus).build()
+    if damage is not None:
+        damage(tmp_path / name / "cache")
+    (tmp_path / name / "release.txt").write_bytes(data)
+    added = runner.invoke(app, [*index, "add", str(tmp_path / name / "release.txt")])
+    assert added.exit_code == 0, added.output
+    out = []
+    for args in (["export"], ["history", "702.80a"], ["lookup", "702.80a", "--as-of", "2009-11-01"],
+                 ["lookup", "100.1", "--as-of", "2009-06-01"], ["changes", "--from", "2009-09-04", "--to", "2009-10-01"],
+                 ["sources"]):
+        result = runner.invoke(app, [*index, *args])
+        assert result.exit_code == 0, result.output
+        out.append(result.stdout)
+    return out
+
+
+def test_a_newer_release_is_folded_from_the_cached_parse_as_a_full_parse_would(small_corpus, tmp_path, monkeypatch):
+    """`rulebase add` of a release newer than the archive's (2009-10-01, one rule changed) parses
+    only the added file, starting from the archive's cached parse (archive.extend), and the
+    records, history, --as-of, changes and sources are byte for byte those of parsing every
+    release again; a damaged cached parse falls back to the full parse."""
+    with tarfile.open(ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz", "r:xz") as tar:
+        data = tar.extractfile("comprules-archive/comprules-2009-10-01.txt").read()
+    assert b"Exalted is a triggered ability." in data
+    data = data.replace(b"Exalted is a triggered ability.", b"Exalted is a triggered ability that works.")
+    monkeypatch.setenv("RULEBASE_WORKERS", "1")  # parsed here, so that the files parsed are seen
+    parsed: list[str] = []
+    real_parse, real_extend = archive._parse_chunk, archive.extend
+    monkeypatch.setattr(archive, "_parse_chunk", lambda source, chunk: (parsed.extend(n for _, n, _ in chunk),
+                                                                        real_parse(source, chunk))[1])
+    fast = _add_and_answer(small_corpus, tmp_path, "fast", data, monkeypatch)
+    assert parsed[-1].startswith("added:") and len(parsed) == len(RELEASES) + 1  # the archive once, then the add
+    assert len(list((tmp_path / "fast" / "cache").glob("cr-*/resume.json"))) == 1  # only the archive's own entry
+
+    monkeypatch.setattr(archive, "extend", lambda *args: None)  # the full parse, as before the Resume
+    full = _add_and_answer(small_corpus, tmp_path, "full", data, monkeypatch)
+    assert fast == full
+    assert '"id": "cr:702.80a@2009-10-01"' in fast[0] and "that works" in fast[0]
+
+    monkeypatch.setattr(archive, "extend", real_extend)
+
+    def truncate(cache: Path) -> None:
+        next(cache.glob("cr-*/resume.json")).write_text("{", encoding="utf-8")
+
+    parsed.clear()
+    damaged = _add_and_answer(small_corpus, tmp_path, "damaged", data, monkeypatch, truncate)
+    assert damaged == full
+    assert len(parsed) == 2 * len(RELEASES) + 1  # the build, the damaged entry parsed again, then the add
+
+    def unfit(cache: Path) -> None:  # intact (sizes kept) but not this archive's: extend declines it
+        resume = next(cache.glob("cr-*/resume.json"))
+        text = resume.read_text(encoding="utf-8")
+        resume.write_text(text.replace('"2009-07-11", "2009-09-04"]', '"2009-07-11", "2009-09-05"]'), encoding="utf-8")
+
+    parsed.clear()
+    assert _add_and_answer(small_corpus, tmp_path, "unfit", data, monkeypatch, unfit) == full
+    assert len(parsed) == 2 * len(RELEASES) + 2  # the build, the added file, then every release with it
+
+
+def test_an_added_release_inside_the_timeline_is_parsed_with_every_release(small_corpus, tmp_path):
+    """extend declines a release that took effect on or before the archive's newest: the fold
+    then parses everything (parse_archive)."""
+    from rulebase.core.sources import load_manifest
+
+    source = load_manifest(small_corpus)[0]
+    base = archive.parse_archive(source, workers=1)
+    assert base.resume is not None and base.resume.dates == list(RELEASES)
+    with tarfile.open(ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz", "r:xz") as tar:
+        (tmp_path / "feb.txt").write_bytes(tar.extractfile("comprules-archive/comprules-2009-02-01.txt").read())
+        (tmp_path / "oct.txt").write_bytes(tar.extractfile("comprules-archive/comprules-2009-10-01.txt").read())
+    older = (("2009-02-01", tmp_path / "feb.txt"),)
+    assert archive.extend(source, base.resume, older) is None
+    newer = (("2009-10-01", tmp_path / "oct.txt"),)
+    extended = archive.extend(source, base.resume, newer)
+    full = archive.parse_archive(source, workers=2, added=newer)
+    assert extended is not None and extended.resume is None and full.resume is None
+    assert [to_dict(r) for r in extended.parsed.records] == [to_dict(r) for r in full.parsed.records]
+    assert (extended.parsed.notes, extended.parsed.meta, extended.parsed.warnings, extended.encodings) == (
+        full.parsed.notes, full.parsed.meta, full.parsed.warnings, full.encodings)
+    both = archive.parse_archive(source, workers=1, added=older + newer, resume=base.resume)
+    assert [r["date"] for r in both.parsed.meta["releases"]][:2] == ["2009-02-01", "2009-05-01"]
 
 
 def test_after_add_only_the_added_document_is_indexed(ck2008_corpus, tmp_path, monkeypatch):

@@ -29,8 +29,11 @@ def reports(sources: list[Source]) -> list[SourceReport]:
     fold: list[Source] = []
     first: SourceReport | None = None  # the archive as bundled: reused when nothing joins it (a second load is 1 s)
     if len(archives) == 1 and candidates:
-        first = archive_report(archives[0])
-        held = {r["date"] for r in first.parsed.meta["releases"]}
+        dates = _entry(archives[0]).dates()  # the cached archive's release dates, without loading it
+        if dates is None:
+            first = archive_report(archives[0])
+            dates = [r["date"] for r in first.parsed.meta["releases"]]
+        held = set(dates)
         fold = [s for s in candidates if s.date not in held]
     added = tuple((s.date, s.path) for s in fold)
     folded = {s.id for s in fold}
@@ -58,25 +61,34 @@ def archive_report(source: Source, added: archive.Added = ()) -> SourceReport:
     return SourceReport(source, archived.parsed, f"per release: {encodings}", [], segment)
 
 
-def load_or_parse(source: Source, added: archive.Added = ()) -> tuple[archive.ArchiveParsed, Path | None]:
-    """The archive's versions and the folder of their index segment: from the build cache when
-    it holds this archive (and these added releases) for this code (cache.py), else parsed and
-    indexed now and cached. The folder is None when the cache cannot be written (the builder
-    indexes the versions)."""
+def _entry(source: Source, added: archive.Added = ()) -> Entry:
+    """The archive's build cache entry, keyed by its files' (and the added files') bytes and the code."""
     try:
-        entry = Entry(source.id, entry_key([*source.paths, *(path for _, path in added)], code_digest()))
+        return Entry(source.id, entry_key([*source.paths, *(path for _, path in added)], code_digest()))
     except OSError as exc:
         raise SourceError(f"cannot read the archive ({exc.strerror})", str(source.path),
                           "restore the file or remove it from sources.toml") from None
+
+
+def load_or_parse(source: Source, added: archive.Added = ()) -> tuple[archive.ArchiveParsed, Path | None]:
+    """The archive's versions and the folder of their index segment: from the build cache when
+    it holds this archive (and these added releases) for this code (cache.py), else parsed and
+    indexed now and cached. With added releases the parse starts from the archive's own cached
+    parse (its entry's Resume) when there is one: only the added files are parsed when they are
+    newer than the archive's releases (archive.extend; the same versions as parsing everything).
+    The archive's own entry keeps its Resume. The folder is None when the cache cannot be
+    written (the builder indexes the versions)."""
+    entry = _entry(source, added)
     cached = entry.load()
     if cached is not None:
         parsed, encodings = cached
         return archive.ArchiveParsed(parsed, [], encodings), entry.segment_dir
-    archived = archive.parse_archive(source, added=added)
+    resume = _entry(source).load_resume() if added else None
+    archived = archive.parse_archive(source, added=added, resume=resume)
     spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
 
     def write_segment(folder: Path) -> None:
         writer.write_index(folder, archived.parsed.records, None, spans, default_workers(), common=False)
 
-    saved = entry.save(archived.parsed, archived.encodings, write_segment)
+    saved = entry.save(archived.parsed, archived.encodings, write_segment, archived.resume)
     return archived, entry.segment_dir if saved else None

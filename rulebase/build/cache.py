@@ -18,7 +18,10 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+from rulebase.core.pool import Beside
 from rulebase.core.records import from_dict, to_dict
+from rulebase.ingest.archive import Resume
+from rulebase.ingest.lineage import Traced
 from rulebase.ingest.text import Parsed, Warning_
 
 ENV_CACHE = "RULEBASE_CACHE"
@@ -75,17 +78,77 @@ class Entry:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def save(self, parsed: Parsed, encodings: Counter, write_segment) -> bool:
-        """Store the versions and, through `write_segment(folder)`, their index segment. False
-        (and nothing kept) when the cache cannot be written: the build goes on without it."""
+    def save(self, parsed: Parsed, encodings: Counter, write_segment, resume: Resume | None = None) -> bool:
+        """Store the versions and, through `write_segment(folder)`, their index segment (and, of
+        the archive without added releases, the Resume that folding a newer release into it
+        starts from). False (and nothing kept) when the cache cannot be written: the build goes
+        on without it."""
         def fill(tmp: Path) -> None:
-            data = {"records": [to_dict(r) for r in parsed.records],
-                    "warnings": [[w.file, w.line, w.message] for w in parsed.warnings],
-                    "notes": parsed.notes, "meta": parsed.meta, "encodings": dict(encodings)}
-            (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            write_segment(tmp / "whoosh")
+            beside = Beside(_write_versions, tmp, parsed, encodings, resume)  # while the segment is written
+            try:
+                write_segment(tmp / "whoosh")
+            finally:
+                beside.wait()
 
         return _publish(self.path, fill)
+
+    def dates(self) -> list[str] | None:
+        """The dates of the archive's releases, from an entry with a Resume (a small file: which
+        added releases the archive lacks is known without loading its versions), or None."""
+        if not self._sizes_ok():
+            return None
+        try:
+            dates = json.loads((self.path / "dates.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return dates if isinstance(dates, list) and all(isinstance(d, str) for d in dates) else None
+
+    def load_resume(self) -> Resume | None:
+        """The cached Resume (archive.Resume), or None (absent, damaged or unreadable)."""
+        if not self._sizes_ok():
+            return None
+        try:
+            return _resume_of(json.loads((self.path / "resume.json").read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return None
+
+
+def _write_versions(tmp: Path, parsed: Parsed, encodings: Counter, resume: Resume | None) -> None:
+    data = {"records": [to_dict(r) for r in parsed.records],
+            "warnings": [[w.file, w.line, w.message] for w in parsed.warnings],
+            "notes": parsed.notes, "meta": parsed.meta, "encodings": dict(encodings)}
+    (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    if resume is not None:
+        (tmp / "resume.json").write_text(json.dumps(_resume_dict(resume), ensure_ascii=False), encoding="utf-8")
+        (tmp / "dates.json").write_text(json.dumps(resume.dates), encoding="utf-8")
+
+
+def _resume_dict(resume: Resume) -> dict:
+    traced = resume.traced
+    return {"records": [to_dict(r) for r in resume.records],
+            "files": [[date, name, effective, encoding, seq, [[w.file, w.line, w.message] for w in warns]]
+                      for date, name, effective, encoding, seq, warns in resume.files],
+            "dates": resume.dates, "ids": resume.ids,
+            "traced": {"prev": traced.prev, "prev_ids": traced.prev_ids,
+                       "lost": [[lineage, entry, step] for lineage, (entry, step) in traced.lost.items()],
+                       "next_id": traced.next_id, "steps": traced.steps}}
+
+
+def _resume_of(data: dict) -> Resume:
+    """A Resume from its JSON, checked for shape: indexes within the records, one id list per release."""
+    records = [from_dict(r) for r in data["records"]]
+    files = [(date, name, effective, encoding, [int(i) for i in seq], [Warning_(*w) for w in warns])
+             for date, name, effective, encoding, seq, warns in data["files"]]
+    if any(not 0 <= i < len(records) for *_, seq, _ in files for i in seq):
+        raise ValueError("a file's record index out of range")
+    dates, ids = [str(d) for d in data["dates"]], [[int(i) for i in row] for row in data["ids"]]
+    t = data["traced"]
+    traced = Traced([(str(number), str(text)) for number, text in t["prev"]], [int(i) for i in t["prev_ids"]],
+                    {int(lineage): ((str(entry[0]), str(entry[1])), int(step)) for lineage, entry, step in t["lost"]},
+                    int(t["next_id"]), int(t["steps"]))
+    if len(ids) != len(dates) or len(traced.prev) != len(traced.prev_ids):
+        raise ValueError("the lineage ids do not match the releases")
+    return Resume(records, files, dates, ids, traced)
 
 
 

@@ -32,7 +32,7 @@ from rulebase.core.pool import workers as default_workers
 from rulebase.core.records import Record, Ref, fold_space, number_key
 from rulebase.core.sources import Source
 from rulebase.ingest import comprules
-from rulebase.ingest.lineage import trace
+from rulebase.ingest.lineage import Traced, trace
 from rulebase.ingest.link import fold_term
 from rulebase.ingest.text import Parsed, Warning_, decode
 
@@ -60,10 +60,26 @@ class Release:
 
 
 @dataclass(slots=True)
+class Resume:
+    """What folding releases newer than all of an archive's into its timeline needs of the
+    archive's own parse, so that only the new files are parsed and traced: the distinct parsed
+    records and every file as indexes into them (what `_assemble` starts from, as
+    `_parse_chunk` gives them), each release's lineage ids (the rules and chapters, in document
+    order) and where the lineage trace stopped (lineage.trace is online)."""
+
+    records: list[Record]
+    files: list[tuple]  # (file date, name, effective, encoding, seq, warnings), as _parse_chunk's
+    dates: list[str]  # the releases' dates, oldest first
+    ids: list[list[int]]
+    traced: Traced
+
+
+@dataclass(slots=True)
 class ArchiveParsed:
     parsed: Parsed
     releases: list[Release]
     encodings: Counter = field(default_factory=Counter)
+    resume: Resume | None = None  # only of an archive parsed without added releases
 
 
 Added = tuple[tuple[str, Path], ...]  # (date, file) of releases added with `rulebase add`
@@ -73,6 +89,11 @@ def source_members(source: Source, added: Added = ()) -> list[tuple[str, str, by
     """(file date, 'archive:member', bytes) of every release in all of the source's archives
     (`path`, then `also`), each archive in file-name order, then the added releases' files."""
     found = [(date, f"{path.name}:{name}", data) for path in source.paths for date, name, data in members(path)]
+    return found + _added_members(added)
+
+
+def _added_members(added: Added) -> list[tuple[str, str, bytes]]:
+    found: list[tuple[str, str, bytes]] = []
     for date, path in added:
         try:
             found.append((date, f"added:{path.name}", path.read_bytes()))
@@ -154,9 +175,17 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def parse_archive(source: Source, workers: int | None = None, added: Added = ()) -> ArchiveParsed:
-    """Every release of the archive, and the added ones, as versions (see the module docstring)."""
+def parse_archive(source: Source, workers: int | None = None, added: Added = (),
+                  resume: Resume | None = None) -> ArchiveParsed:
+    """Every release of the archive, and the added ones, as versions (see the module docstring).
+    `resume`: the archive's own parse (ArchiveParsed.resume, of this source and code): when every
+    added release took effect after the archive's newest, only the added files are parsed and
+    traced, and the result is the same as parsing everything (see `extend`)."""
 
+    if resume is not None and added:
+        extended = extend(source, resume, added)
+        if extended is not None:
+            return extended
     found = source_members(source, added)
     n = min(workers or default_workers(), len(found))
     if n == 1:
@@ -164,22 +193,44 @@ def parse_archive(source: Source, workers: int | None = None, added: Added = ())
     else:
         with pool(n) as running:
             parts = list(running.map(_parse_chunk, [source] * n, _chunks(found, n)))
-    return _assemble(source, parts)
+    return _assemble(source, parts, keep=not added)
 
 
-def _assemble(source: Source, parts: list[tuple]) -> ArchiveParsed:
+def extend(source: Source, resume: Resume, added: Added) -> ArchiveParsed | None:
+    """The archive's timeline with the added releases, from `resume` and a parse of only the
+    added files; None when one of them took effect on or before the archive's newest release
+    (it falls inside the timeline: everything is parsed again). The same as parse_archive
+    without `resume`: the files are assembled in the same order (the archive's, then the added
+    ones: which chunk a file was parsed in changes nothing), the archive's releases stay the
+    first ones, so their lineage ids are the ones traced before and the trace goes on from
+    where it stopped."""
+    part = _parse_chunk(source, _added_members(added))
+    if not resume.dates or any((effective or date) <= resume.dates[-1] for date, _, effective, *_ in part[1]):
+        return None
+    try:
+        return _assemble(source, [(resume.records, resume.files), part], resume=resume)
+    except ValueError:  # a resume that does not fit its archive's releases: parse everything
+        return None
+
+
+def _assemble(source: Source, parts: list[tuple], keep: bool = False, resume: Resume | None = None) -> ArchiveParsed:
     """The parsed files as one timeline: ordered by the date each says it took effect, and two
-    files of one release (two printings) merged into one release (see `_merge`)."""
+    files of one release (two printings) merged into one release (see `_merge`). `keep`: with
+    the Resume that a later `extend` starts from; `resume`: that of the timeline's first
+    releases (`extend`)."""
     distinct: dict[Key, int] = {}
     samples: list[Record] = []
     files: list[tuple] = []  # (effective date, file date, name, encoding, seq, warnings)
     warnings: list[Warning_] = []
     encodings: Counter = Counter()
     notes: list[str] = []
+    kept: list[tuple] = []  # the files as _parse_chunk gives them, their seqs into `samples`
     for records, releases in parts:
         local = [_intern(distinct, samples, record, source.id) for record in records]
         for date, name, effective, encoding, seq, warns in releases:
             files.append((effective or date, date, name, encoding, [local[i] for i in seq], warns))
+            if keep:
+                kept.append((date, name, effective, encoding, files[-1][4], list(warns)))
             warnings.extend(warns)
             encodings[encoding] += 1
             if effective is None:
@@ -188,6 +239,7 @@ def _assemble(source: Source, parts: list[tuple]) -> ArchiveParsed:
             elif effective != date:
                 notes.append(f"{name}: filed as {date}, but its text says it took effect on {effective}: "
                              f"dated {effective}")
+    distinct_parsed = list(samples) if keep else []  # before _merge adds later printings' copies
     files.sort(key=lambda f: f[0])  # stable: within one date, the archives' order (path, then also)
     sequences: list[list[int]] = []
     meta_rows: list[tuple] = []
@@ -204,11 +256,14 @@ def _assemble(source: Source, parts: list[tuple]) -> ArchiveParsed:
                           first[1], tuple(f[2] for f in group[1:])))
         n += len(group)
     releases = [Release(i, *row) for i, row in enumerate(meta_rows)]
-    records = _versions(source, samples, sequences, releases)
+    if resume is not None and [r.date for r in releases[:len(resume.dates)]] != resume.dates:
+        raise ValueError("the resumed releases are not the first ones of the timeline")
+    records, (ids, traced) = _versions(source, samples, sequences, releases, resume)
     notes.insert(0, f"{len(releases)} releases, {releases[0].date} to {releases[-1].date} ({len(files)} files): "
                     f"{sum(len(s) for s in sequences)} records in all, {len(records)} distinct versions stored")
     meta = {"releases": [_release_meta(r) for r in releases]}
-    return ArchiveParsed(Parsed(records, warnings, notes=notes, meta=meta), releases, encodings)
+    kept_resume = Resume(distinct_parsed, kept, [r.date for r in releases], ids, traced) if keep else None
+    return ArchiveParsed(Parsed(records, warnings, notes=notes, meta=meta), releases, encodings, kept_resume)
 
 
 def _merge(source: Source, samples: list[Record], distinct: dict[Key, int], seqs: list[list[int]],
@@ -264,9 +319,10 @@ def _runs(indexes: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
-              releases: list[Release]) -> list[Record]:
-    """One record per (distinct text, contiguous run of releases), with parents, refs and lineage."""
+def _versions(source: Source, samples: list[Record], sequences: list[list[int]], releases: list[Release],
+              resume: Resume | None = None) -> tuple[list[Record], tuple[list[list[int]], Traced]]:
+    """One record per (distinct text, contiguous run of releases), with parents, refs and lineage;
+    and the lineage ids and trace state (_assign_lineage)."""
 
     prefix = f"{source.id}:"
     seen_in: dict[int, list[int]] = defaultdict(list)
@@ -289,6 +345,7 @@ def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
             first_of[version.id] = first
             for rel in range(first, last + 1):
                 at[rel][n] = version
+    keyed: dict[str, tuple] = {}  # number -> number_key: the numbers repeat from release to release
     # Per release: local id -> version, number -> version, glossary term -> version.
     for rel, seq in enumerate(sequences):
         by_local = {samples[n].id: at[rel][n] for n in seq}
@@ -305,16 +362,16 @@ def _versions(source: Source, samples: list[Record], sequences: list[list[int]],
                 parent = by_local.get(samples[n].parent)
                 version.parent = parent.id if parent else None
             if any("-" in ref.key for ref in samples[n].refs) and not ordered:
-                ordered = sorted((number_key(k), k) for k in numbers)
+                ordered = sorted((keyed[k] if k in keyed else keyed.setdefault(k, number_key(k)), k) for k in numbers)
             version.refs = [_resolve(ref, numbers, terms, version, ordered) for ref in samples[n].refs]
     by_id = {v.id: v for v in versions}
     for version in versions:
         for ref in version.refs:
             if ref.target and ref.target in by_id and version.id not in by_id[ref.target].refs_in:
                 by_id[ref.target].refs_in.append(version.id)
-    _assign_lineage(versions, sequences, at, samples)
+    lineage = _assign_lineage(versions, sequences, at, samples, resume)
     versions.sort(key=lambda v: v.order)
-    return versions
+    return versions, lineage
 
 
 def _resolve(ref: Ref, numbers: dict[str, Record], terms: dict[str, Record], own: Record,
@@ -349,14 +406,20 @@ def _resolve(ref: Ref, numbers: dict[str, Record], terms: dict[str, Record], own
 
 
 def _assign_lineage(versions: list[Record], sequences: list[list[int]], at: list[dict[int, Record]],
-                    samples: list[Record]) -> None:
+                    samples: list[Record], resume: Resume | None = None) -> tuple[list[list[int]], Traced]:
     """Rules and chapters by rulebase.ingest.lineage (edits and renumberings); glossary entries by term;
-    examples follow their rule; everything else by its local id."""
+    examples follow their rule; everything else by its local id. Returns the lineage ids of every
+    release and where the trace stopped; with `resume`, its releases' ids are taken as traced
+    and only the later releases are traced, from where it stopped."""
 
     numbered = [[n for n in seq if samples[n].kind in LINEAGE_KINDS and samples[n].number] for seq in sequences]
-    ids = trace([[(samples[n].number, fold_space(samples[n].text if samples[n].kind == "rule" else
-                                                  samples[n].title or samples[n].text)) for n in seq]
-                 for seq in numbered])
+    done = list(resume.ids) if resume is not None else []
+    traced = Traced() if resume is None else Traced(list(resume.traced.prev), list(resume.traced.prev_ids),
+                                                    dict(resume.traced.lost), resume.traced.next_id,
+                                                    resume.traced.steps)
+    ids = done + trace([[(samples[n].number, fold_space(samples[n].text if samples[n].kind == "rule" else
+                                                         samples[n].title or samples[n].text)) for n in seq]
+                        for seq in numbered[len(done):]], traced)
     first_of: dict[int, str] = {}
     for rel, seq in enumerate(numbered):
         for n, lid in zip(seq, ids[rel], strict=True):
@@ -375,3 +438,4 @@ def _assign_lineage(versions: list[Record], sequences: list[list[int]], at: list
             version.lineage = f"{parent.lineage or parent.id}#example{ordinal}"
         else:
             version.lineage = version.id.split("@")[0]
+    return ids, traced

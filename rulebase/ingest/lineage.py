@@ -35,7 +35,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -345,18 +345,31 @@ class _Match:
         return scored
 
 
-def trace(releases: Sequence[Sequence[Entry]]) -> list[list[int]]:
+@dataclass(slots=True)
+class Traced:
+    """Where `trace` stands after the releases it has seen: enough to go on with later releases
+    (one added after the archive's newest) without tracing the earlier ones again. `trace` is
+    online: a release's ids depend only on it and the releases before it."""
+
+    prev: list[Entry] = field(default_factory=list)  # the last (non-empty) release's entries
+    prev_ids: list[int] = field(default_factory=list)
+    lost: dict[int, tuple[Entry, int]] = field(default_factory=dict)  # lineage -> (its last entry, step it went missing)
+    next_id: int = 0
+    steps: int = 0  # non-empty releases seen
+
+
+def trace(releases: Sequence[Sequence[Entry]], state: Traced | None = None) -> list[list[int]]:
     """A lineage id for every (number, text) entry of every release (releases in date order,
     entries in document order); same shape as the input. Ids are dense ints in order of first
-    appearance, so the result depends only on the input."""
+    appearance, so the result depends only on the input. `state`: where an earlier call over the
+    releases before these stopped (updated in place), so that trace(a + b) is
+    trace(a, s) + trace(b, s) for one fresh Traced() s."""
     norm = _Norm()
     out: list[list[int]] = []
-    prev: list[Entry] = []
-    prev_ids: list[int] = []
-    prev_title: list[bool] = []
-    lost: dict[int, tuple[Entry, int]] = {}  # lineage -> (its last entry, step it went missing)
-    next_id = 0
-    for step, given in enumerate(r for r in releases if r):
+    state = state if state is not None else Traced()
+    prev, prev_ids, lost, next_id = state.prev, state.prev_ids, state.lost, state.next_id
+    prev_title = [norm.title(text) for _, text in prev]
+    for step, given in enumerate((r for r in releases if r), state.steps):
         release = [(number, text) for number, text in given]  # hashable, whatever the caller's pairs
         pool = sorted(lost.items(), key=lambda kv: (-kv[1][1], kv[0]))  # missing from `prev` only first
         m = _Match(prev + [entry for _, (entry, _) in pool], release, norm,
@@ -384,6 +397,8 @@ def trace(releases: Sequence[Sequence[Entry]]) -> list[list[int]]:
             del lost[lineage]
         out.append(ids)
         prev, prev_ids, prev_title = release, ids, [norm.title(text) for _, text in release]
+    state.prev, state.prev_ids, state.lost, state.next_id = prev, prev_ids, lost, next_id
+    state.steps += len(out)
     full = iter(out)
     return [next(full) if release else [] for release in releases]
 
