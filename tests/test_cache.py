@@ -192,6 +192,68 @@ def test_a_newer_release_is_folded_from_the_cached_parse_as_a_full_parse_would(s
     assert len(parsed) == 2 * len(RELEASES) + 2  # the build, the added file, then every release with it
 
 
+def _closed_of(cache: Path) -> tuple[dict, dict]:
+    """The closed.json (writer.write_archive_index) of the archive's own cache entry and of the
+    entry with the added release."""
+    own = next(cache.glob("cr-*/resume.json")).parent
+    added = next(p for p in cache.glob("cr-*") if p != own)
+    return tuple(json.loads((entry / "whoosh" / "closed.json").read_text(encoding="utf-8")) for entry in (own, added))
+
+
+def _searches(tmp_path: Path, name: str) -> list:
+    """DOCMETA (document numbers follow the segments) and what a few searches print."""
+    from typer.testing import CliRunner
+
+    from rulebase.cli.app import app
+
+    index = tmp_path / name / "index"
+    out: list = [(index / (index / "CURRENT").read_text().strip() / "whoosh" / "docmeta.bin").read_bytes()]
+    for query in ("exalted", "trample", "damage prevention", "mulligan", "legend rule", "702.80a"):
+        for when in ([], ["--as-of", "2009-12-01"], ["--as-of", "2009-06-01"]):
+            result = CliRunner().invoke(app, ["--index", str(index), "search", query, *when])
+            out.append((result.exit_code, result.stdout))  # 1: no results
+    return out
+
+
+def test_a_folded_release_copies_the_closed_segment_and_indexes_as_a_build_from_scratch(
+        small_corpus, tmp_path, monkeypatch):
+    """The archive's index is two parts (writer.write_archive_index): the documents closed
+    before its newest release, then the rest. A fold of a newer release copies the closed
+    segment of the archive's own entry (the same documents: the same key) and indexes only the
+    rest; the records, document numbers and search answers are byte for byte those of a build
+    that parses and indexes every release (no cached parse, the closed segment written again),
+    and of a fold whose cached closed segment does not match (written again)."""
+    from rulebase.build import cache
+
+    with tarfile.open(ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz", "r:xz") as tar:
+        data = tar.extractfile("comprules-archive/comprules-2009-10-01.txt").read()
+    data = data.replace(b"Exalted is a triggered ability.", b"Exalted is a triggered ability that works.")
+    monkeypatch.setenv("RULEBASE_WORKERS", "1")
+    fast = _add_and_answer(small_corpus, tmp_path, "fast", data, monkeypatch)
+    fast.extend(_searches(tmp_path, "fast"))
+    own, added = _closed_of(tmp_path / "fast" / "cache")
+    assert own == added and own["docs"] > 0  # copied: the same segment
+
+    def rekey(cache_folder: Path) -> None:  # intact (sizes kept) but another key: written again
+        closed = next(cache_folder.glob("cr-*/whoosh/closed.json"))
+        held = json.loads(closed.read_text(encoding="utf-8"))
+        closed.write_text(json.dumps({**held, "key": "x" + held["key"][1:]}), encoding="utf-8")
+
+    rekeyed = _add_and_answer(small_corpus, tmp_path, "rekeyed", data, monkeypatch, rekey)
+    rekeyed.extend(_searches(tmp_path, "rekeyed"))
+    own, added = _closed_of(tmp_path / "rekeyed" / "cache")
+    assert own["segments"] != added["segments"] and own["docs"] == added["docs"]
+
+    monkeypatch.setattr(archive, "extend", lambda *args: None)
+    monkeypatch.setattr(cache.Entry, "load_resume", lambda self: None)  # from scratch: nothing to fold from
+    full = _add_and_answer(small_corpus, tmp_path, "full", data, monkeypatch)
+    full.extend(_searches(tmp_path, "full"))
+    own, added = _closed_of(tmp_path / "full" / "cache")
+    assert own["segments"] != added["segments"] and own["key"] == added["key"]
+    assert fast == full and rekeyed == full
+    assert "that works" in fast[0] and sum(code == 0 for code, _ in fast[7:]) > 12
+
+
 def test_an_added_release_inside_the_timeline_is_parsed_with_every_release(small_corpus, tmp_path):
     """extend declines a release that took effect on or before the archive's newest: the fold
     then parses everything (parse_archive)."""

@@ -83,12 +83,17 @@ def load_or_parse(source: Source, added: archive.Added = ()) -> tuple[archive.Ar
     if cached is not None:
         parsed, encodings = cached
         return archive.ArchiveParsed(parsed, [], encodings), entry.segment_dir
-    resume = _entry(source).load_resume() if added else None
+    own = _entry(source) if added else None
+    resume = own.load_resume() if own is not None else None
     archived = archive.parse_archive(source, added=added, resume=resume)
-    spans = windows(archived.parsed.records, [source], {source.id: archived.parsed.meta["releases"]})
+    releases = archived.parsed.meta["releases"]
+    spans = windows(archived.parsed.records, [source], {source.id: releases})
+    # the closed documents' segment of the archive's own entry: what a fold of a newer release leaves alone
+    reuse = own.segment_dir if resume is not None else None
 
     def write_segment(folder: Path) -> None:
-        writer.write_index(folder, archived.parsed.records, None, spans, default_workers(), common=False)
+        writer.write_archive_index(folder, archived.parsed.records, spans, default_workers(),
+                                   writer.archive_cut(releases), reuse)
 
     saved = entry.save(archived.parsed, archived.encodings, write_segment, archived.resume)
     return archived, entry.segment_dir if saved else None

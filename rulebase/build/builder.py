@@ -140,7 +140,8 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     others = [s for s in sources if s.id not in cached and s.format not in ARCHIVES]
     groups = [tuple(s.id for s in others if s.bundled)] + [(s.id,) for s in others if not s.bundled]
     try:
-        indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached, groups=groups)
+        indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached, groups=groups,
+                            cuts={sid: indexer.archive_cut(rows) for sid, rows in releases.items()})
     finally:
         records_db.wait()
     meta = {

@@ -1,8 +1,8 @@
 """A build cache for the Comprehensive Rules archive: its versions and its index segment.
 
 The archive is most of the corpus (122 releases in two files) and never changes unless its files
-or our code do, so a build keeps what it made of it: the versions (JSON) and a Whoosh segment holding only
-them. The next build, say after `rulebase add` of one release, parses and indexes the other
+or our code do, so a build keeps what it made of it: the versions (JSON) and a Whoosh index holding only
+them (the segments of its closed versions, then the rest: writer.write_archive_index). The next build, say after `rulebase add` of one release, parses and indexes the other
 documents and copies the segment in: seconds, not a minute. Entries are keyed by the archive's
 bytes and the code digest, written to a temporary folder and renamed into place, and checked
 against the file sizes they recorded; a damaged or unreadable entry is ignored and rebuilt.

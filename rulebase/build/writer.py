@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rulebase.build.concepts import concept_table
-from rulebase.core.eras import OPEN_END, labels_between, next_day
+from rulebase.core.eras import OPEN_END, day, labels_between, next_day
 from rulebase.core.errors import IndexError_
 from rulebase.core.pool import pool
 from rulebase.core.records import Record, fold_typography
@@ -100,15 +100,16 @@ def write_index(path: Path, records: list[Record],
                 progress: Callable[[str, int, int], None] | None = None,
                 windows: dict[str, tuple[int, int]] | None = None, workers: int = 1,
                 cached: dict[str, Path] | None = None, common: bool = True,
-                groups: list[tuple[str, ...]] | None = None) -> None:
+                groups: list[tuple[str, ...]] | None = None, cuts: dict[str, int] | None = None) -> None:
     """Write the full-text index; with several `workers` each writes a segment of consecutive
     records in its own process. `cached`: per source id, an index written earlier for exactly that
     source's records with this schema (cache.py); its segments are copied in after ours. `groups`:
     sets of source ids whose documents are indexed as one segment kept in the build cache
     (cache.Segment), keyed by the digest of those very documents: when a rebuild gives a group the
     same documents (the bundled documents after `rulebase add`), its segment is copied, not
-    written again. Also writes DOCMETA, each document's group and days in force in
-    document-number order, and (with `common`) the common terms' decoded postings (postings.py) and the concept
+    written again. `cuts`: per cached archive source id, its archive_cut (its index, from
+    write_archive_index, holds its closed documents first, then the rest: archive_parts). Also
+    writes DOCMETA, each document's group and days in force in document-number order, and (with `common`) the common terms' decoded postings (postings.py) and the concept
     table (concepts.py)."""
     # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.index import TOC, clean_files
@@ -143,7 +144,12 @@ def write_index(path: Path, records: list[Record],
     if progress:
         progress("index", total, total)
     order = shared + [d for _, part in reused for d in part]
-    order += documents_of([r for source in cached for r in records if r.source == source], windows)
+    for source in cached:  # in the order of the copied segments (an archive's: closed, then open)
+        archived = documents_of([r for r in records if r.source == source], windows)
+        if cuts and source in cuts:
+            closed, rest = archive_parts(archived, cuts[source])
+            archived = closed + rest
+        order += archived
     copied = _copy_segments([folder for folder, _ in reused] + list(cached.values()), path)
     segments = [s for s in segments if s.doc_count_all()] + copied
     if sum(s.doc_count_all() for s in segments) != len(order):
@@ -209,6 +215,114 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
             item[2] = None
     prune_segments({item[2].parent for item in out if item[2] is not None})
     return [tuple(item) for item in out]
+
+
+def archive_cut(releases: list[dict]) -> int:
+    """The first day of the newest release of an archive's own files (archive.py's meta rows;
+    a release added with `rulebase add` is read from a member named 'added:FILE'), 0 without one.
+    The archive's documents that ended before it are its closed ones (archive_parts)."""
+    own = [row["date"] for row in releases if not str(row.get("member", "")).startswith("added:")]
+    return day(max(own)) if own else 0
+
+
+def archive_parts(docs: list[tuple], cut: int) -> tuple[list[tuple], list[tuple]]:
+    """An archive's documents (documents_of), in record order, as its index holds them: first
+    the closed ones, whose days in force ended before `cut` (archive_cut) and, of a rule, whose
+    lineage has a later version that began by then, then the rest. A release newer than the
+    archive's own cannot change a closed document: its days, its editions and its `spelled`
+    (not the newest version, and a later one stays) are the same; a lineage's last version
+    before a gap stays with the rest, as a newer release may bring the rule back."""
+    started: dict[str, int] = {}  # lineage -> the first day of its latest version begun by `cut`
+    for record, window, *_ in docs:
+        if record.span and record.lineage and window[0] <= cut:
+            started[record.lineage] = max(started.get(record.lineage, 0), window[0])
+    closed, rest = [], []
+    for doc in docs:
+        record, window = doc[0], doc[1]
+        done = window[1] < cut and (not (record.span and record.lineage) or started[record.lineage] > window[1])
+        (closed if done else rest).append(doc)
+    return closed, rest
+
+
+CLOSED = "closed.json"  # beside an archive's index: the key, segment ids and count of its closed documents
+
+
+def write_archive_index(path: Path, records: list[Record], windows: dict[str, tuple[int, int]],
+                        workers: int, cut: int, reuse: Path | None = None) -> None:
+    """An archive's index for its build cache entry (build/archive.py), in two parts: the
+    segments of its closed documents (archive_parts), keyed by their digest and the code's
+    (CLOSED), then those of the rest. Folding a newer release into the timeline can only change
+    the rest (and add new documents): `reuse`, the index of the archive's own entry, gives its
+    closed segments, copied when their key is this one (the same documents), written again when
+    not. The same documents in the same order either way: a fold and a build from scratch
+    number them alike (write_index's `cuts` orders DOCMETA so)."""
+    # lazy: Whoosh (~140 ms) only where this path reads the index
+    import hashlib
+    import json
+
+    from whoosh.index import TOC, clean_files
+
+    from rulebase.build.digest import code_digest
+
+    path.mkdir(parents=True)
+    schema = make_schema()
+    ix = whoosh_index.create_in(str(path), schema)
+    lead = leads(records)
+    done, open_ = archive_parts(documents_of(records, windows), cut)
+    docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in done + open_]
+    closed = len(done)
+    digest = hashlib.sha256(code_digest().encode())
+    digest.update(json.dumps(docs[:closed], sort_keys=True, ensure_ascii=False).encode("utf-8"))
+    key = digest.hexdigest()[:24]
+    kept = _closed_segments(reuse, key, closed, path) if reuse is not None and closed else []
+    # written in parts, one per worker (MIN_PART, ADDED_PART): the closed ones (unless copied),
+    # then the rest, so that a full build's workers share the work
+    parts = [] if kept or not closed else _split(docs[:closed], max(1, min(workers, closed // MIN_PART)))
+    count = len(parts)
+    parts += _split(docs[closed:], max(1, min(workers, (len(docs) - closed) // ADDED_PART)))
+    if len(parts) > 1 and workers > 1:
+        with pool(min(workers, len(parts))) as running:
+            segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
+    else:
+        segments = [_write_segment(str(path), part) for part in parts]
+    segments = kept + segments
+    if closed:
+        ids = [s.segment_id() for s in segments[:len(kept) or count]]
+        (path / CLOSED).write_text(json.dumps({"key": key, "segments": ids, "docs": closed}), encoding="utf-8")
+    generation = ix.latest_generation() + 1
+    TOC(schema, segments, generation).write(ix.storage, ix.indexname)
+    clean_files(ix.storage, ix.indexname, generation, segments)
+
+
+def _split(docs: list[dict], n: int) -> list[list[dict]]:
+    """`docs` in `n` consecutive parts (none of no documents)."""
+    size = -(-len(docs) // n) or 1
+    return [docs[i:i + size] for i in range(0, len(docs), size)]
+
+
+def _closed_segments(reuse: Path, key: str, closed: int, into: Path) -> list:
+    """The closed segments of the archive index in `reuse` (CLOSED), copied into `into`, when
+    they hold the `closed` documents of `key`; else none."""
+    # lazy: only this rarer path needs it
+    import json
+    import shutil
+
+    try:
+        held = json.loads((reuse / CLOSED).read_text(encoding="utf-8"))
+        ids = held["segments"]
+        segments = whoosh_index.open_dir(str(reuse), readonly=True)._segments()[:len(ids)]  # noqa: SLF001
+        if (held["key"] != key or held["docs"] != closed or [s.segment_id() for s in segments] != ids
+                or sum(s.doc_count_all() for s in segments) != closed):
+            return []
+        copying = [(s, [f for f in reuse.iterdir() if f.name.startswith(f"{s.segment_id()}.")]) for s in segments]
+        if not all(files for _, files in copying):
+            return []
+        for _, files in copying:
+            for file in files:
+                shutil.copyfile(file, into / file.name)
+        return segments
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return []
 
 
 ADDED_PART = 1500  # an added document of more records than twice this is indexed by two workers
