@@ -99,53 +99,43 @@ def build_process(env: dict, *args: str) -> tuple[float, float]:
 RELEASE = ROOT.parent / "shared" / "extra" / "comprules-2025-11-14.txt"
 
 
-def add_times(env: dict, tmp: Path, runs: int) -> list[float]:
-    """Wall times of `rulebase add` of one release (the 2025-11-14 file, a document of its own), each
-    on a fresh copy of the built index, the warm build cache and an empty user corpus, as a user's
-    first add after the first build."""
+def add_times(env: dict, tmp: Path, runs: int, document: Path = RELEASE, name: str = "add") -> list[float]:
+    """Wall times of `rulebase add DOCUMENT` (by default the 2025-11-14 release, a document of its
+    own), each on a fresh copy of the built index, the warm build cache and an empty user corpus,
+    as a user's first add after the first build."""
     # lazy: only this rarer path needs it
     import shutil
 
-    if not RELEASE.is_file():
+    if not document.is_file():
         return []
     times = []
     for n in range(runs):
-        run = tmp / f"add-{n}"
+        run = tmp / f"{name}-{n}"
         shutil.copytree(tmp / "index", run / "index")
         shutil.copytree(tmp / "cache", run / "cache")
         one = dict(env, RULEBASE_INDEX=str(run / "index"), RULEBASE_CACHE=str(run / "cache"),
                    RULEBASE_USER_CORPUS=str(run / "users"))
-        times.append(build_process(one, "add", str(RELEASE))[0])
+        times.append(build_process(one, "add", str(document))[0])
         shutil.rmtree(run)
     return times
 
 
 def new_release_times(env: dict, tmp: Path, runs: int) -> list[float]:
-    """Wall times of `rulebase add` of a release newer than every one the archive holds (the
-    2025-11-14 file, its effective date made today's), each on a fresh copy as in add_times: such
-    a release joins the archive's timeline (only it is parsed and traced; the archive's closed
-    documents' segments are copied, the rest indexed again)."""
+    """add_times of a release newer than every one the archive holds (the 2025-11-14 file, its
+    effective date made today's): it joins the archive's timeline (only it is parsed and traced;
+    the archive's closed documents' segments are copied, the rest indexed again)."""
     # lazy: only this rarer path needs it
     import datetime
-    import shutil
 
     if not RELEASE.is_file():
         return []
     today = datetime.date.today()
     text = RELEASE.read_text(encoding="utf-8-sig").replace(
         "effective as of November 14, 2025", f"effective as of {today:%B} {today.day}, {today.year}")
-    (tmp / "in").mkdir(exist_ok=True)
-    (tmp / "in" / "comprules-new.txt").write_text(text, encoding="utf-8")
-    times = []
-    for n in range(runs):
-        run = tmp / f"add-new-{n}"
-        shutil.copytree(tmp / "index", run / "index")
-        shutil.copytree(tmp / "cache", run / "cache")
-        one = dict(env, RULEBASE_INDEX=str(run / "index"), RULEBASE_CACHE=str(run / "cache"),
-                   RULEBASE_USER_CORPUS=str(run / "users"))
-        times.append(build_process(one, "add", str(tmp / "in" / "comprules-new.txt"))[0])
-        shutil.rmtree(run)
-    return times
+    newer = tmp / "in" / "comprules-new.txt"
+    newer.parent.mkdir(exist_ok=True)
+    newer.write_text(text, encoding="utf-8")
+    return add_times(env, tmp, runs, newer, "add-new")
 
 
 def size_mb(folder: Path) -> float:
