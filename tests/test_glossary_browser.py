@@ -72,16 +72,21 @@ def page(browser, server):
     assert requests and all(url.startswith(server) for url in requests), requests
 
 
+def _follow_first_result(page, server, query: str, title: str, url: str) -> None:
+    """Type `query` into the index page's search, check the first result is `title`, follow it."""
+    page.locator("#search").press_sequentially(query)
+    first = page.locator("#results li a").first
+    first.wait_for()
+    assert first.inner_text() == title
+    first.click()
+    page.wait_for_url(server + url)
+
+
 def test_search_then_follow_a_result(page, server):
     page.goto(server + "index.html")
     assert page.title() == "Index · Rules glossary"
     assert page.locator("#results li").count() == 0
-    page.locator("#search").press_sequentially("exalt")
-    first = page.locator("#results li a").first
-    first.wait_for()
-    assert first.inner_text() == "Exalted"
-    first.click()
-    page.wait_for_url(server + "terms/exalted.html")
+    _follow_first_result(page, server, "exalt", "Exalted", "terms/exalted.html")
     assert page.locator("h1").inner_text() == "Exalted"
     definition = page.locator('[id="cr2008:glossary.exalted"]')
     assert definition.is_visible()
@@ -120,12 +125,7 @@ def test_no_match_and_a_to_z(page, server):
 
 def test_current_term_rule_page_and_its_history(page, server):
     page.goto(server + "index.html")
-    page.locator("#search").fill("ward")
-    first = page.locator("#results li a").first
-    first.wait_for()
-    assert first.inner_text() == "Ward"
-    first.click()
-    page.wait_for_url(server + "terms/ward.html")
+    _follow_first_result(page, server, "ward", "Ward", "terms/ward.html")
     current = page.locator("article.definition").first
     assert "in force" in current.locator("h3").inner_text() and "to now" in current.locator("h3").inner_text()
     current.locator("p.see-also a").first.click()  # "See rule 702.21" leads to the rule in force now
