@@ -5,7 +5,7 @@ puts those first); this module finds the words that ask for older rules instead:
 era named ("4th edition", "5e", "alpha", "in 2005", "before the 2009 rules", "the old rules").
 Those words then leave the query: "edition" and "2005" are not what the rules text is about.
 Whether a *term* exists only in old rules (interrupt, mana burn) is a question for the index's
-vocabulary and is answered in history.py.
+vocabulary and is answered in term_history.py.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ suggestions.
 The Searcher reads top-down as a query runs: search, its clauses, their scores, each rule's best
 version (its group), the re-ranking (ranking.py) and the filling of the result list, one hit per
 text. A query's text is read in question.py, near spellings are found in spelling.py, whether a
-term belongs to older rules in history.py, and snippets are cut in highlight.py.
+term belongs to older rules in term_history.py, and snippets are cut in highlight.py.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
 from rulebase.search.concepts import Concepts
 from rulebase.search.highlight import highlight
-from rulebase.search.history import TermHistory
 from rulebase.search.hits import Hit, Results, same_text_key
 from rulebase.search.question import quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import rerank
 from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
+from rulebase.search.term_history import TermHistory
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
               "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3,
