@@ -30,7 +30,8 @@ def test_a_year_is_the_rules_in_force_then(question, day, rest):
 
 
 @pytest.mark.parametrize("question", ["how did mana burn change?", "old rules banding", "third edition ante",
-                                      "what trample used to do"])
+                                      "what trample used to do", "how did the legend rule work before they changed it",
+                                      "what did it do before the change"])
 def test_older_rules_asked_for_without_naming_them(question):
     era = read_era(question, 2026)
     assert era.old and era.edition is None and era.day is None

@@ -133,3 +133,19 @@ def test_an_edition_filter_shows_only_that_editions_texts(library, query, editio
     records = library.store.get_many([h.id for h in search(library, query, 20, edition=[edition]).hits])
     assert records
     assert [r.id for r in records if edition not in (labels_between(*r.span) if r.span else [r.edition])] == []
+
+
+@pytest.mark.parametrize("query, today", [("what is the converted mana cost of a split card", "mana value"),
+                                          ("do tribal spells have creature types", "kindred"),
+                                          ("what happens to a card removed from the game face down", "exile")])
+def test_a_question_in_older_words_is_answered_by_todays_rule(library, query, today):
+    """The glossary in force now says what the older term is called today; today's rule uses only that."""
+    results = search(library, query, 5)
+    first = results.hits[0]
+    assert first.id in results.now and today in results.records[first.id].text.lower()
+    assert not all(h.id in results.now for h in results.hits)  # the older texts are still on the list
+
+
+def test_a_historical_question_in_older_words_keeps_the_older_texts(library):
+    results = search(library, "how did the legend rule work before they changed it", 5)
+    assert sum(h.id not in results.now for h in results.hits[:3]) >= 2

@@ -26,7 +26,9 @@ _BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(
 _IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
                       re.IGNORECASE)
 _OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|no\s+longer|anymore|originally|back\s+then|"
-                  r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change)\b", re.IGNORECASE)
+                  r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change|"
+                  r"before\s+(?:(?:they|wizards|wotc|it|the\s+rules?)\s+(?:was\s+|were\s+)?changed?|the\s+(?:\w+\s+)?change))\b",
+                  re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

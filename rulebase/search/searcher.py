@@ -34,6 +34,7 @@ from rulebase.search.highlight import highlight
 from rulebase.search.hits import Hit, Results, same_text_key
 from rulebase.search.question import quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import rerank
+from rulebase.search.renames import Rename
 from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
 from rulebase.search.term_history import TermHistory
 
@@ -117,6 +118,9 @@ class Searcher:
         if phrases and not quoted_in_question(text):
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
+        # older texts, and a date's rules, use the older words
+        renamed = self.history.renamed(text, texts) if current_first and lang != "hu" else []
+        self._add_todays_names(text, words, per_word, renamed)
         word_terms = query_terms = [set(pairs) for pairs in per_word]
         weights = [WEAK_WEIGHT if w in names or (w in weak and self.history.rare_now(terms)) else 1.0
                    for w, terms in zip(words, word_terms, strict=True)]
@@ -158,7 +162,8 @@ class Searcher:
             weights = [1.0] * len(word_terms)
         rarity = [r * w for r, w in zip(self._rarity(word_terms), weights, strict=True)]
         now: set[str] = set()
-        if current_first and lang != "hu" and not self.history.asks_old(words, query_terms, texts):
+        if current_first and lang != "hu" and not self.history.asks_old(words, query_terms, texts,
+                                                                                  in_older_words=bool(renamed)):
             last = self.docmeta()[2]
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if last[docnum] == OPEN_END}
         ranked = rerank(pooled, word_terms, rarity, now)
@@ -178,6 +183,20 @@ class Searcher:
             kept = [(f, t) for f, t in pairs if f not in CONTEXT_FIELDS or self._df(f, t) <= common]
             out.append(kept or pairs)
         return out
+
+    def _add_todays_names(self, text: str, words: list[str], per_word: list[list[tuple[str, str]]],
+                          renamed: list[Rename]) -> None:
+        """A term in older rules' words ("came into play") also matches today's name for it
+        ("battlefield"), as the same word of the question: the rule in force now says only that."""
+        lowered = [fold(w.lower()) for w in words]
+        held = {pair for pairs in per_word for pair in pairs}
+        for rename in renamed:
+            span = rename.pattern.search(fold(text.lower()).replace("’", "'"))[0]
+            at = next((i for i, w in enumerate(lowered) if re.search(rf"\b{re.escape(w)}\b", span)), None)
+            if at is None:
+                continue
+            new = [(f, t) for f in ("title", "text") for t in self._tokens(f, rename.today)]
+            per_word[at] += [pair for pair in dict.fromkeys(new) if pair not in held]
 
     def fields_of(self, word: str, lang: str | None) -> list[str]:
         """The fields a word is scored in: its query's language's, and the other language's too

@@ -15,6 +15,7 @@ from rulebase.core.eras import OPEN_END
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.scorer import Scorer
 from rulebase.search.question import WORD
+from rulebase.search.renames import Rename, read_renames, renamed_in
 
 RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
 OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
@@ -28,6 +29,8 @@ class TermHistory:
                  tokens: Callable[[str, str], list[str]]):
         self.scorer, self._docmeta, self._column, self._tokens = scorer, docmeta, column, tokens
         self._obsolete: list[str] | None = None
+        self._renames: list[Rename] | None = None
+        self._obsolete_entries: list[tuple[str, str]] | None = None
         self._glossary_words: set[str] | None = None
 
     def current_count(self, field: str, token: str, enough: int) -> int:
@@ -46,15 +49,19 @@ class TermHistory:
         """Whether the rules in force now hardly use a word (a card name, not a rules term)."""
         return all(self.current_count(f, t, RARE_NOW + 1) <= RARE_NOW for f, t in terms if f in ("title", "text"))
 
-    def asks_old(self, words: list[str], word_terms: list[set], texts) -> bool:
+    def asks_old(self, words: list[str], word_terms: list[set], texts, in_older_words: bool = False) -> bool:
         """Whether a question uses a term of older rules: one the current glossary calls obsolete
         ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
-        use and the rules in force now (almost) never do ("fast effect")."""
+        use and the rules in force now (almost) never do ("fast effect"). A question that names
+        today's terms in older words (`in_older_words`: "comes into play") is read by the first
+        test only: its other old-sounding words ("comes") are how the asker speaks."""
         lowered = " " + " ".join(fold(w.lower()) for w in words) + " "
         obsolete = [t for t in self._obsolete_terms(texts) if f" {t} " in lowered]
         if any(" " in term for term in obsolete):
             return True
         for word, terms in zip(words, word_terms, strict=True):
+            if in_older_words and fold(word.lower()) not in obsolete:
+                continue
             # a one-word obsolete term ("interrupt", not "during") must be rare now as well
             share = 10 if fold(word.lower()) in obsolete else 20
             if not word.islower() and share == 20:
@@ -80,13 +87,33 @@ class TermHistory:
                                     for w in WORD.findall(t.lower())}
         return self._glossary_words
 
+    def renames(self, texts) -> list[Rename]:
+        """The current glossary's obsolete terms that today's rules call otherwise (renames.py)."""
+        if self._renames is None:
+            self._renames = read_renames(self._obsolete_glossary(texts))
+        return self._renames
+
+    def renamed(self, text: str, texts) -> list[Rename]:
+        """The terms a question names in older rules' words ("converted mana cost": mana value)."""
+        return renamed_in(text, self.renames(texts))
+
     def _obsolete_terms(self, texts) -> list[str]:
-        """The terms the glossary in force now marks '(Obsolete)', folded ("mana burn")."""
+        """The terms the glossary in force now marks '(Obsolete)' and names nothing today by
+        (a renamed term is today's concept in older words: renames.py), folded ("mana burn")."""
         if self._obsolete is None:
+            renamed = {fold(r.old.lower()) for r in self.renames(texts)}
+            titles = [title for title, _ in self._obsolete_glossary(texts)]
+            self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles}
+                                    - renamed - {""})
+        return self._obsolete
+
+    def _obsolete_glossary(self, texts) -> list[tuple[str, str]]:
+        """(title, text) of the glossary entries in force now marked '(Obsolete)'."""
+        if self._obsolete_entries is None:
             last, ids = self._docmeta()[2], self._column("id")
             postings = self.scorer.postings("title", self._tokens("title", "obsolete")[0])
             docs = [ids[d] for d in (postings.ids if postings else ()) if last[d] == OPEN_END]
-            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
-            self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles
-                                     if "(obsolete)" in t.lower()} - {""})
-        return self._obsolete
+            records = (texts(docs) if texts else {}).values()
+            self._obsolete_entries = sorted((r.title, r.text) for r in records
+                                            if "(obsolete)" in (r.title or "").lower())
+        return self._obsolete_entries

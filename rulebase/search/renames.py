@@ -1,0 +1,96 @@
+"""Older rules' names for terms that live on under another name, read from today's glossary.
+
+Players keep the words they learnt: "converted mana cost", "comes into play", "removed from the
+game", "unblockable", "EDH". The glossary in force now lists each as obsolete and says what it is
+called today ("Converted Mana Cost (Obsolete): An obsolete term for mana value.", "In Play
+(Obsolete): ... the phrases “in play,” “from play,” “into play,” ... See Battlefield."), so a
+question in the old words also reaches today's rule, which uses only the new ones. A term that
+no longer exists at all ("Mana Burn (Obsolete): ... That rule no longer exists.") names nothing
+today and is left to term_history.asks_old.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rulebase.core.records import fold_accents as fold
+
+_OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+_QUOTE = "“”\"'‘’"
+# What today's term is, by how the entry says it, most direct first.
+_NAMED = (
+    re.compile(r"\bSee rules? [\d.a-z-]+, [“\"]([^”\"]+?)\.?[”\"]"),
+    re.compile(r"(?:obsolete term|older name) for (?:the |an? )?[“\"]?([^.“”\"]+?)[”\"]?(?: \[[^\]]*\])?[.,]"),
+    re.compile(r"^A term that meant [“\"]([^”\"\[\]]+?)\.?[”\"]"),
+    re.compile(r"\bSee (?!rules?\b)([A-Z][\w’'-]*(?: [A-Z][\w’'-]*)*)\.\s*$"),
+)
+_PHRASES = re.compile(r"[“\"]([^”\"]{2,40}?)[,.]?[”\"]")  # “in play,” “from play,” “into play,”
+_PLACEHOLDER = re.compile(r"\[[^\]]*\]")  # “Remove [something] from the game”
+_WORD = re.compile(r"[\w’'-]+")
+_INFLECTED = "(?:s|es|d|ed)?"  # "removed", "comes"; not "summoning" (summoning sickness is today's)
+
+
+@dataclass(frozen=True)
+class Rename:
+    """An older term (`pattern` finds it in a question, in any of its spellings) and what the
+    rules in force now call it."""
+
+    old: str
+    today: str
+    pattern: re.Pattern
+
+
+def today_name(text: str) -> str | None:
+    """What an obsolete glossary entry says the term is called now, or None (a term gone)."""
+    for named in _NAMED:
+        found = named.search(text)
+        if found:
+            return _PLACEHOLDER.sub("", found[1]).strip(" ,.") or None
+    return None
+
+
+def read_renames(entries: list[tuple[str, str]]) -> list[Rename]:
+    """Renames from the current glossary's obsolete entries, as (title, text). The old term is
+    the title without "(Obsolete)", and any phrase the entry quotes that holds one of the
+    title's words ("into play" for In Play; not the new name it quotes)."""
+    out = []
+    for title, text in entries:
+        old = _OBSOLETE.sub("", title).strip()
+        today = today_name(text)
+        if not old or not today or fold(today.lower()) == fold(old.lower()):
+            continue
+        title_words = [w for w in _words(old) if len(w) > 3]
+        spellings = {old}
+        for quoted in _PHRASES.findall(text):
+            words = _words(_PLACEHOLDER.sub("", quoted))
+            if any(w.startswith(t) for w in words for t in title_words) and not set(words) <= set(_words(today)):
+                spellings.add(quoted)
+        out.append(Rename(old, today, _spelling_pattern(sorted(spellings, key=len, reverse=True))))
+    return out
+
+
+def _spelling_pattern(spellings: list[str]) -> re.Pattern:
+    """Each spelling's words in order, any inflection ("removed", "comes"), a placeholder one to
+    three words ("remove it from the game"); a word of three letters or fewer as written."""
+    alternatives = []
+    for spelling in spellings:
+        parts = []
+        for piece in re.split(r"(\[[^\]]*\])", fold(spelling.lower())):
+            if _PLACEHOLDER.fullmatch(piece):
+                parts.append(r"(?:\S+\s+){0,2}\S+")
+            else:
+                parts += [re.escape(w) + (_INFLECTED if len(w) > 3 else "") for w in _WORD.findall(piece)]
+        if parts:
+            alternatives.append(r"\s+".join(parts))
+    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b")
+
+
+def _words(text: str) -> list[str]:
+    return [fold(w.lower()) for w in _WORD.findall(text)]
+
+
+def renamed_in(text: str, renames: list[Rename]) -> list[Rename]:
+    """The renamed terms a query uses, in its older words."""
+    lowered = fold(text.lower()).replace("’", "'")
+    return [rename for rename in renames if rename.pattern.search(lowered)]

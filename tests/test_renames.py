@@ -1,0 +1,73 @@
+"""Older rules' names for today's terms, read from the glossary in force now."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebase.search.renames import read_renames, renamed_in, today_name
+
+# As the 2026 glossary words them (its quotation marks included).
+IN_PLAY = ("In Play (Obsolete)", "An obsolete term for the battlefield. Cards that were printed with text that "
+           "contain the phrases “in play,” “from play,” “into play,” or the like are referring to the battlefield "
+           "and have received errata in the Oracle card reference. See Battlefield.")
+REMOVE = ("Remove from the Game (Obsolete)", "“Remove [something] from the game” is an obsolete term for “exile "
+          "[something].” “The removed card” is an obsolete term for “the exiled card.” The removed-from-the-game "
+          "zone is an obsolete term for the exile zone. Cards with that text have received errata in the Oracle "
+          "card reference. See Exile.")
+SUMMON = ("Summon (Obsolete)", "Older creature cards were printed with “Summon [creature type]” on their type "
+          "lines. All such cards have received errata in the Oracle card reference to say “Creature — [creature "
+          "type].” (Many of these cards’ creature types have also been updated.) See Creature.")
+MANA_BURN = ("Mana Burn (Obsolete)", "Older versions of the rules stated that unspent mana caused a player to lose "
+             "life; this was called “mana burn.” That rule no longer exists.")
+BURY = ("Bury (Obsolete)", "A term that meant “put [a permanent] into its owner’s graveyard.” In general, cards "
+        "that were printed with the term “bury” have received errata in the Oracle card reference to read, "
+        "“Destroy [a permanent]. It can’t be regenerated,” or “Sacrifice [a permanent].”")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("An obsolete term for mana value. Cards printed with this term have received errata in the Oracle card "
+     "reference.", "mana value"),
+    ("An obsolete keyword ability that has been renamed. See rule 702.89, “Umbra Armor.”", "Umbra Armor"),
+    ("An older name for the Commander casual variant. See rule 903, “Commander.”", "Commander"),
+    ("A term that meant “can’t be blocked.” Cards that used this term have received errata in the Oracle card "
+     "reference.", "can’t be blocked"),
+    (IN_PLAY[1], "battlefield"),
+    (REMOVE[1], "exile"),
+])
+def test_the_entry_says_what_the_term_is_called_today(text, name):
+    assert today_name(text) == name
+
+
+@pytest.mark.parametrize("entry", [MANA_BURN, BURY])
+def test_a_term_gone_from_the_rules_is_no_rename(entry):
+    """Mana burn names nothing today; bury's "meaning" is a definition with a placeholder."""
+    assert read_renames([entry]) == []
+
+
+@pytest.mark.parametrize("question, old", [
+    ("can I tap a creature for mana the turn it came into play", "In Play"),
+    ("is a card removed from the game face down", "Remove from the Game"),
+    ("remove target creature from the game", "Remove from the Game"),
+    ("does it summon a creature", "Summon"),
+])
+def test_a_question_in_the_older_words_is_found(question, old):
+    renames = read_renames([IN_PLAY, REMOVE, SUMMON])
+    assert [r.old for r in renamed_in(question, renames)] == [old]
+
+
+@pytest.mark.parametrize("question", ["when does summoning sickness end", "can the player play a land",
+                                      "is the exiled card face down", "instant played in response"])
+def test_todays_words_are_no_older_term(question):
+    """Inflections are few ("removed", "comes"): "summoning sickness" and "player" are today's
+    words, and so is the new name an entry quotes ("the exiled card")."""
+    assert renamed_in(question, read_renames([IN_PLAY, REMOVE, SUMMON])) == []
+
+
+def test_the_real_glossary_renames(library):
+    def texts(ids):
+        return {r.id: r for r in library.store.get_many(ids)}
+
+    renames = {r.old: r.today for r in library.searcher.history.renames(texts)}
+    assert {"Converted Mana Cost": "mana value", "In Play": "battlefield", "Tribal": "Kindreds",
+            "Totem Armor": "Umbra Armor", "EDH": "Commander"}.items() <= renames.items()
+    assert not {"Mana Burn", "Interrupt", "Bury", "Damage Assignment Order"} & set(renames)
