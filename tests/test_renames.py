@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase.search.renames import read_renames, renamed_in, today_name
+from rulebase.search.renames import older_names_in, read_renames, renamed_in, today_name
 
 # As the 2026 glossary words them (its quotation marks included).
 IN_PLAY = ("In Play (Obsolete)", "An obsolete term for the battlefield. Cards that were printed with text that "
@@ -44,15 +44,21 @@ def test_a_term_gone_from_the_rules_is_no_rename(entry):
     assert read_renames([entry]) == []
 
 
-@pytest.mark.parametrize("question, old", [
-    ("can I tap a creature for mana the turn it came into play", "In Play"),
-    ("is a card removed from the game face down", "Remove from the Game"),
-    ("remove target creature from the game", "Remove from the Game"),
-    ("does it summon a creature", "Summon"),
+@pytest.mark.parametrize("question, found", [
+    ("can I tap a creature for mana the turn it came into play", ("into play", "battlefield")),
+    ("is a card removed from the game face down", ("removed from the game", "exile")),
+    ("remove target creature from the game", ("remove target creature from the game", "exile")),
+    ("does it summon a creature", ("summon a creature", "Creature")),
 ])
-def test_a_question_in_the_older_words_is_found(question, old):
-    renames = read_renames([IN_PLAY, REMOVE, SUMMON])
-    assert [r.old for r in renamed_in(question, renames)] == [old]
+def test_a_question_in_the_older_words_is_found(question, found):
+    assert renamed_in(question, read_renames([IN_PLAY, REMOVE, SUMMON])) == [found]
+
+
+def test_a_question_in_todays_words_finds_the_older_name():
+    """For a question about the rules of a day before the rename."""
+    renames = read_renames([IN_PLAY, REMOVE])
+    assert older_names_in("which cards are exiled", renames) == [("exiled", "Remove from the Game")]
+    assert older_names_in("cards on the battlefield", renames) == [("battlefield", "In Play")]
 
 
 @pytest.mark.parametrize("question", ["when does summoning sickness end", "can the player play a land",
@@ -67,7 +73,9 @@ def test_the_real_glossary_renames(library):
     def texts(ids):
         return {r.id: r for r in library.store.get_many(ids)}
 
-    renames = {r.old: r.today for r in library.searcher.history.renames(texts)}
-    assert {"Converted Mana Cost": "mana value", "In Play": "battlefield", "Tribal": "Kindreds",
-            "Totem Armor": "Umbra Armor", "EDH": "Commander"}.items() <= renames.items()
+    renames = {r.old: (r.today, r.since) for r in library.searcher.history.renames(texts)}
+    # (since: the first release whose glossary called it obsolete)
+    assert {"Converted Mana Cost": ("mana value", 20210422), "In Play": ("battlefield", 20090711),
+            "Tribal": ("Kindreds", 20240607), "Totem Armor": ("Umbra Armor", 20240607),
+            "EDH": ("Commander", 20110204)}.items() <= renames.items()
     assert not {"Mana Burn", "Interrupt", "Bury", "Damage Assignment Order"} & set(renames)

@@ -149,3 +149,12 @@ def test_a_question_in_older_words_is_answered_by_todays_rule(library, query, to
 def test_a_historical_question_in_older_words_keeps_the_older_texts(library):
     results = search(library, "how did the legend rule work before they changed it", 5)
     assert sum(h.id not in results.now for h in results.hits[:3]) >= 2
+
+
+@pytest.mark.parametrize("query, older", [("what happens to an exiled card in 2005", "removed from the game"),
+                                          ("do kindred spells have creature types in 2015", "tribal")])
+def test_a_question_in_todays_words_about_an_earlier_day_finds_the_older_name(library, query, older):
+    """The rules in force then say only the name they had (renamed in 2009 and 2024)."""
+    results = search(library, query, 3)
+    texts = [results.records[h.id].text.lower() for h in results.hits]
+    assert older in texts[0] and sum(older in text for text in texts) >= 2

@@ -34,11 +34,13 @@ _INFLECTED = "(?:s|es|d|ed)?"  # "removed", "comes"; not "summoning" (summoning 
 @dataclass(frozen=True)
 class Rename:
     """An older term (`pattern` finds it in a question, in any of its spellings) and what the
-    rules in force now call it."""
+    rules in force now call it (`today_pattern` finds that)."""
 
     old: str
     today: str
     pattern: re.Pattern
+    today_pattern: re.Pattern
+    since: int | None = None  # the first day the glossary listed it as obsolete (YYYYMMDD)
 
 
 def today_name(text: str) -> str | None:
@@ -50,12 +52,12 @@ def today_name(text: str) -> str | None:
     return None
 
 
-def read_renames(entries: list[tuple[str, str]]) -> list[Rename]:
-    """Renames from the current glossary's obsolete entries, as (title, text). The old term is
+def read_renames(entries: list[tuple]) -> list[Rename]:
+    """Renames from the current glossary's obsolete entries, as (title, text[, first day]). The old term is
     the title without "(Obsolete)", and any phrase the entry quotes that holds one of the
     title's words ("into play" for In Play; not the new name it quotes)."""
     out = []
-    for title, text in entries:
+    for title, text, *since in entries:
         old = _OBSOLETE.sub("", title).strip()
         today = today_name(text)
         if not old or not today or fold(today.lower()) == fold(old.lower()):
@@ -66,7 +68,9 @@ def read_renames(entries: list[tuple[str, str]]) -> list[Rename]:
             words = _words(_PLACEHOLDER.sub("", quoted))
             if any(w.startswith(t) for w in words for t in title_words) and not set(words) <= set(_words(today)):
                 spellings.add(quoted)
-        out.append(Rename(old, today, _spelling_pattern(sorted(spellings, key=len, reverse=True))))
+        today_spelling = " ".join(w.removesuffix("s") if len(w) > 4 else w for w in _words(today))  # "kindred"
+        out.append(Rename(old, today, _spelling_pattern(sorted(spellings, key=len, reverse=True)),
+                          _spelling_pattern([today_spelling]), since[0] if since else None))
     return out
 
 
@@ -90,7 +94,18 @@ def _words(text: str) -> list[str]:
     return [fold(w.lower()) for w in _WORD.findall(text)]
 
 
-def renamed_in(text: str, renames: list[Rename]) -> list[Rename]:
-    """The renamed terms a query uses, in its older words."""
+def renamed_in(text: str, renames: list[Rename]) -> list[tuple[str, str]]:
+    """(the words of the query, the words today's rules use instead) for each renamed term the
+    query names in older words."""
+    return _found(text, [(r.pattern, r.today) for r in renames])
+
+
+def older_names_in(text: str, renames: list[Rename]) -> list[tuple[str, str]]:
+    """(the words of the query, the words older rules used instead) for each renamed term the
+    query names in today's words: a question about the rules of 2005 in today's words."""
+    return _found(text, [(r.today_pattern, r.old) for r in renames])
+
+
+def _found(text: str, pairs: list[tuple[re.Pattern, str]]) -> list[tuple[str, str]]:
     lowered = fold(text.lower()).replace("’", "'")
-    return [rename for rename in renames if rename.pattern.search(lowered)]
+    return [(found[0], other) for pattern, other in pairs if (found := pattern.search(lowered))]

@@ -32,9 +32,8 @@ from rulebase.search import language
 from rulebase.search.concepts import Concepts
 from rulebase.search.highlight import highlight
 from rulebase.search.hits import Hit, Results, same_text_key
-from rulebase.search.question import quoted_in_question, split_query, weak_words
+from rulebase.search.question import WORD, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import rerank
-from rulebase.search.renames import Rename
 from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
 from rulebase.search.term_history import TermHistory
 
@@ -118,9 +117,12 @@ class Searcher:
         if phrases and not quoted_in_question(text):
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
-        # older texts, and a date's rules, use the older words
-        renamed = self.history.renamed(text, texts) if current_first and lang != "hu" else []
-        self._add_todays_names(text, words, per_word, renamed)
+        # A renamed term's other name: today's for a question in older words answered from the
+        # rules in force now; the older one for a question in today's words about a day before.
+        renamed = []
+        if lang != "hu" and (current_first or when is not None):
+            renamed = self.history.renamed(text, texts, None if current_first else when)
+        self._add_other_names(words, per_word, renamed)
         word_terms = query_terms = [set(pairs) for pairs in per_word]
         weights = [WEAK_WEIGHT if w in names or (w in weak and self.history.rare_now(terms)) else 1.0
                    for w, terms in zip(words, word_terms, strict=True)]
@@ -184,18 +186,19 @@ class Searcher:
             out.append(kept or pairs)
         return out
 
-    def _add_todays_names(self, text: str, words: list[str], per_word: list[list[tuple[str, str]]],
-                          renamed: list[Rename]) -> None:
+    def _add_other_names(self, words: list[str], per_word: list[list[tuple[str, str]]],
+                         renamed: list[tuple[str, str]]) -> None:
         """A term in older rules' words ("came into play") also matches today's name for it
-        ("battlefield"), as the same word of the question: the rule in force now says only that."""
+        ("battlefield"), or the other way round, as the same word of the question: each
+        era's rules say only their own name."""
         lowered = [fold(w.lower()) for w in words]
         held = {pair for pairs in per_word for pair in pairs}
-        for rename in renamed:
-            span = rename.pattern.search(fold(text.lower()).replace("’", "'"))[0]
+        for span, other in renamed:
             at = next((i for i, w in enumerate(lowered) if re.search(rf"\b{re.escape(w)}\b", span)), None)
             if at is None:
                 continue
-            new = [(f, t) for f in ("title", "text") for t in self._tokens(f, rename.today)]
+            spoken = [w for w in WORD.findall(other) if w.lower() not in language.EN_FUNCTION]  # not "in" play
+            new = [(f, t) for f in ("title", "text") for word in spoken for t in self._tokens(f, word)]
             per_word[at] += [pair for pair in dict.fromkeys(new) if pair not in held]
 
     def fields_of(self, word: str, lang: str | None) -> list[str]:

@@ -15,7 +15,7 @@ from rulebase.core.eras import OPEN_END
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.scorer import Scorer
 from rulebase.search.question import WORD
-from rulebase.search.renames import Rename, read_renames, renamed_in
+from rulebase.search.renames import Rename, older_names_in, read_renames, renamed_in
 
 RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
 OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
@@ -93,27 +93,38 @@ class TermHistory:
             self._renames = read_renames(self._obsolete_glossary(texts))
         return self._renames
 
-    def renamed(self, text: str, texts) -> list[Rename]:
-        """The terms a question names in older rules' words ("converted mana cost": mana value)."""
-        return renamed_in(text, self.renames(texts))
+    def renamed(self, text: str, texts, when: int | None = None) -> list[tuple[str, str]]:
+        """(the query's words, their other name) for each renamed term the question names: in
+        older rules' words, with today's name ("converted mana cost": mana value); or, asked of
+        the rules in force on a day `when` before the rename, in today's words, with the older
+        name ("mana value" in 2014: converted mana cost)."""
+        if when is None:
+            return renamed_in(text, self.renames(texts))
+        return older_names_in(text, [r for r in self.renames(texts) if r.since and when < r.since])
 
     def _obsolete_terms(self, texts) -> list[str]:
         """The terms the glossary in force now marks '(Obsolete)' and names nothing today by
         (a renamed term is today's concept in older words: renames.py), folded ("mana burn")."""
         if self._obsolete is None:
             renamed = {fold(r.old.lower()) for r in self.renames(texts)}
-            titles = [title for title, _ in self._obsolete_glossary(texts)]
+            titles = [title for title, *_ in self._obsolete_glossary(texts)]
             self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles}
                                     - renamed - {""})
         return self._obsolete
 
-    def _obsolete_glossary(self, texts) -> list[tuple[str, str]]:
-        """(title, text) of the glossary entries in force now marked '(Obsolete)'."""
+    def _obsolete_glossary(self, texts) -> list[tuple[str, str, int]]:
+        """(title, text, the first day its lineage was in the glossary: when it became obsolete,
+        for most) of the glossary entries in force now marked '(Obsolete)'."""
         if self._obsolete_entries is None:
-            last, ids = self._docmeta()[2], self._column("id")
+            group, first, last = self._docmeta()
+            ids = self._column("id")
             postings = self.scorer.postings("title", self._tokens("title", "obsolete")[0])
-            docs = [ids[d] for d in (postings.ids if postings else ()) if last[d] == OPEN_END]
-            records = (texts(docs) if texts else {}).values()
-            self._obsolete_entries = sorted((r.title, r.text) for r in records
+            held = list(postings.ids) if postings else []
+            since: dict[int, int] = {}
+            for d in held:  # every version of the entry is one group
+                since[group[d]] = min(first[d], since.get(group[d], first[d]))
+            now = {ids[d]: since[group[d]] for d in held if last[d] == OPEN_END}
+            records = (texts(list(now)) if texts else {}).values()
+            self._obsolete_entries = sorted((r.title, r.text, now[r.id]) for r in records
                                             if "(obsolete)" in (r.title or "").lower())
         return self._obsolete_entries
