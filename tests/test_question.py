@@ -18,3 +18,17 @@ def test_a_run_of_capitalised_words_in_a_question_is_a_name():
     assert names == {"Kodama's", "Reach", "March", "Machines"}
     assert weak == names | {"Flying"}  # a lone capital word is weak only when today's rules hardly use it
     assert weak_words("Kodama's Reach", ["Kodama's", "Reach"]) == (set(), set())  # a keyword query: as typed
+
+
+def test_power_and_toughness_are_one_word_each():
+    """As the index reads them (index/schema.PT): "+1/+1" and "-1/-1" are not both "1 1"."""
+    words, _ = split_query("a 2/2 with a +1/+1 counter and a -1/-1 counter, or X/X")
+    assert words == ["a", "2/2", "with", "a", "+1/+1", "counter", "and", "a", "-1/-1", "counter", "or", "X/X"]
+
+
+def test_the_index_reads_power_and_toughness_as_the_query_does():
+    from rulebase.index.schema import make_schema
+
+    analyse = make_schema()["text"].analyzer
+    assert [t.text for t in analyse("gets +2/+0 and -X/-X; 0/0 tokens")] == ["get", "+2/+0", "and", "-x/-x", "0/0", "token"]
+    assert [t.text for t in analyse("rule 702.19c and/or 2009/07/11")] == ["rule", "702.19c", "and", "or", "2009/07", "11"]

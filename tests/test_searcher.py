@@ -158,3 +158,13 @@ def test_a_question_in_todays_words_about_an_earlier_day_finds_the_older_name(li
     results = search(library, query, 3)
     texts = [results.records[h.id].text.lower() for h in results.hits]
     assert older in texts[0] and sum(older in text for text in texts) >= 2
+
+
+def test_a_counter_is_told_from_its_opposite(library):
+    """"+1/+1" and "-1/-1" were both read as "1 1": the rule about a permanent with both now
+    comes first, and a search for one kind finds texts about that kind."""
+    first = search(library, "+1/+1 and -1/-1 counters cancel", 1).hits[0]
+    assert first.id.startswith("cr:") and {"+1/+1 counter", "-1/-1 counter"} <= set(re.findall(
+        r"[+-]1/[+-]1 counter", search(library, "+1/+1 and -1/-1 counters cancel", 1).records[first.id].text))
+    results = search(library, "-1/-1 counter", 5)
+    assert all("-1/-1" in results.records[h.id].text for h in results.hits)

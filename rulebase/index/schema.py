@@ -68,8 +68,14 @@ def _exact_analyzer():
     return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
 
 
+# Power/toughness and its changes are one token each ("+1/+1", "-1/-1", "0/0", "x/x", "*/*"):
+# read as words, "+1/+1 counter" and "-1/-1 counter" were the same "1 1 counter".
+PT = r"[+-]?[\dxX*]+/[+-]?[\dxX*]+(?!\w)"
+WORDS = rf"{PT}|\w+(\.?\w+)*"  # Whoosh's default word pattern after it
+
+
 def make_schema() -> Schema:
-    english = StemmingAnalyzer(stoplist=None)
+    english = StemmingAnalyzer(expression=WORDS, stoplist=None)
     hungarian = _hungarian_analyzer()
     return Schema(
         id=ID(stored=True, unique=True, sortable=True),

@@ -12,7 +12,8 @@ import re
 MAX_WORDS = 32
 QUESTION_WORDS = 6  # a query of this many words around a quotation is a question quoting card text
 _QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
-WORD = re.compile(r"\w+(?:[.'’]\w+)*")
+# a word, or power/toughness as the index reads it (index/schema.PT: "+1/+1" is not "1 1")
+WORD = re.compile(r"[+-]?[\dxX*]+/[+-]?[\dxX*]+(?!\w)|\w+(?:[.'’]\w+)*")
 
 
 def split_query(text: str) -> tuple[list[str], list[str]]:
