@@ -168,3 +168,8 @@ def test_a_counter_is_told_from_its_opposite(library):
         r"[+-]1/[+-]1 counter", search(library, "+1/+1 and -1/-1 counters cancel", 1).records[first.id].text))
     results = search(library, "-1/-1 counter", 5)
     assert all("-1/-1" in results.records[h.id].text for h in results.hits)
+
+
+def test_a_number_before_its_word_matches_it_after(library):
+    """Players say "0 toughness", the rules "toughness 0 or less" (704.5f)."""
+    assert search(library, "what happens to a creature with 0 toughness", 1).hits[0].id.startswith("cr:704.5f@")

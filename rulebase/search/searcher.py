@@ -237,6 +237,8 @@ class Searcher:
                 toks = self._tokens(field, f"{first} {second}")
                 if len(toks) == 2:
                     clauses.append(Clause(field, tuple(toks), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
+                    if first.isdigit() != second.isdigit():  # "0 toughness": the rules say "toughness 0"
+                        clauses.append(Clause(field, tuple(reversed(toks)), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
         return clauses + self._expand(words, extra_boost)
 
     def _expand(self, words: list[str], boost: float) -> list[Clause]:
