@@ -36,6 +36,9 @@ def test_function_words_dropped_from_questions_of_three_words_or_more():
         "draw", "empty", "library"]
     assert language.content_words(["mi", "történik", "ha", "elfogy", "a", "könyvtár"], "hu") == [
         "elfogy", "könyvtár"]
+    # a contraction is a function word too: "don't" was a rare, heavy word of a question
+    assert language.content_words(["commanders", "don't", "cause", "death", "triggers"], "en") == [
+        "commanders", "cause", "death", "triggers"]
 
 
 def test_short_queries_and_queries_of_function_words_only_keep_every_word():

@@ -40,6 +40,8 @@ EN_FUNCTION = frozenset([
     "their", "he", "she", "his", "her", "them", "there", "here", "and", "or", "not", "no", "yes", "as",
     "so", "about", "much", "many", "any", "some", "doesn't", "can't", "say", "says", "said", "work",
     "works", "mean", "means", "explain", "question", "get", "gets", "just", "also", "really",
+    "don't", "didn't", "won't", "isn't", "aren't", "wasn't", "weren't", "haven't",
+    "hasn't", "wouldn't", "shouldn't", "couldn't",
 ])
 FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
 HU_FIELDS = ("title_hu", "text_hu", "context_hu")
