@@ -39,6 +39,7 @@ def test_function_words_dropped_from_questions_of_three_words_or_more():
     # a contraction is a function word too: "don't" was a rare, heavy word of a question
     assert language.content_words(["commanders", "don't", "cause", "death", "triggers"], "en") == [
         "commanders", "cause", "death", "triggers"]
+    assert language.content_words(["it", "doesn’t", "die"], "en") == ["die"]  # a typographic apostrophe
 
 
 def test_short_queries_and_queries_of_function_words_only_keep_every_word():

@@ -85,7 +85,7 @@ def content_words(words: list[str], lang: str | None) -> list[str]:
     if len(words) < 3:
         return words
     stop = FUNCTION.get(lang or "", frozenset())
-    kept = [w for w in words if w.lower() not in stop]
+    kept = [w for w in words if w.lower().replace("’", "'") not in stop]  # "don’t" as "don't"
     return kept or words
 
 
