@@ -163,6 +163,12 @@ def slugify(text: str) -> str:
     return slug or "x"
 
 
+# Power/toughness and its changes as one word ("+1/+1", "-1/-1", "0/0", "x/x", "*/*"): the index
+# (index/schema.py) and the query (search/question.py) both read it whole, so "+1/+1 counter"
+# and "-1/-1 counter" are not the same "1 1 counter".
+POWER_TOUGHNESS = r"[+-]?[\dxX*]+/[+-]?[\dxX*]+(?!\w)"
+
+
 def fold_accents(text: str) -> str:
     """Accent- and case-insensitive form: 'Sebzések kiosztása' -> 'sebzesek kiosztasa' (ő, ű too)."""
     # lazy: only this rarer path needs it

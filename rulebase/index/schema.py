@@ -53,6 +53,8 @@ from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, Stem
 from whoosh.fields import ID, KEYWORD, TEXT, Schema  # noqa: E402
 from whoosh.lang import stemmer_for_language  # noqa: E402
 
+from rulebase.core.records import POWER_TOUGHNESS  # noqa: E402
+
 
 def _hungarian_analyzer():
     from whoosh.support.charset import accent_map  # building only: the schema is stored with the index
@@ -68,10 +70,7 @@ def _exact_analyzer():
     return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
 
 
-# Power/toughness and its changes are one token each ("+1/+1", "-1/-1", "0/0", "x/x", "*/*"):
-# read as words, "+1/+1 counter" and "-1/-1 counter" were the same "1 1 counter".
-PT = r"[+-]?[\dxX*]+/[+-]?[\dxX*]+(?!\w)"
-WORDS = rf"{PT}|\w+(\.?\w+)*"  # Whoosh's default word pattern after it
+WORDS = rf"{POWER_TOUGHNESS}|\w+(\.?\w+)*"  # power/toughness one token, then Whoosh's default words
 
 
 def make_schema() -> Schema:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
+from rulebase.core.records import POWER_TOUGHNESS
+
 MAX_WORDS = 32
 QUESTION_WORDS = 6  # a query of this many words around a quotation is a question quoting card text
 _QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
-# a word, or power/toughness as the index reads it (index/schema.PT: "+1/+1" is not "1 1")
-WORD = re.compile(r"[+-]?[\dxX*]+/[+-]?[\dxX*]+(?!\w)|\w+(?:[.'’]\w+)*")
+WORD = re.compile(rf"{POWER_TOUGHNESS}|\w+(?:[.'’]\w+)*")  # a word, or power/toughness as the index reads it
 
 
 def split_query(text: str) -> tuple[list[str], list[str]]:

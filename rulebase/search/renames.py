@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from rulebase.core.records import fold_accents as fold
 
 _OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
-_QUOTE = "“”\"'‘’"
 # What today's term is, by how the entry says it, most direct first.
 _NAMED = (
     re.compile(r"\bSee rules? [\d.a-z-]+, [“\"]([^”\"]+?)\.?[”\"]"),
@@ -53,9 +52,9 @@ def today_name(text: str) -> str | None:
 
 
 def read_renames(entries: list[tuple]) -> list[Rename]:
-    """Renames from the current glossary's obsolete entries, as (title, text[, first day]). The old term is
-    the title without "(Obsolete)", and any phrase the entry quotes that holds one of the
-    title's words ("into play" for In Play; not the new name it quotes)."""
+    """Renames from the current glossary's obsolete entries, as (title, text[, first day]). The
+    old term is the title without "(Obsolete)", and any phrase the entry quotes that holds one of
+    the title's words ("into play" for In Play; not the new name it quotes)."""
     out = []
     for title, text, *since in entries:
         old = _OBSOLETE.sub("", title).strip()

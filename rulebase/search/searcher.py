@@ -164,8 +164,8 @@ class Searcher:
             weights = [1.0] * len(word_terms)
         rarity = [r * w for r, w in zip(self._rarity(word_terms), weights, strict=True)]
         now: set[str] = set()
-        if current_first and lang != "hu" and not self.history.asks_old(words, query_terms, texts,
-                                                                                  in_older_words=bool(renamed)):
+        if current_first and lang != "hu" and not self.history.asks_old(
+                words, query_terms, texts, in_older_words=bool(renamed)):
             last = self.docmeta()[2]
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if last[docnum] == OPEN_END}
         ranked = rerank(pooled, word_terms, rarity, now)

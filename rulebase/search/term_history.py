@@ -30,7 +30,7 @@ class TermHistory:
         self.scorer, self._docmeta, self._column, self._tokens = scorer, docmeta, column, tokens
         self._obsolete: list[str] | None = None
         self._renames: list[Rename] | None = None
-        self._obsolete_entries: list[tuple[str, str]] | None = None
+        self._obsolete_entries: list[tuple[str, str, int]] | None = None
         self._glossary_words: set[str] | None = None
 
     def current_count(self, field: str, token: str, enough: int) -> int:
