@@ -44,6 +44,7 @@ import argparse
 import re
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -289,6 +290,34 @@ def evaluate(library: Library, mode: str, questions: list[Question] | None = Non
             for s in SYSTEMS}
 
 
+def deep_ranks(library: Library, mode: str, depth: int = 100,
+               questions: list[Question] | None = None) -> tuple[list[int | None], int]:
+    """rulebase only, deeper than the metrics look: each scored question's rank of its first
+    answering hit in the top `depth` (None beyond), and how many questions have a text no longer
+    in force as their first hit (of interest in the modes with no date: today's rules first)."""
+    ev = context(library)
+    ranks, older_first = [], 0
+    for q in read_questions() if questions is None else questions:
+        wanted = ev.answers.wanted(q) if ev.applies(q, mode) else set()
+        if not wanted:
+            continue
+        query = q.keywords if mode.startswith("keywords") else q.question
+        results = run_search(library, query, ev.filters, depth, q.day if mode.endswith("-as-of") else None)
+        hits = library.store.get_many([h.id for h in results.hits])
+        ranks.append(next((n + 1 for n, r in enumerate(hits) if ev.answers.answers(r, wanted)), None))
+        older_first += bool(results.hits) and results.hits[0].id not in results.now
+    return ranks, older_first
+
+
+def rank_lines(mode: str, ranks: list[int | None], older_first: int, depth: int = 100) -> list[str]:
+    """'question: 12 at 1, 3 at 2, ..., 6 beyond 100; older text first 3 of 33'."""
+    found = Counter(r for r in ranks if r is not None)
+    parts = [f"{n} at {rank}" for rank, n in sorted(found.items())]
+    parts.append(f"{sum(r is None for r in ranks)} beyond {depth}")
+    older = f"; older text first {older_first} of {len(ranks)}" if not mode.endswith("-as-of") else ""
+    return [f"{mode}: " + ", ".join(parts) + older]
+
+
 def table(results: dict[str, dict[str, dict[str, float]]]) -> list[str]:
     """The mode x system table the README shows."""
     lines = [f"{'mode':<16} {'system':<9} {'n':>3} {'hit@1':>6} {'hit@3':>6} {'hit@5':>6} {'MRR@10':>7} "
@@ -309,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", type=Path)
     parser.add_argument("--verbose", action="store_true", help="per question: rank of the first answer, top 3")
     parser.add_argument("--mode", choices=MODES, action="append", help="only this mode; repeatable")
+    parser.add_argument("--ranks", action="store_true",
+                        help="also where rulebase's first answer ranks in its top 100, and how often an older text is first")
     args = parser.parse_args(argv)
     library = Library(args.index)
     library.ensure()
@@ -316,6 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     report = print if args.verbose else None
     results = {mode: evaluate(library, mode, report=report) for mode in args.mode or MODES}
     print("\n".join(table(results)))
+    if args.ranks:
+        for mode in args.mode or MODES:
+            print("\n".join(rank_lines(mode, *deep_ranks(library, mode))))
     print(f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return 0
 

@@ -150,6 +150,17 @@ def test_rulebase_is_asked_as_the_cli_asks(library, index_dir):
     assert ranked == [h["id"] for h in json.loads(out.stdout)["hits"]]
 
 
+def test_deep_ranks_look_past_the_top_ten(library):
+    """r22's keywords answer first; a question whose rule the words never name is beyond 100."""
+    rows = [q for q in realq.read_questions() if q.qid == "r22"]
+    rows.append(realq.Question("x", "n.d.", ("702.17",), "zzzz", "qqqq zzzz", "https://example.org"))
+    ranks, older_first = realq.deep_ranks(library, "keywords", questions=rows)
+    assert ranks == [1, None] and older_first == 0
+    assert realq.rank_lines("keywords", ranks, older_first) == [
+        "keywords: 1 at 1, 1 beyond 100; older text first 0 of 2"]
+    assert realq.rank_lines("keywords-as-of", [3, 3], 0) == ["keywords-as-of: 2 at 3, 0 beyond 100"]
+
+
 def test_script_prints_the_table_and_refuses_an_unknown_mode(index_dir):
     out = subprocess.run([sys.executable, "scripts/realq.py", "--index", str(index_dir), "--mode", "keywords-as-of"],
                          capture_output=True, text=True, cwd=ROOT)
