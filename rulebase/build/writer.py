@@ -130,17 +130,10 @@ def write_index(path: Path, records: list[Record],
         else:
             reused.append((folder, part))
     total = len(docs)
-    n = max(1, min(workers, total // MIN_PART))  # one segment per worker: fewer segments search faster
-    size = -(-total // n) or 1
-    parts = [docs[i:i + size] for i in range(0, total, size)] or [[]]
     if progress:
         progress("index", 0, total)
-    if len(parts) > 1:
-
-        with pool(len(parts)) as running:
-            segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
-    else:
-        segments = [_write_segment(str(path), parts[0])] if parts[0] else []  # all copied: nothing to write
+    # one segment per worker: fewer segments search faster (none when all was copied)
+    segments = _write_parts(path, _split(docs, max(1, min(workers, total // MIN_PART))), workers)
     if progress:
         progress("index", total, total)
     order = shared + [d for _, part in reused for d in part]
@@ -280,12 +273,7 @@ def write_archive_index(path: Path, records: list[Record], windows: dict[str, tu
     parts = [] if kept or not closed else _split(docs[:closed], max(1, min(workers, closed // MIN_PART)))
     count = len(parts)
     parts += _split(docs[closed:], max(1, min(workers, (len(docs) - closed) // ADDED_PART)))
-    if len(parts) > 1 and workers > 1:
-        with pool(min(workers, len(parts))) as running:
-            segments = list(running.map(_write_segment, [str(path)] * len(parts), parts))
-    else:
-        segments = [_write_segment(str(path), part) for part in parts]
-    segments = kept + segments
+    segments = kept + _write_parts(path, parts, workers)
     if closed:
         ids = [s.segment_id() for s in segments[:len(kept) or count]]
         (path / CLOSED).write_text(json.dumps({"key": key, "segments": ids, "docs": closed}), encoding="utf-8")
@@ -298,6 +286,14 @@ def _split(docs: list[dict], n: int) -> list[list[dict]]:
     """`docs` in `n` consecutive parts (none of no documents)."""
     size = -(-len(docs) // n) or 1
     return [docs[i:i + size] for i in range(0, len(docs), size)]
+
+
+def _write_parts(path: Path, parts: list[list[dict]], workers: int) -> list:
+    """A segment of each part, in order: in up to `workers` processes when there are several."""
+    if len(parts) > 1 and workers > 1:
+        with pool(min(workers, len(parts))) as running:
+            return list(running.map(_write_segment, [str(path)] * len(parts), parts))
+    return [_write_segment(str(path), part) for part in parts]
 
 
 def _closed_segments(reuse: Path, key: str, closed: int, into: Path) -> list:
