@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
-from realq import DEPTH, MODES, _metrics, context, read_questions  # noqa: E402
+from realq import DEPTH, MODES, _metrics, asked, context, read_questions  # noqa: E402
 
 from rulebase.library import Library  # noqa: E402
 from rulebase.search.request import run_search  # noqa: E402
@@ -241,11 +241,9 @@ def evaluate(systems: Systems, mode: str, questions, report=None) -> dict[str, d
         wanted = ev.answers.wanted(q)
         if not wanted:
             continue
-        query = q.keywords if mode.startswith("keywords") else q.question
-        day = q.day if mode.endswith("-as-of") else None
         parts = []
-        for name, hits in systems.ranked(query, day).items():
-            rank = next((n + 1 for n, r in enumerate(hits) if ev.answers.answers(r, wanted)), None)
+        for name, hits in systems.ranked(*asked(q, mode)).items():
+            rank = ev.answers.rank(hits, wanted)
             ranks[name].append(rank)
             parts.append(f"{name} {rank or '-'}")
         if report:

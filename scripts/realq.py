@@ -191,6 +191,15 @@ class Answers:
     def answers(self, record: Record, wanted: set[str]) -> bool:
         return not self.keys(record).isdisjoint(wanted)
 
+    def rank(self, hits: list[Record], wanted: set[str]) -> int | None:
+        """The 1-based place of the first hit that answers, or None."""
+        return next((n + 1 for n, r in enumerate(hits) if self.answers(r, wanted)), None)
+
+
+def asked(q: Question, mode: str) -> tuple[str, int | None]:
+    """What a mode searches for a question: its words or its keywords, and the day (as-of modes)."""
+    return (q.keywords if mode.startswith("keywords") else q.question), (q.day if mode.endswith("-as-of") else None)
+
 
 class Evaluation:
     """The three systems over one index, and the answer matching: built once, used per mode."""
@@ -275,12 +284,11 @@ def evaluate(library: Library, mode: str, questions: list[Question] | None = Non
             if report:
                 report(f"{q.qid} {mode}: left out (the archive never held {', '.join(q.cited)})")
             continue
-        query = q.keywords if mode.startswith("keywords") else q.question
-        day = q.day if mode.endswith("-as-of") else None
+        query, day = asked(q, mode)
         parts = []
         for system in SYSTEMS:
             hits = ev.ranked(system, query, day)
-            rank = next((n + 1 for n, r in enumerate(hits) if ev.answers.answers(r, wanted)), None)
+            rank = ev.answers.rank(hits, wanted)
             ranks[system].append(rank)
             top = " ".join(r.id for r in hits[:3]) if system == "rulebase" else ""
             parts.append(f"{system} {rank or '-'}" + (f" [{top}]" if top else ""))
@@ -301,10 +309,9 @@ def deep_ranks(library: Library, mode: str, depth: int = 100,
         wanted = ev.answers.wanted(q) if ev.applies(q, mode) else set()
         if not wanted:
             continue
-        query = q.keywords if mode.startswith("keywords") else q.question
-        results = run_search(library, query, ev.filters, depth, q.day if mode.endswith("-as-of") else None)
-        hits = library.store.get_many([h.id for h in results.hits])
-        ranks.append(next((n + 1 for n, r in enumerate(hits) if ev.answers.answers(r, wanted)), None))
+        query, day = asked(q, mode)
+        results = run_search(library, query, ev.filters, depth, day)
+        ranks.append(ev.answers.rank(library.store.get_many([h.id for h in results.hits]), wanted))
         older_first += bool(results.hits) and results.hits[0].id not in results.now
     return ranks, older_first
 
