@@ -308,6 +308,8 @@ def _usage(command: str) -> str:
     (["lookup", "4e", "p11"], "unexpected extra argument 'p11' - put an argument that has spaces in quotes, "
                               'e.g. rulebase lookup "4e p17"', "lookup"),
     (["search", "trample", "--bogus"], "no option '--bogus'", "search"),
+    (["search", "-1/-1 counters"], "no option '-1' - a query that starts with '-' goes after '--' (the options "
+                                   'before it), e.g. rulebase search -n 3 -- "-1/-1 counters"', "search"),
     (["--indx", "/tmp/x", "lookup", "702.19b"], "no option '--indx' - did you mean '--index'?", ""),
     (["search", "trample", "-n", "0"], "invalid value for '--limit' / '-n': 0 is not in the range 1<=x<=500",
      "search"),

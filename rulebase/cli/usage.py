@@ -101,6 +101,9 @@ def _usage_what(exc: click.UsageError) -> str:
     if no_such_command and isinstance(exc, no_such_command):
         return f"no command {exc.command_name!r}{_did_you_mean(exc.possibilities)}"
     if isinstance(exc, click.NoSuchOption):
+        if re.fullmatch(r"-[\d+*xX].*", exc.option_name or ""):  # "-1/-1 counters": a query, not an option
+            return (f"no option {exc.option_name!r} - a query that starts with '-' goes after '--' (the options "
+                    f"before it), e.g. rulebase search -n 3 -- \"-1/-1 counters\"")
         return f"no option {exc.option_name!r}{_did_you_mean(exc.possibilities)}"
     message = " ".join(exc.format_message().split())
     extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", message)
