@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError, Unreadable
+from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError, SourceError, Unreadable
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.generation import (
     FAILED_FOR,
@@ -33,6 +33,8 @@ from rulebase.index.generation import (
 from rulebase.index.integrity import damage as store_damage
 from rulebase.index.integrity import verify
 from rulebase.index.store import RecordStore
+
+CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +98,34 @@ class Library:
                       problem)
 
     def build(self, progress=None, force: bool = True) -> Generation:
+        """Build for the corpus as it is; if an add or remove changed it meanwhile, again.
+
+        The manifests are read before the build hashes and parses the files, so a concurrent
+        `rulebase remove` can delete a file this build still lists (a "file not found"), or
+        change the manifest after it was read (a generation of yesterday's corpus). Either way the
+        sources are read again and, when they differ, built again: at most CORPUS_RETRIES times,
+        each a second or two, as only the changed document is indexed anew."""
         # lazy: build code only when an index is built
         from rulebase.build.builder import build
 
         check_directory(self.index_dir)
-        self._generation = build(self.index_dir, self.sources, progress, force=force, watch=self._watched())
+        for attempt in range(1, CORPUS_RETRIES + 1):
+            sources = self.sources
+            try:
+                self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
+            except SourceError:
+                if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
+                    raise  # the corpus did not move under the build: the error is the file's
+                continue
+            if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
+                break
         self._opened.clear()
         return self._generation
+
+    def _corpus_changed(self, sources: list[Source]) -> bool:
+        """Whether the manifests now list other sources than `sources` (re-read, as `reload`)."""
+        self.__dict__.pop("sources", None)
+        return self.sources != sources
 
     def ensure(self, progress=None) -> Generation:
         """The generation to read, building it first if it is missing, stale or damaged.

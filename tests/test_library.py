@@ -28,3 +28,92 @@ def test_a_dangling_pointer_in_a_read_only_place_is_a_clear_error(tmp_path, monk
         f"{tmp_path}: the index is damaged (its CURRENT pointer names a generation that is missing or "
         "unreadable) and the directory is not writable, so it cannot be rebuilt here - point --index or "
         "RULEBASE_INDEX at a writable directory")
+
+
+# -- a corpus that changes while the index builds (two `rulebase remove` at once) -------------------
+
+
+def _two_user_documents(tmp_path, monkeypatch, one_source_corpus) -> Library:
+    """A one-document bundled corpus and a user corpus of two small Comprehensive Rules files."""
+    import shutil
+    from pathlib import Path
+
+    user = tmp_path / "user"
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(user))
+    bundled = one_source_corpus(tmp_path / "bundled", "ck-2008-mini.txt", "ck.txt", "ck2008", "CK mini", "10e",
+                                "2008-10-20", "crystalkeep-2008")
+    user.mkdir()
+    text = ""
+    for n in (1, 2):
+        shutil.copy(Path(__file__).parent / "fixtures" / "cr-letters.txt", user / f"doc{n}.txt")
+        text += (f'[[source]]\nid = "doc{n}"\ntitle = "t"\nedition = "cr2020"\ndate = "2020-06-01"\nlang = "en"\n'
+                 f'file = "doc{n}.txt"\nformat = "comprules"\nprovenance = "p"\ncredit = "c"\n\n')
+    (user / "sources.toml").write_text(text)
+    return Library(tmp_path / "index", bundled)
+
+
+def test_a_document_removed_while_the_sources_were_read_is_built_without(tmp_path, monkeypatch, one_source_corpus):
+    from rulebase import usercorpus
+
+    library = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
+    assert [s.id for s in library.sources] == ["ck2008", "doc1", "doc2"]  # read: now another process removes
+    usercorpus.remove_document("doc1", library.sources)
+    built = library.build(force=False)  # before the fix: 'doc1.txt: file not found'
+    assert [s["id"] for s in built.meta["sources"]] == ["ck2008", "doc2"]
+    assert [s.id for s in library.sources] == ["ck2008", "doc2"]
+
+
+def test_a_document_added_during_the_build_is_built_again_with(tmp_path, monkeypatch, one_source_corpus):
+    import shutil
+
+    from rulebase.build import builder
+
+    library = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
+    user = tmp_path / "user"
+    real, calls = builder.build, []
+
+    def racing(index_dir, sources, *args, **kwargs):
+        calls.append([s.id for s in sources])
+        if len(calls) == 1:  # another `rulebase add` lands after the manifest was read
+            shutil.copy(user / "doc2.txt", user / "doc3.txt")
+            with open(user / "sources.toml", "a") as manifest:
+                manifest.write('[[source]]\nid = "doc3"\ntitle = "t"\nedition = "cr2020"\ndate = "2020-06-01"\n'
+                               'lang = "en"\nfile = "doc3.txt"\nformat = "comprules"\nprovenance = "p"\n'
+                               'credit = "c"\n')
+        return real(index_dir, sources, *args, **kwargs)
+
+    monkeypatch.setattr(builder, "build", racing)
+    built = library.build(force=False)
+    assert calls == [["ck2008", "doc1", "doc2"], ["ck2008", "doc1", "doc2", "doc3"]]
+    assert [s["id"] for s in built.meta["sources"]] == ["ck2008", "doc1", "doc2", "doc3"]
+
+
+def test_a_missing_file_in_a_corpus_that_did_not_change_is_the_error(tmp_path, monkeypatch, one_source_corpus):
+    from rulebase.build import builder
+    from rulebase.core.errors import SourceError
+
+    library = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
+    (tmp_path / "user" / "doc2.txt").unlink()
+    real, calls = builder.build, []
+    monkeypatch.setattr(builder, "build", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    with pytest.raises(SourceError, match="doc2.txt: file not found"):
+        library.build(force=False)
+    assert calls == [1]  # not retried: nothing moved under the build
+
+
+def test_an_input_changed_while_the_build_read_it_leaves_the_stamp_stale(tmp_path, monkeypatch, one_source_corpus):
+    """The stamp is taken before the inputs are read: a later change is seen by the next reader."""
+    from rulebase.build import builder
+    from rulebase.index.generation import stamp_matches
+
+    library = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
+    real = builder.assemble
+
+    def touching(sources, *args):
+        out = real(sources, *args)
+        (tmp_path / "user" / "doc2.txt").write_text("edited after it was read\n")
+        return out
+
+    monkeypatch.setattr(builder, "assemble", touching)
+    built = library.build(force=False)
+    assert not stamp_matches(built.meta["stamp"], library._watched())

@@ -123,6 +123,8 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
               watch: list[Path] = ()) -> dict:
 
     started = time.perf_counter()
+    # before the inputs are read: one changed while this build reads it makes the stamp stale
+    inputs = stamp(code_files() + [p for s in sources for p in s.paths] + list(watch))
     if progress:
         progress("ingest", 0, len(sources))
 
@@ -146,7 +148,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         records_db.wait()
     meta = {
         "fingerprint": want,
-        "stamp": stamp(code_files() + [p for s in sources for p in s.paths] + list(watch)),
+        "stamp": inputs,
         "schema": SCHEMA_VERSION,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - started, 2),
