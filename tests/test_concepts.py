@@ -99,3 +99,37 @@ def test_a_story_around_a_keyword_ranks_the_keywords_rule_higher(library, monkey
     with_concepts = rank()
     monkeypatch.setattr(concepts_module, "BOOST", 0.0)
     assert with_concepts == 0 < rank()
+
+
+def test_only_rare_terms_are_aspects_of_a_question():
+    concepts = Concepts({("deathtouch",): frozenset({1}), ("creature",): frozenset({2}),
+                         ("trample",): frozenset({3})})
+    frequency = {"deathtouch": 10, "creature": 5000, "trample": 30}.get
+    assert concepts.aspects(["creature", "with", "deathtouch", "and", "trample"], frequency, 10_000) == [
+        frozenset({1}), frozenset({3})]
+
+
+def test_a_question_about_two_abilities_shows_each_ones_rule_first(library, monkeypatch):
+    """A long question naming trample and deathtouch: the trample rules share more of its
+    words ("assigned", "damage", "rest"), so without covering its aspects the deathtouch rules
+    ranked below 40 of them."""
+    from rulebase.search import ranking
+
+    query = ("Trample + Deathtouch: I was told that a creature would only need to be assigned one damage and "
+             "the rest could trample over.")
+
+    def first_three() -> list[str]:
+        return [h.id.split("@")[0] for h in run_search(library, query, {}, 3).hits]
+
+    covered = first_three()
+    assert any(rid.startswith("cr:702.19") for rid in covered), covered
+    assert any(re.fullmatch(r"cr:702\.2[a-z]?", rid) for rid in covered), covered
+    monkeypatch.setattr(ranking, "COVER_DEPTH", 0)
+    assert not any(re.fullmatch(r"cr:702\.2[a-z]?", rid) for rid in first_three())
+
+
+def test_a_term_inside_a_longer_one_is_not_a_second_aspect():
+    concepts = Concepts({("legend",): frozenset({1}), ("legend", "rule"): frozenset({1, 2})})
+    frequency = {"legend": 10, "rule": 3000}.get
+    assert concepts.aspects(["how", "did", "the", "legend", "rule", "work"], frequency, 10_000) == [
+        frozenset({1, 2})]

@@ -33,7 +33,7 @@ from rulebase.search.concepts import Concepts
 from rulebase.search.highlight import highlight
 from rulebase.search.hits import Hit, Results, same_text_key
 from rulebase.search.question import WORD, quoted_in_question, split_query, weak_words
-from rulebase.search.ranking import rerank
+from rulebase.search.ranking import cover, rerank
 from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
 from rulebase.search.term_history import TermHistory
 
@@ -127,8 +127,9 @@ class Searcher:
         weights = [WEAK_WEIGHT if w in names or (w in weak and self.history.rare_now(terms)) else 1.0
                    for w, terms in zip(words, word_terms, strict=True)]
         scores = self._score(self.build_query(words, phrases, per_word, lang=lang, weights=weights), allowed)
-        if lang != "hu" and scores:  # the rules' terms the question names lift the rules defining them
-            for docnum, factor in self.concepts.boosts(self._tokens("text", text), lambda t: self._df("text", t),
+        tokens = self._tokens("text", text) if lang != "hu" else []
+        if tokens and scores:  # the rules' terms the question names lift the rules defining them
+            for docnum, factor in self.concepts.boosts(tokens, lambda t: self._df("text", t),
                                                        self.reader.doc_count_all()).items():
                 if docnum in scores:
                     scores[docnum] *= factor
@@ -169,6 +170,10 @@ class Searcher:
             last = self.docmeta()[2]
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if last[docnum] == OPEN_END}
         ranked = rerank(pooled, word_terms, rarity, now)
+        if tokens and top:  # each rare rules term the question names shows its rule near the top
+            terms = self.concepts.aspects(tokens, lambda t: self._df("text", t), self.reader.doc_count_all())
+            ranked = cover(ranked, [{rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
+                                     if docnum in docs and (not now or rid in now)} for docs in terms])
         distinct = self._fill(results, list(numbers or []), ranked, limit, texts, pick, count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
         return results

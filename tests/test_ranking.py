@@ -1,0 +1,47 @@
+"""Ranking a pool of scored hits (search/ranking.py): coordination, source diversity, the rules
+in force now, and a question's aspects shown near the top."""
+
+from __future__ import annotations
+
+from rulebase.search.ranking import cover, rerank
+
+
+def _hits(*ids: str) -> list[tuple]:
+    return [(rid, 10.0 - n, set()) for n, rid in enumerate(ids)]
+
+
+def test_each_aspect_of_a_question_shows_its_best_hit_in_the_first_three():
+    ranked = _hits("trample-a", "trample-b", "trample-c", "trample-d", "deathtouch-a", "deathtouch-b")
+    aspects = [{"trample-a", "trample-b", "trample-c", "trample-d"}, {"deathtouch-a", "deathtouch-b"}]
+    assert [h[0] for h in cover(ranked, aspects)] == [
+        "trample-a", "deathtouch-a", "trample-b", "trample-c", "trample-d", "deathtouch-b"]
+
+
+def test_three_aspects_fill_the_first_three_in_the_order_they_rank():
+    ranked = _hits("a1", "a2", "c1", "a3", "b1")
+    assert [h[0] for h in cover(ranked, [{"a1", "a2", "a3"}, {"b1"}, {"c1"}])] == ["a1", "c1", "b1", "a2", "a3"]
+
+
+def test_a_hit_of_two_aspects_shows_both():
+    ranked = _hits("both", "a2", "b2")
+    assert cover(ranked, [{"both", "a2"}, {"both", "b2"}]) == ranked
+
+
+def test_one_aspect_or_an_aspect_the_pool_lacks_keeps_the_order():
+    ranked = _hits("a1", "a2", "a3", "b1")
+    assert cover(ranked, [{"a1", "a2", "a3"}]) == ranked
+    assert cover(ranked, [{"a1", "a2", "a3"}, set()]) == ranked
+    assert cover(ranked, [{"a1"}, {"b1"}], depth=0) == ranked
+    assert cover([], [{"a1"}, {"b1"}]) == []
+
+
+def test_covering_moves_hits_and_drops_none():
+    ranked = _hits(*[f"x{n}" for n in range(20)], "y")
+    covered = cover(ranked, [{f"x{n}" for n in range(20)}, {"y"}])
+    assert sorted(covered) == sorted(ranked) and covered[1][0] == "y"
+
+
+def test_rerank_halves_a_text_no_longer_in_force_when_the_rules_now_come_first():
+    found = [("old:1", 10.0, set()), ("cr:1", 6.0, set())]
+    assert [r[0] for r in rerank(found, [set()])] == ["old:1", "cr:1"]
+    assert [r[0] for r in rerank(found, [set()], now={"cr:1"})] == ["cr:1", "old:1"]
