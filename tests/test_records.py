@@ -59,3 +59,31 @@ def test_fold_accents():
     assert fold_accents("Győzelem és Vereség") == "gyozelem es vereseg"
     assert fold_accents("ŐRÜLT ÜTŐ ű") == "orult uto u"
     assert fold_accents("library") == "library"
+
+
+def test_typography_folds_quotes_dashes_markup_and_spacing_only():
+    from rulebase.core.records import fold_typography
+
+    assert fold_typography("That\u2019s \u201cExile\u201d \u2014 see 510.1c\u2013d,\n  _Example_") == (
+        "that's \"exile\" - see 510.1c-d, example")
+    assert fold_typography("A creature's +1/+1\u00a0counter") == "a creature's +1/+1 counter"  # nbsp is space
+    assert fold_typography("\u00e9let \u2212 \u2018\u2019") == "\u00e9let \u2212 ''"  # only its seven characters
+
+
+def test_typography_folding_matches_a_table_on_real_rules_text():
+    """The str.replace chain gives what str.translate with the same table gave, line by line of
+    the 2025 release (curly quotes, dashes) and the corpus's 2008 one (straight quotes)."""
+    from pathlib import Path
+
+    from rulebase.core.records import fold_typography
+    from rulebase.core.sources import load_manifest
+    from rulebase.ingest.text import decode
+
+    table = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u2014": "-",
+                           "\u2013": "-", "_": None})
+    paths = [Path(__file__).parent / "fixtures" / "comprules-2025-11-14.txt",
+             next(s for s in load_manifest() if s.id == "cr2008").path]
+    lines = [line for path in paths for line in decode(path.read_bytes(), str(path)).text.splitlines()]
+    assert sum("\u2019" in line for line in lines) > 1000
+    for line in lines:
+        assert fold_typography(line) == fold_space(line.translate(table)).lower()

@@ -42,10 +42,7 @@ def write(path: Path, reader, scorer) -> int:
             if field not in reader.schema:
                 continue
             positional = reader.schema[field].format.supports("positions")
-            for term in reader.lexicon(field):
-                token = term.decode("utf-8")
-                if reader.doc_frequency(field, token) < COMMON:
-                    continue
+            for token in common_terms(reader, field):
                 found = scorer._read(field, token, positional)
                 parts = [array("I", found.ids).tobytes(), array("d", found.scores).tobytes()]
                 blob_length = -1
@@ -67,6 +64,21 @@ def write(path: Path, reader, scorer) -> int:
     tmp_file.replace(path / FILE)
     tmp_table.replace(path / TABLE)
     return len(table)
+
+
+def common_terms(reader, field: str) -> list[str]:
+    """The field's terms in at least COMMON documents, in lexicon order. Each segment's terms are
+    read in one pass with their document counts: asking the index for each term's count (a hash
+    lookup per term and segment) took 0.6 s of an add's 10 s, this 0.1 s."""
+    # lazy: only this rarer path needs it
+    from collections import Counter
+
+    counts: Counter = Counter()
+    for segment, _ in reader.leaf_readers():
+        for term, info in segment.iter_field(field):
+            counts[term] += info.doc_frequency()
+    # UTF-8 bytes sort as their code points: the order of the lexicon
+    return sorted(term.decode("utf-8") for term, n in counts.items() if n >= COMMON)
 
 
 class Values:
