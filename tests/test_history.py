@@ -56,6 +56,17 @@ def test_exalted_is_traced_through_every_renumbering_with_dates(library):
     assert [r.id for r in exalted.linked] == ["cr2008:502.83a", "ck2008:502.83a"]
 
 
+def test_deathtouchs_damage_rule_is_traced_through_its_2010_rewrite(library):
+    """2009's 702.2b (divide deathtouch damage freely) was rewritten in place in 2010 ("any
+    nonzero amount ... is lethal damage"), both citing 510.1c-d: one rule, today's 702.2c."""
+    deathtouch = history(library.store, "702.2c").lineages[0]
+    steps = [(s.record.number, s.change, s.record.span[0]) for s in deathtouch.steps[:3]]
+    assert steps == [("702.2b", "added", "2009-07-11"), ("702.2b", "changed", "2010-07-16"),
+                     ("702.2b", "changed", "2012-02-01")]
+    assert "can divide that damage" in deathtouch.steps[0].record.text
+    assert deathtouch.current and deathtouch.steps[-1].record.number == "702.2c"
+
+
 def test_a_reused_number_lists_the_rule_that_holds_it_now_first(library):
     found = history(library.store, "702.83a")
     firsts = [lin.steps[-1].record.text.split(" is ")[0] for lin in found.lineages]

@@ -128,6 +128,39 @@ def test_the_same_number_is_not_an_edit_when_the_parents_went_different_ways() -
     assert trace([a, b]) == [[0, 1], [2, 3, 0, 1]]
 
 
+DIVIDE = ("A player assigning combat damage from a creature with deathtouch can divide that damage as he or she "
+          "chooses among any number of creatures blocking or blocked by it. This is an exception to the procedures "
+          "described in rules 510.1c-d.")
+LETHAL = ("Any nonzero amount of combat damage assigned to a creature by a source with deathtouch is considered to be "
+          "lethal damage, regardless of that creature's toughness. See rules 510.1c-d.")
+
+
+def test_a_rule_rewritten_in_place_citing_the_same_rules_keeps_its_lineage() -> None:
+    """Deathtouch's 702.2b, 2009 -> 2010: too few words survive for an edit (pass 3), but the
+    same number, nothing else claiming either text, and the same rules cited (pass 5)."""
+    assert match_score(DIVIDE, LETHAL) < SAME_PLACE_MIN
+    head = [("702.2", "Deathtouch"), ("702.2a", "Deathtouch is a static ability.")]
+    a, b = [*head, ("702.2b", DIVIDE)], [*head, ("702.2b", LETHAL)]
+    assert trace([a, b]) == [[0, 1, 2], [0, 1, 2]]
+    assert _diff(a, b) == [Change("changed", 2, "702.2b", "702.2b", DIVIDE, LETHAL)]
+
+
+def test_a_rewrite_citing_other_rules_or_none_is_a_new_rule() -> None:
+    head = [("702.2", "Deathtouch"), ("702.2a", "Deathtouch is a static ability.")]
+    other = LETHAL.replace("510.1c-d", "704.5g")
+    assert trace([[*head, ("702.2b", DIVIDE)], [*head, ("702.2b", other)]]) == [[0, 1, 2], [0, 1, 3]]
+    bare = [DIVIDE.split(" This is")[0] + ".", LETHAL.split(" See")[0]]
+    assert trace([[*head, ("702.2b", bare[0])], [*head, ("702.2b", bare[1])]]) == [[0, 1, 2], [0, 1, 3]]
+
+
+def test_a_rewrite_in_place_yields_to_a_rule_that_moved_there() -> None:
+    """The text that continues elsewhere (pass 4) is matched first; the rewrite test only pairs
+    what is left."""
+    head = [("702.2", "Deathtouch"), ("702.2a", "Deathtouch is a static ability.")]
+    moved = [*head, ("702.2b", LETHAL), ("702.2c", DIVIDE)]
+    assert trace([[*head, ("702.2b", DIVIDE)], moved]) == [[0, 1, 2], [0, 1, 3, 2]]
+
+
 def test_a_split_or_a_merge_is_not_a_match() -> None:
     one = "Each player draws seven cards at the start of the game before the first turn begins."
     two = "A player who is unhappy with the opening hand may shuffle it away and draw again."
@@ -340,5 +373,5 @@ def test_summary_of_the_subset(archive) -> None:
     assert (first, len(every), dict(kinds)) == SUMMARY
 
 
-SUMMARY = ("2009-07-11", 3570,
+SUMMARY = ("2009-07-11", 3566,
            {"changed": 2, "added": 524, "removed": 241, "renumbered": 536, "renumbered+changed": 407})
