@@ -53,3 +53,11 @@ def test_fields_follow_the_language():
     assert list(language.fields_for("hu", fields)) == ["title_hu", "text_hu", "context_hu"]
     assert list(language.fields_for("en", fields)) == ["title", "text", "context"]
     assert language.fields_for(None, fields) == fields
+
+
+def test_light_verbs_are_kept_not_dropped():
+    """'have', 'goes', 'made' weigh as weak evidence in a question (searcher.WEAK_WEIGHT): kept
+    by content_words, so "has flying" still matches its rules a little."""
+    assert language.EN_LIGHT.isdisjoint(language.EN_FUNCTION)
+    assert language.content_words(["what", "happens", "if", "I", "have", "no", "cards", "to", "draw"], "en") == [
+        "have", "cards", "draw"]

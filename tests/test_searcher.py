@@ -173,3 +173,16 @@ def test_a_counter_is_told_from_its_opposite(library):
 def test_a_number_before_its_word_matches_it_after(library):
     """Players say "0 toughness", the rules "toughness 0 or less" (704.5f)."""
     assert search(library, "what happens to a creature with 0 toughness", 1).hits[0].id.startswith("cr:704.5f@")
+
+
+def test_a_questions_light_verb_does_not_decide_its_answer(library, monkeypatch):
+    """'who goes first' once matched a team-seating rule ("the player ... goes first" three
+    times) ahead of the first-draw rules; 'goes' now weighs as weak evidence."""
+    from rulebase.search import language
+
+    query = "does the player who goes first get to draw a card on their first turn"
+    first = search(library, query, 3)
+    assert "draw" in first.records[first.hits[0].id].text.lower()
+    monkeypatch.setattr(language, "EN_LIGHT", frozenset())
+    before = search(library, query, 3)
+    assert "draw" not in before.records[before.hits[0].id].text.lower()

@@ -44,6 +44,12 @@ EN_FUNCTION = frozenset([
     "hasn't", "wouldn't", "shouldn't", "couldn't",
 ])
 FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
+# Light verbs: in a question they carry the sentence, not its rules topic ("if I have no cards to
+# draw", "the player who goes first", "made a token"), so they weigh as weak evidence (the
+# searcher's WEAK_WEIGHT) rather than go: "has flying" and "goes to the graveyard" keep a little of
+# their say. ("get" and "gets" are function words.) Measured with the judged sets: MRR@10 0.925 ->
+# 0.937, nDCG@10 0.740 -> 0.744; the real questions level. As function words: nDCG@10 0.737.
+EN_LIGHT = frozenset(["have", "has", "had", "got", "go", "goes", "went", "make", "makes", "made"])
 HU_FIELDS = ("title_hu", "text_hu", "context_hu")
 EN_FIELDS = ("title", "text", "context")
 

@@ -32,7 +32,7 @@ from rulebase.search import language
 from rulebase.search.concepts import Concepts
 from rulebase.search.highlight import highlight
 from rulebase.search.hits import Hit, Results, same_text_key
-from rulebase.search.question import WORD, quoted_in_question, split_query, weak_words
+from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
 from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
 from rulebase.search.term_history import TermHistory
@@ -109,6 +109,7 @@ class Searcher:
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
         weak, names = weak_words(text, words)
+        light = language.EN_LIGHT if lang != "hu" and len(words) >= QUESTION_WORDS else frozenset()  # in a question
         words = language.content_words(words, lang)
         if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
             lang = None  # a filter only the other language's documents pass: read the words in both
@@ -124,8 +125,8 @@ class Searcher:
             renamed = self.history.renamed(text, texts, None if current_first else when)
         self._add_other_names(words, per_word, renamed)
         word_terms = query_terms = [set(pairs) for pairs in per_word]
-        weights = [WEAK_WEIGHT if w in names or (w in weak and self.history.rare_now(terms)) else 1.0
-                   for w, terms in zip(words, word_terms, strict=True)]
+        weights = [WEAK_WEIGHT if w in names or (w in weak and self.history.rare_now(terms)) or w.lower() in light
+                   else 1.0 for w, terms in zip(words, word_terms, strict=True)]
         scores = self._score(self.build_query(words, phrases, per_word, lang=lang, weights=weights), allowed)
         tokens = self._tokens("text", text) if lang != "hu" else []
         if tokens and scores:  # the rules' terms the question names lift the rules defining them
