@@ -41,7 +41,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -67,17 +67,27 @@ def mask(text: str) -> str:
     """The text with cited rule numbers (306.5, 601.2f, 702: any number of three digits) and
     section numbers ('section 6') replaced by '#': what a renumbering keeps. Other numbers
     (+1/+1, 20 life, 1000) stay."""
+    out, at = [], 0
+    for m in _citations(text):
+        out += [text[at:m.start()], "#"]
+        at = m.end()
+    return "".join(out) + text[at:]
 
-    def cited(m: re.Match) -> str:
-        start, number = m.start(), m.group()
+
+def _citations(text: str) -> Iterator[re.Match]:
+    """The rule and section numbers `text` cites (what mask hides), as matches."""
+    for m in _NUMBER.finditer(text):
+        start = m.start()
         before = text[start - 1: start]
         if before and (before.isalnum() or before in "._"):
-            return number  # inside a longer number or word
-        if len(number.split(".")[0]) == 3 or text[max(0, start - 8): start] in ("section ", "Section "):
-            return "#"
-        return number
+            continue  # inside a longer number or word
+        if len(m.group().split(".")[0]) == 3 or text[max(0, start - 8): start] in ("section ", "Section "):
+            yield m
 
-    return _NUMBER.sub(cited, text)
+
+def _cited(text: str) -> frozenset[str]:
+    """The rule numbers a text cites ('See rules 510.1c-d': 510.1c), as mask finds them."""
+    return frozenset(m.group() for m in _citations(text))
 
 
 def _ratio_words(wa: Sequence[str], wb: Sequence[str]) -> float:
@@ -153,14 +163,6 @@ def _up(number: str) -> str | None:
     if stem != number:
         return stem.rstrip(".")
     return number.split(".")[0] if "." in number else None
-
-
-_CITED = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?!\d)")
-
-
-def _cited(text: str) -> frozenset[str]:
-    """The rule numbers a text cites ('See rules 510.1c-d': 510.1c)."""
-    return frozenset(_CITED.findall(text))
 
 
 def _suffix(number: str) -> str:
@@ -291,11 +293,15 @@ class _Match:
             pa, pb = _up(na), _up(nb)
             return pa is None or pb is None or (fwd.get(pa, pb) == pb and back.get(pb, pa) == pa)
 
+        def kept(na: str) -> bool:
+            """The number may hold the same rule: neither its parents nor its children moved."""
+            return fits(na, na) and fwd.get(na, na) == na and back.get(na, na) == na
+
         scored: list[tuple[float, int, int]] = []
         for i in self.free_a():
             na = self.a[i][0]
             places = []
-            if na in b_at and fits(na, na) and fwd.get(na, na) == na and back.get(na, na) == na:
+            if na in b_at and kept(na):
                 places.append(b_at[na])  # the same number, unless the parents or children moved
             up, letter = _up(na), _suffix(na)
             if up is None and fwd.get(na) in b_at:  # a chapter: where its rules went
@@ -311,8 +317,8 @@ class _Match:
         for i in self.free_a():  # pass 5: rewritten in place
             na = self.a[i][0]
             j = b_at.get(na)
-            if (j is not None and self.a_of_b[j] is None and fits(na, na) and fwd.get(na, na) == na
-                    and back.get(na, na) == na and self._level(self.a[i]) == self._level(self.b[j])
+            if (j is not None and self.a_of_b[j] is None and kept(na)
+                    and self._level(self.a[i]) == self._level(self.b[j])
                     and (cited := _cited(self.a[i][1])) and cited == _cited(self.b[j][1])):
                 self.pair(i, j)
 
