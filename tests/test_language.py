@@ -62,3 +62,14 @@ def test_light_verbs_are_kept_not_dropped():
     words = ["what", "happens", "to", "a", "token", "when", "it", "goes", "to", "the", "graveyard"]
     assert language.content_words(words, "en") == ["token", "goes", "graveyard"]
     assert "have" not in language.EN_LIGHT  # "has no controller" is rules text (702.15b)
+
+
+def test_a_hungarian_token_the_index_lacks_matches_its_longest_held_prefix():
+    """Snowball leaves "támadhat" (can attack) as "tamadh"; the guide's "támadók" is "tamad"."""
+    held = {"tamad": 9, "tam": 1, "kez": 5}
+    count = lambda token: held.get(token, 0)  # noqa: E731
+    assert language.known_prefix("tamadh", count) == "tamad"
+    assert language.known_prefix("tamadhat", count) == "tamad"
+    assert language.known_prefix("kez", count) == "kez"  # held: kept, never shortened
+    assert language.known_prefix("tamx", count) == "tamx"  # "tam" is shorter than HU_PREFIX_MIN
+    assert language.known_prefix("rakt", count) == "rakt"  # nothing held: as analysed

@@ -31,6 +31,13 @@ def test_hungarian_without_accents_is_hungarian(library):
     assert search(library, "manaeges", 1).hits[0].id == "hu-guide:altalanos-tudnivalok.1"
 
 
+def test_a_hungarian_verb_form_the_guide_never_spells_still_reaches_its_word(library):
+    """"támadhat" (can attack) is in no document; the guide's passages on declaring attackers
+    ("A támadók kijelölése") say "támadók", "támadni": they were not among the hits at all."""
+    hits = [h.id for h in search(library, "támadhat az a lény amit most raktam ki").hits]
+    assert any(h.startswith("hu-guide:a-tamadok-kijelolese.") for h in hits[:5])
+
+
 def test_english_question_keeps_its_content_words(library):
     """Answered from the rules in force now (704.5b), the 1999 summary's answer further down."""
     hits = [h.id for h in search(library, "what happens if I draw from an empty library", 40).hits]

@@ -53,6 +53,12 @@ FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
 # much life" for a story about lifelink, and brought six hits judged 0 or 1 into the top 10.
 EN_LIGHT = frozenset(["got", "go", "goes", "went", "make", "makes", "made"])
 HU_FIELDS = ("title_hu", "text_hu", "context_hu")
+# Snowball's Hungarian stemmer leaves many verb forms whole ("támadhat", can attack: "tamadh"),
+# so a question's verb misses the guide's "támadók" ("tamad"). A Hungarian token the index does
+# not hold matches its longest prefix of at least this many letters that it does hold. Measured
+# with the judged sets: Hungarian natural MRR@10 0.808 -> 0.825, all 0.937 -> 0.939, nDCG@10
+# 0.746 -> 0.749; 3 letters brought in more unjudged hits, and no more gain.
+HU_PREFIX_MIN = 4
 EN_FIELDS = ("title", "text", "context")
 
 
@@ -95,6 +101,15 @@ def content_words(words: list[str], lang: str | None) -> list[str]:
     stop = FUNCTION.get(lang or "", frozenset())
     kept = [w for w in words if w.lower().replace("’", "'") not in stop]  # "don’t" as "don't"
     return kept or words
+
+
+def known_prefix(token: str, frequency: Callable[[str], int]) -> str:
+    """The token, or when `frequency` (its document count in a Hungarian field) is 0, its longest
+    prefix of HU_PREFIX_MIN letters or more that the field holds: the stem Snowball missed."""
+    if frequency(token):
+        return token
+    return next((token[:end] for end in range(len(token) - 1, HU_PREFIX_MIN - 1, -1) if frequency(token[:end])),
+                token)
 
 
 def fields_for(lang: str | None, fields: dict[str, float]) -> dict[str, float]:
