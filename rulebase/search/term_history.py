@@ -80,8 +80,9 @@ class TermHistory:
         """The words of the glossary in force now, obsolete entries aside: "summoning sickness"
         is rare in today's rules text but the glossary still names it, so it is no old term."""
         if self._glossary_words is None:
-            last, ids, kinds = self._docmeta()[2], self._column("id"), self._column("kind")
-            docs = [ids[d] for d in range(len(last)) if last[d] == OPEN_END and kinds[d] == "glossary"]
+            last, ids = self._docmeta()[2], self._column("id")
+            # (the kind's postings, not a read of every document's kind: 45 ms -> under 5)
+            docs = [ids[d] for d in sorted(self.scorer.docs("kind", ["glossary"])) if last[d] == OPEN_END]
             titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
             self._glossary_words = {fold(w) for t in titles if "(obsolete)" not in t.lower()
                                     for w in WORD.findall(t.lower())}
