@@ -7,8 +7,9 @@ suggestions.
 
 The Searcher reads top-down as a query runs: search, its clauses, their scores, each rule's best
 version (its group), the re-ranking (ranking.py) and the filling of the result list, one hit per
-text. A query's text is read in question.py, near spellings are found in spelling.py, whether a
-term belongs to older rules in term_history.py, and snippets are cut in highlight.py.
+text (listing.py). A query's text is read in question.py, near spellings are found in
+spelling.py, whether a term belongs to older rules in term_history.py, and snippets are cut in
+highlight.py.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
 from rulebase.search.concepts import Concepts
-from rulebase.search.highlight import highlight
-from rulebase.search.hits import Hit, Results, same_text_key
+from rulebase.search.hits import Hit, Results
+from rulebase.search.listing import fill
 from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
 from rulebase.search.spelling import MAX_SPELLED, Vocabulary, spelled_fuzzy_term
@@ -50,7 +51,6 @@ FILTER_FIELDS = ("edition", "kind", "lang", "source")
 POOL = 100  # hits re-ranked per query: results are the same for any --limit up to this
 NEAR_CANDIDATES = 1000  # documents that phrase and word-pair clauses are matched in (see _score)
 MAX_COUNTED = 2000  # a phrase matching up to this many rules gets an exact total of its hits
-FILL_BATCH = 20  # records read at a time while filling the result list
 PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
 MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
@@ -173,7 +173,7 @@ class Searcher:
             terms = self.concepts.aspects(tokens, lambda t: self._df("text", t), self.reader.doc_count_all())
             ranked = cover(ranked, [{rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                                      if docnum in docs and (not now or rid in now)} for docs in terms])
-        distinct = self._fill(results, list(numbers or []), ranked, limit, texts, pick, count_all=complete)
+        distinct = fill(results, list(numbers or []), ranked, limit, texts, pick, self._spans, count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
         return results
 
@@ -404,69 +404,6 @@ class Searcher:
         """Each query word's idf (BM25's), by its most common spelling among the fields."""
         count, df = self.reader.doc_count_all(), self._df
         return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]
-
-    def _fill(self, results: Results, numbered: list[Hit], found: list[tuple], limit: int,
-              texts: Callable[[list[str]], dict[str, Record]] | None,
-              pick: Callable[[list[str]], dict[str, str]] | None, count_all: bool = False) -> int:
-        """Hits in order, up to `limit`: a text already shown (the same rule in another document,
-        or a twin rule) becomes one more id in that hit's `also`, and the hit is named by the
-        copy in the newest release (the rules in force now, over a 2008 ruling that quotes them). Read in fixed batches, so what
-        a hit lists does not depend on `limit` within a batch. With `count_all`, reads on to the
-        end of `found` and returns how many distinct hits it holds (an exact total)."""
-        seen: set[str] = set()
-        by_text: dict[str, Hit] = {}
-        fetched: dict[str, Record] = {}
-
-        def fetch(ids: list[str]) -> dict[str, Record]:
-            found = texts(ids) if texts else {}
-            fetched.update(found)
-            return found
-        distinct = 0
-
-        newest: dict[str, tuple[int, str]] = {}  # text -> (batch, latest release of the hit's record)
-
-        def place(hit: Hit, record: Record | None, batch: int = -1) -> bool:
-            nonlocal distinct
-            key = same_text_key(record) if record else hit.id
-            last = record.span[1] if record and record.span else ""
-            if key in by_text:
-                held = by_text[key]
-                # the rules in force now name it; only a twin read in the same batch, so that
-                # no --limit shows another name
-                if (batch, last) > newest[key] and batch == newest[key][0] and not held.exact_number:
-                    held.also.append(held.id)
-                    held.id, newest[key] = hit.id, (batch, last)
-                else:
-                    held.also.append(hit.id)
-                return False
-            by_text[key], newest[key] = hit, (batch, last)
-            distinct += 1
-            if len(results.hits) < limit:
-                results.hits.append(hit)
-            return True
-
-        records = fetch([h.id for h in numbered])
-        for hit in numbered:
-            if hit.id not in seen:
-                seen.add(hit.id)
-                place(hit, records.get(hit.id))
-        for start in range(0, len(found), FILL_BATCH):
-            if len(results.hits) >= limit and not count_all:
-                break
-            batch = found[start:start + FILL_BATCH]
-            chosen = pick([f[0] for f in batch]) if pick else {}
-            batch = [(chosen.get(rid, rid), score, terms) for rid, score, terms in batch]
-            records = fetch([f[0] for f in batch])
-            for rid, score, terms in batch:
-                if rid in seen or not rid:
-                    continue
-                seen.add(rid)
-                record = records.get(rid)
-                hit = Hit(rid, round(score, 4), "")
-                if place(hit, record, start) and record and results.hits and results.hits[-1] is hit:
-                    hit.snippet = highlight(record.text, terms, self._spans)
-        results.records = {h.id: fetched[h.id] for h in results.hits if h.id in fetched}
-        return distinct
 
     def docmeta(self):
         """Each document's group number and days in force (DOCMETA), read once per searcher."""
