@@ -68,8 +68,17 @@ def test_a_hungarian_token_the_index_lacks_matches_its_longest_held_prefix():
     """Snowball leaves "támadhat" (can attack) as "tamadh"; the guide's "támadók" is "tamad"."""
     held = {"tamad": 9, "tam": 1, "kez": 5}
     count = lambda token: held.get(token, 0)  # noqa: E731
-    assert language.known_prefix("tamadh", count) == "tamad"
-    assert language.known_prefix("tamadhat", count) == "tamad"
-    assert language.known_prefix("kez", count) == "kez"  # held: kept, never shortened
-    assert language.known_prefix("tamx", count) == "tamx"  # "tam" is shorter than HU_PREFIX_MIN
-    assert language.known_prefix("rakt", count) == "rakt"  # nothing held: as analysed
+    assert language.hungarian_token("tamadh", "támadhat", count) == "tamad"
+    assert language.hungarian_token("tamadhat", "támadhatnak", count) == "tamad"
+    assert language.hungarian_token("kez", "kezem", count) == "kez"  # held: kept, never shortened
+    assert language.hungarian_token("tamx", "tamx", count) == "tamx"  # "tam" is shorter than HU_PREFIX_MIN
+    assert language.hungarian_token("rakt", "raktam", count) == "rakt"  # nothing held: as analysed
+
+
+def test_a_hungarian_word_the_stemmer_ate_is_no_evidence():
+    """"indul" (starts) stems to "in", which the guide holds only as the English "in" of a gloss."""
+    count = lambda token: 3  # noqa: E731 - every token held
+    assert language.hungarian_token("in", "indul", count) is None
+    assert language.hungarian_token("zo", "zónák", count) is None
+    assert language.hungarian_token("ko", "kő", count) == "ko"  # a short word is its short stem
+    assert language.hungarian_token("lap", "lapot", count) == "lap"

@@ -38,6 +38,12 @@ def test_a_hungarian_verb_form_the_guide_never_spells_still_reaches_its_word(lib
     assert any(h.startswith("hu-guide:a-tamadok-kijelolese.") for h in hits[:5])
 
 
+def test_a_hungarian_word_the_stemmer_ate_does_not_match_an_english_gloss(library):
+    """"indul" (starts) stems to "in": it matched the glossary entry "Játékban (in play)" first."""
+    hits = search(library, "hány életponttal indul egy játékos", 3).hits
+    assert hits[0].id == "hu-guide:a-jatek-kezdete.1"  # "Minden játékos 20 életponttal kezdi a játékot."
+
+
 def test_english_question_keeps_its_content_words(library):
     """Answered from the rules in force now (704.5b), the 1999 summary's answer further down."""
     hits = [h.id for h in search(library, "what happens if I draw from an empty library", 40).hits]

@@ -197,19 +197,20 @@ class Searcher:
         common = COMMON_CONTEXT * self.reader.doc_count_all()
         out = []
         for word in words:
-            pairs = [(field, self._stem(field, tok)) for field in self.fields_of(word, lang)
-                     for tok in self._tokens(field, word)]
+            pairs = [(field, stem) for field in self.fields_of(word, lang) for tok in self._tokens(field, word)
+                     if (stem := self._stem(field, tok, word))]
             # A section-path word a tenth of all documents share ("rules", "abilities") says
             # nothing about one of them, and its postings are the longest a query reads.
             kept = [(f, t) for f, t in pairs if f not in CONTEXT_FIELDS or self._df(f, t) <= common]
             out.append(kept or pairs)
         return out
 
-    def _stem(self, field: str, token: str) -> str:
-        """A Hungarian token as the index holds it (language.known_prefix); others as analysed."""
+    def _stem(self, field: str, token: str, word: str) -> str | None:
+        """A Hungarian token as the index can match it (language.hungarian_token: None for no
+        evidence); others as analysed."""
         if field not in language.HU_FIELDS:
             return token
-        return language.known_prefix(token, lambda t: self._df(field, t))
+        return language.hungarian_token(token, word, lambda t: self._df(field, t))
 
     def _add_other_names(self, words: list[str], per_word: list[list[tuple[str, str]]],
                          renamed: list[tuple[str, str]]) -> None:
