@@ -44,6 +44,20 @@ def test_a_hungarian_word_the_stemmer_ate_does_not_match_an_english_gloss(librar
     assert hits[0].id == "hu-guide:a-jatek-kezdete.1"  # "Minden játékos 20 életponttal kezdi a játékot."
 
 
+def test_a_word_pair_is_as_weak_as_its_weaker_word(library):
+    """A card name or a light verb weighs as weak evidence, and so do the pairs it is in:
+    "Doubling Season" in full lifted the examples that print the name."""
+    from rulebase.search.searcher import PAIR_BOOST, TEXT_FIELDS
+
+    searcher = library.searcher
+    words = ["Doubling", "Season", "loyalty", "counters"]
+    clauses = searcher.build_query(words, [], searcher.word_terms(words), weights=[0.3, 0.3, 1.0, 1.0])
+    pairs = {c.tokens: c.boost for c in clauses if len(c.tokens) == 2 and c.field == "text"}
+    assert pairs[("doubl", "season")] == pytest.approx(PAIR_BOOST * 0.3 * TEXT_FIELDS["text"])
+    assert pairs[("season", "loyalti")] == pytest.approx(PAIR_BOOST * 0.3 * TEXT_FIELDS["text"])
+    assert pairs[("loyalti", "counter")] == pytest.approx(PAIR_BOOST * TEXT_FIELDS["text"])
+
+
 def test_english_question_keeps_its_content_words(library):
     """Answered from the rules in force now (704.5b), the 1999 summary's answer further down."""
     hits = [h.id for h in search(library, "what happens if I draw from an empty library", 40).hits]

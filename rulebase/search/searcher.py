@@ -248,7 +248,8 @@ class Searcher:
                     weights: list[float] | None = None) -> list[Clause]:
         """Each word in any field, phrases in order, adjacent word pairs near each other, and the
         bilingual expansions; a document's score is the sum over the clauses it matches.
-        `weights` scale each word's clauses (a card name the rules never use counts for less)."""
+        `weights` scale each word's clauses and its pairs (a card name the rules never use counts
+        for less)."""
         weights = weights or [1.0] * len(per_word)
         clauses = [Clause(field, (tok,), TEXT_FIELDS[field] * weight)
                    for pairs, weight in zip(per_word, weights, strict=True) for field, tok in pairs]
@@ -258,13 +259,15 @@ class Searcher:
                 if len(toks) > 1:
                     clauses.append(Clause(field, tuple(toks), 2.0 * TEXT_FIELDS[field]))
         pair_fields = [f for f in ("title", "text", "text_hu") if f in language.fields_for(lang, TEXT_FIELDS)]
-        for first, second in zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False):
+        # a pair is as weak as its weaker word: "Doubling Season", "goes first" (light verb)
+        for at, (first, second) in enumerate(zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False)):
+            boost = PAIR_BOOST * min(weights[at], weights[at + 1])
             for field in pair_fields:
                 toks = self._tokens(field, f"{first} {second}")
                 if len(toks) == 2:
-                    clauses.append(Clause(field, tuple(toks), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
+                    clauses.append(Clause(field, tuple(toks), boost * TEXT_FIELDS[field], slop=2))
                     if first.isdigit() != second.isdigit():  # "0 toughness": the rules say "toughness 0"
-                        clauses.append(Clause(field, tuple(reversed(toks)), PAIR_BOOST * TEXT_FIELDS[field], slop=2))
+                        clauses.append(Clause(field, tuple(reversed(toks)), boost * TEXT_FIELDS[field], slop=2))
         return clauses + self._expand(words, extra_boost)
 
     def _expand(self, words: list[str], boost: float) -> list[Clause]:
