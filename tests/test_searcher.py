@@ -109,6 +109,24 @@ def test_a_glossary_pointer_brings_its_rule_in_ahead_of_it(library):
     assert ids[0].startswith("cr:103.5@") and ids[1].startswith("cr:glossary.london-mulligan@")
 
 
+def test_a_rule_the_first_hit_points_to_comes_second(library):
+    """209.1 says the loyalty number is what a planeswalker enters with "(see rule 306.5b)":
+    306.5b was fourth, below the compleated rule and its glossary entry."""
+    ids = [h.id for h in search(library, "how much loyalty does a planeswalker enter with", 5).hits]
+    assert ids[0].startswith("cr:209.1@") and ids[1].startswith("cr:306.5b@")
+    assert len(set(ids)) == 5  # moved, not copied
+
+
+def test_a_rule_the_first_hit_points_to_is_not_brought_in_from_beyond_the_hits(library, monkeypatch):
+    """Only a rule among the first CITED_WITHIN hits moves up (brought in from further, such rules
+    were mostly judged not relevant): with 2, 306.5b (fourth on its own) stays where it was."""
+    from rulebase.search import request
+
+    monkeypatch.setattr(request, "CITED_WITHIN", 2)
+    ids = [h.id for h in search(library, "how much loyalty does a planeswalker enter with", 5).hits]
+    assert ids[0].startswith("cr:209.1@") and ids[3].startswith("cr:306.5b@")
+
+
 def test_card_text_quoted_in_a_question_is_not_a_required_phrase(library):
     quote = '"whenever blood artist or another creature dies"'
     assert search(library, f"does my Blood Artist trigger when it says {quote} and a token is sacrificed", 5).hits
@@ -147,7 +165,8 @@ def test_no_two_hits_print_the_same_text(library):
 
 
 @pytest.mark.parametrize("query", ["damage prevention", "trample", "hány lappal kezdünk", '"mana burn"',
-                                   "what happens if I draw from an empty library"])
+                                   "what happens if I draw from an empty library",
+                                   "how much loyalty does a planeswalker enter with"])  # a cited rule moved up
 def test_a_shorter_list_is_the_start_of_a_longer_one(library, query):
     full = [h.id for h in search(library, query, 100).hits]
     for limit in (1, 3, 10, 37):

@@ -18,6 +18,10 @@ NUMBER_IN_QUERY = re.compile(
 MAX_QUERY = 2000
 HEADING_WORDS = 4  # a cited rule this short is a heading ("702.19. Trample")
 _POINTER = re.compile(r"\bSee (?:rule|rules|section) (\d{3}(?:\.\d+[a-z]?)?)")
+_SEE_RULE = re.compile(r"\b[Ss]ee rules? (\d{3}\.\d+[a-z]?)")  # a rule's own pointer: "(see rule 306.5b)"
+# A rule the first hit sends the reader to moves up to second from this far down (whatever the
+# --limit: the search reads this many hits at least).
+CITED_WITHIN = 10
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
@@ -41,13 +45,16 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         if era.day is not None and era.text.strip():
             query, when = era.text, era.day
         current_first = not era.asks_for_history
-    results = _search(library, query, filters, limit, when, current_first)
+    # A filtered search, or a phrase search, lists only what passes: no rule is brought in or moved.
+    bring = not any(filters.values()) and not ('"' in query and not quoted_in_question(query))
+    move = bring and (current_first or when is not None)  # (not for a question about older rules)
+    results = _search(library, query, filters, max(limit, CITED_WITHIN) if move else limit, when, current_first)
     results.query = " ".join(original.split())
     if note:
         results.notes.append(note)
-    # A filtered search, or a phrase search, lists only what passes: no rule is brought in.
-    phrase_search = '"' in query and not quoted_in_question(query)
-    return _with_cited_rules(library, results, limit, when, bring=not any(filters.values()) and not phrase_search)
+    if move:
+        _cited_next(library, results, when)
+    return _with_cited_rules(library, results, limit, when, bring=bring)
 
 
 def _search(library, query: str, filters: dict[str, list[str]], limit: int, when: int | None,
@@ -96,6 +103,26 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
     if missing:  # a hit renamed to a twin read in another batch
         results.records.update((r.id, r) for r in store.get_many(missing))
     return results
+
+
+def _cited_next(library, results: Results, when: int | None) -> None:
+    """When the first hit is a rule that sends the reader to another ("... the number of loyalty
+    counters the planeswalker enters with (see rule 306.5b)") and that rule is among the first
+    CITED_WITHIN hits, it comes second: the answer one step away. Only for a first hit in force
+    then and a question not about older rules. Measured on the real questions
+    (scripts/realq.py): question hit@3 0.485 -> 0.515 (MRR@10 0.473 -> 0.480), keywords 0.788 ->
+    0.818 (0.631 -> 0.640), keywords --as-of 0.700 -> 0.733 (0.532 -> 0.536); the judged sets
+    level. Bringing the cited rule in from beyond the hits lost judged nDCG@10 (0.756 -> 0.755:
+    three new hits, ungraded, none of which reads as an answer), and placing it first lost MRR@10
+    (0.947 -> 0.917)."""
+    first = results.records.get(results.hits[0].id) if results.hits else None
+    cited = _SEE_RULE.search(first.text) if first is not None and first.kind == "rule" else None
+    if cited is None or not in_force(library.store, [first], OPEN_END if when is None else when):
+        return  # (an older text's numbers are its own era's)
+    rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
+    at = next((n for n, hit in enumerate(results.hits[:CITED_WITHIN]) if rule is not None and hit.id == rule.id), 0)
+    if at > 1:
+        results.hits.insert(1, results.hits.pop(at))
 
 
 def _with_cited_rules(library, results: Results, limit: int, when: int | None, bring: bool = True) -> Results:
