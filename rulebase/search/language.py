@@ -109,12 +109,13 @@ def content_words(words: list[str], lang: str | None) -> list[str]:
     return kept or words
 
 
-def hungarian_token(token: str, word: str, frequency: Callable[[str], int], word_held: bool = False) -> str | None:
+def hungarian_token(token: str, word: str, frequency: Callable[[str], int],
+                    word_held: Callable[[], bool] = lambda: False) -> str | None:
     """A query word's Hungarian token as the index can match it: None when the stemmer ate the
-    word (HU_EATEN) and no document holds the word as typed (`word_held`); when `frequency` (its
-    document count in the field) is 0, its longest prefix of HU_PREFIX_MIN letters or more that
-    the field holds (the stem Snowball missed); else itself."""
-    if len(token) <= 2 and len(word) >= HU_EATEN and not word_held:
+    word (HU_EATEN) and no document holds the word as typed (`word_held`, asked only then); when
+    `frequency` (its document count in the field) is 0, its longest prefix of HU_PREFIX_MIN
+    letters or more that the field holds (the stem Snowball missed); else itself."""
+    if len(token) <= 2 and len(word) >= HU_EATEN and not word_held():
         return None
     if frequency(token):
         return token

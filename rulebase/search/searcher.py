@@ -210,9 +210,8 @@ class Searcher:
         evidence); others as analysed."""
         if field not in language.HU_FIELDS:
             return token
-        eaten = len(token) <= 2 < len(word) - 1  # (asked only then: a term-table search)
-        held = eaten and any(self._df("exact", t) for t in self._tokens("exact", word))
-        return language.hungarian_token(token, word, lambda t: self._df(field, t), held)
+        return language.hungarian_token(token, word, lambda t: self._df(field, t),
+                                        lambda: any(self._df("exact", t) for t in self._tokens("exact", word)))
 
     def _add_other_names(self, words: list[str], per_word: list[list[tuple[str, str]]],
                          renamed: list[tuple[str, str]]) -> None:
