@@ -118,8 +118,8 @@ def test_a_rule_the_first_hit_points_to_comes_second(library):
 
 
 def test_a_rule_the_first_hit_points_to_is_not_brought_in_from_beyond_the_hits(library, monkeypatch):
-    """Only a rule among the first CITED_WITHIN hits moves up (brought in from further, such rules
-    were mostly judged not relevant): with 2, 306.5b (fourth on its own) stays where it was."""
+    """Only a rule among the first CITED_WITHIN hits moves up (the ones brought in from further
+    down read as no answers): with 2, 306.5b (fourth on its own) stays where it was."""
     from rulebase.search import request
 
     monkeypatch.setattr(request, "CITED_WITHIN", 2)
