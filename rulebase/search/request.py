@@ -120,7 +120,9 @@ def _cited_next(library, results: Results, when: int | None) -> None:
     if cited is None or not in_force(library.store, [first], OPEN_END if when is None else when):
         return  # (an older text's numbers are its own era's)
     rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
-    at = next((n for n, hit in enumerate(results.hits[:CITED_WITHIN]) if rule is not None and hit.id == rule.id), 0)
+    if rule is None:
+        return
+    at = next((n for n, hit in enumerate(results.hits[:CITED_WITHIN]) if hit.id == rule.id), 0)
     if at > 1:
         results.hits.insert(1, results.hits.pop(at))
 
