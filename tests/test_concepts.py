@@ -90,11 +90,11 @@ def test_a_story_around_a_keyword_ranks_the_keywords_rule_higher(library, monkey
     """Issue 17.3: the words that carry rules meaning decide. A question telling what happened
     at the table ranks the rule defining the term it names; without the concept table it ranked
     lower."""
-    query = "my opponent attacked with a big guy that has lifelink and I chump blocked, how much life did he gain"
+    query = "my buddy cast a spell with flashback from his graveyard last night, where does the card go afterwards"
 
     def rank() -> int:
         hits = run_search(library, query, {}, 10).hits
-        return next(n for n, h in enumerate(hits) if h.id.startswith("cr:702.15b@"))
+        return next(n for n, h in enumerate(hits) if re.match(r"cr:702\.34[a-z]?@", h.id))
 
     with_concepts = rank()
     monkeypatch.setattr(concepts_module, "BOOST", 0.0)

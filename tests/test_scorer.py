@@ -1,4 +1,6 @@
-"""The flat BM25F scorer gives exactly the scores Whoosh's own query matchers give."""
+"""The flat BM25F scorer gives exactly the scores Whoosh's own query matchers give, with a field's
+average length taken over the documents that have the field (as Lucene does; Whoosh divides by
+every document)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,16 @@ def as_whoosh(clauses: list[Clause]):
                else Phrase(c.field, list(c.tokens), slop=c.slop, boost=c.boost) for c in clauses])
 
 
+class FieldAverages(WhooshSearcher):
+    """Whoosh's searcher, averaging a field's length over the documents that have it, counted
+    one document at a time through Whoosh's public reader (not the scorer's column read)."""
+
+    def avg_field_length(self, fieldname, default=None):
+        reader = self.reader()
+        held = sum(1 for d in range(reader.doc_count_all()) if reader.doc_field_length(d, fieldname, 0))
+        return reader.field_length(fieldname) / held if held else default
+
+
 def clauses_for(searcher, text: str) -> list[Clause]:
     words, phrases = split_query(text)
     return searcher.build_query(words, phrases, searcher.word_terms(words))
@@ -33,12 +45,23 @@ def clauses_for(searcher, text: str) -> list[Clause]:
 def test_scores_equal_whooshs_own_matchers(library, text):
     searcher = library.searcher
     clauses = clauses_for(searcher, text)
-    whoosh = WhooshSearcher(searcher.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
+    whoosh = FieldAverages(searcher.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
     expected = dict(whoosh.search(as_whoosh(clauses), limit=None).items())
     got = Scorer(searcher.reader, B=BM25_B, K1=BM25_K1).score(clauses)
     assert expected, text
     assert got.keys() == expected.keys()
     assert all(got[d] == pytest.approx(expected[d], rel=1e-9) for d in expected)
+
+
+def test_a_sparse_fields_average_counts_only_the_documents_that_have_it(library):
+    """The Hungarian guide's few passages set `text_hu`'s average length, not the whole corpus: a
+    passage of average length scores a term as BM25 means, not as hundreds of average ones."""
+    scorer = library.searcher.scorer
+    reader = library.searcher.reader
+    held = [d for d in range(reader.doc_count_all()) if reader.doc_field_length(d, "text_hu", 0)]
+    assert 0 < len(held) < reader.doc_count_all() / 10
+    assert scorer.average_length("text_hu") == pytest.approx(reader.field_length("text_hu") / len(held))
+    assert scorer.average_length("text_hu") > 10 * reader.field_length("text_hu") / reader.doc_count_all()
 
 
 def test_filters_restrict_to_allowed_documents(library):
