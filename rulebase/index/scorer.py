@@ -137,7 +137,9 @@ class Scorer:
         0.756 -> 0.949 / 0.765, Hungarian natural MRR@10 0.875 -> 0.900; the real questions level
         (keywords MRR@10 0.640 -> 0.645, keywords --as-of 0.536 -> 0.542)."""
         if field not in self._averages:
-            held = sum(sum(1 for length in self._field_lengths(n, field) if length) for n in range(len(self._leaves)))
+            # (a segment without the field holds none: its lengths are not read one by one)
+            held = sum(sum(1 for length in self._field_lengths(n, field) if length)
+                       for n, (leaf, _) in enumerate(self._leaves) if leaf.field_length(field))
             self._averages[field] = self.reader.field_length(field) / (held or 1) or 1
         return self._averages[field]
 
