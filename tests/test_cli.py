@@ -287,6 +287,16 @@ def test_a_query_too_long_keeps_its_words_once_and_says_what_it_left_out(index_d
     assert json.loads(cut.stdout)["query"] == " ".join(f"w{n}" for n in range(422))
 
 
+def test_a_typo_in_a_question_is_searched_respelled_and_said_on_stderr(index_dir):
+    """Issue 17.3: the typo question lists what the question spelled right lists; stdout stays
+    the results (and --json stays JSON), the reading goes to stderr."""
+    typed = run(index_dir, "search", "can deathtuch and trampel assign 1 damage to each blocker", "-n", "3", "--json")
+    spelled = run(index_dir, "search", "can deathtouch and trample assign 1 damage to each blocker", "-n", "3", "--json")
+    assert (typed.exit_code, spelled.exit_code, spelled.stderr) == (0, 0, "")
+    assert typed.stderr == "note: read 'deathtuch' as 'deathtouch'\nnote: read 'trampel' as 'trample'\n"
+    assert [h["id"] for h in json.loads(typed.stdout)["hits"]] == [h["id"] for h in json.loads(spelled.stdout)["hits"]]
+
+
 # -- errors in one or two lines (issue 20.5) ---------------------------------------------------
 
 

@@ -237,3 +237,20 @@ def test_a_questions_light_verb_does_not_decide_its_answer(library, monkeypatch)
     monkeypatch.setattr(language, "EN_LIGHT", frozenset())
     before = search(library, query, 3)
     assert "draw" not in before.records[before.hits[0].id].text.lower()
+
+
+def test_a_typo_in_a_question_is_read_as_the_word_one_slip_away(library):
+    """Issue 17.3: askers make typos. "deathtuch" and "trampel" are in no document; the question
+    is searched as if spelled right (the same first hits), and says how it was read."""
+    typed = search(library, "can deathtuch and trampel assign 1 damage to each blocker", 3)
+    spelled = search(library, "can deathtouch and trample assign 1 damage to each blocker", 3)
+    assert [h.id for h in typed.hits] == [h.id for h in spelled.hits]
+    assert any(h.id.startswith("cr:702.2c@") for h in typed.hits)
+    assert typed.notes == ["read 'deathtuch' as 'deathtouch'", "read 'trampel' as 'trample'"]
+    assert spelled.notes == []
+
+
+def test_a_capitalised_unknown_word_is_a_name_not_a_typo(library):
+    """"Altac" (a card) is one letter from "altar"; capitalised, it is left as typed."""
+    results = search(library, "Altac triggered to get first strike but did not deal damage in the combat damage step")
+    assert not any("altar" in note for note in results.notes)

@@ -1,0 +1,41 @@
+"""Spelling on the index's own vocabulary: the word a typing slip stood for."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebase.search.spelling import one_slip, respell
+
+
+@pytest.mark.parametrize("word, other, expected", [
+    ("deathtuch", "deathtouch", True),  # a letter dropped
+    ("tramplee", "trample", True),  # one added
+    ("graveyqrd", "graveyard", True),  # one changed
+    ("trampel", "trample", True),  # two neighbours swapped
+    ("cretaure", "creature", True),
+    ("trample", "trample", False),  # no slip at all
+    ("tarmpel", "trample", False),  # two slips
+    ("blinked", "linked", True),  # one slip, if the first letter may be it (respell says no)
+    ("abc", "cab", False),
+])
+def test_one_slip_is_one_edit_or_one_swap(word, other, expected):
+    assert one_slip(word, other) is expected
+    assert one_slip(other, word) is expected
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("deathtuch", "deathtouch"), ("trampel", "trample"), ("graveyrd", "graveyard"), ("cretaure", "creature"),
+    ("oppoent", "opponent"), ("sacrficed", "sacrificed"),
+])
+def test_a_slip_is_respelled_as_the_rules_word(library, typed, meant):
+    assert respell(library.searcher.reader, "exact", typed) == meant
+
+
+@pytest.mark.parametrize("typed", [
+    "blinked",  # "linked" is a first letter away: a first letter is rarely the slip
+    "dude",  # "due": a short word is near too many
+    "buddy", "yesterday",  # nothing near
+    "qqqqqqqq",
+])
+def test_a_word_with_no_likely_respelling_is_left_alone(library, typed):
+    assert respell(library.searcher.reader, "exact", typed) is None
