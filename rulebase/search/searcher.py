@@ -110,6 +110,7 @@ class Searcher:
         if when is not None:
             alive = self.in_force(when)
             allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
+        typed_text = text
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
         respelled = self._respelled(words) if lang == "en" else []
@@ -163,7 +164,7 @@ class Searcher:
         for docnum, score in top:
             rid, boost = self._pooled(docnum)
             pooled.append((rid, score * boost, matched.get(docnum, set())))
-        results = Results(query=text.strip(), total=0, suggestion=suggestion,
+        results = Results(query=typed_text.strip(), total=0, suggestion=suggestion,
                           notes=[f"read {typed!r} as {spelled!r}" for typed, spelled in respelled])
         # When every match is in the pool, the total is exact: what the hits would be, all shown.
         # A phrase's total counts the hits there are to list, identical texts once (its matches
