@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase.search.spelling import one_slip, respell
+from rulebase.search.spelling import Respellings, one_slip, respell
 
 
 @pytest.mark.parametrize("word, other, expected", [
@@ -39,3 +39,10 @@ def test_a_slip_is_respelled_as_the_rules_word(library, typed, meant):
 ])
 def test_a_word_with_no_likely_respelling_is_left_alone(library, typed):
     assert respell(library.searcher.reader, "exact", typed) is None
+
+
+def test_respellings_read_only_lowercase_words_no_document_holds(library):
+    respellings = Respellings(library.searcher.reader, "exact")
+    words = ["Altac", "deathtuch", "trample", "deathtuch", "buddy", "x2x2x2"]
+    assert respellings.of(words) == [("deathtuch", "deathtouch")]  # each word once; names, words held, none near: kept
+    assert respellings.of(["Deathtuch"]) == []  # capitalised: a name, as typed

@@ -35,7 +35,7 @@ from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
 from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
-from rulebase.search.spelling import MAX_SPELLED, Vocabulary, respell, spelled_fuzzy_term
+from rulebase.search.spelling import MAX_SPELLED, Respellings, Vocabulary, spelled_fuzzy_term
 from rulebase.search.term_history import TermHistory
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
@@ -72,7 +72,7 @@ class Searcher:
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
         self._pool_meta: dict[int, tuple[str, float]] = {}
-        self._respellings: dict[str, str | None] = {}  # an unknown word's respelling, kept
+        self._respellings = Respellings(self.reader, "exact")
         self.path = Path(path)
         self._docmeta = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
@@ -113,7 +113,7 @@ class Searcher:
         typed_text = text
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
-        respelled = self._respelled(words) if lang == "en" else []
+        respelled = self._respellings.of(words) if lang == "en" else []
         for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
         if respelled:
@@ -237,22 +237,6 @@ class Searcher:
             spoken = [w for w in WORD.findall(other) if w.lower() not in language.EN_FUNCTION]  # not "in" play
             new = [(f, t) for f in ("title", "text") for word in spoken for t in self._tokens(f, word)]
             per_word[at] += [pair for pair in dict.fromkeys(new) if pair not in held]
-
-    def _respelled(self, words: list[str]) -> list[tuple[str, str]]:
-        """(typed, respelled) for each word of an English query that no document holds, typed
-        in lowercase ("deathtuch"), one typing slip from a word of the rules (spelling.respell:
-        "deathtouch"). A capitalised word is a card name ("Altac" is not "altar")."""
-        out = []
-        for word in dict.fromkeys(words):
-            bare = fold(word.lower())
-            if word.islower() and bare.isalpha() and not self.reader.doc_frequency("exact", bare):
-                if bare not in self._respellings:
-                    if len(self._respellings) > 4096:  # a long-lived searcher: forget rather than grow
-                        self._respellings.clear()
-                    self._respellings[bare] = respell(self.reader, "exact", bare)
-                if self._respellings[bare]:
-                    out.append((word, self._respellings[bare]))
-        return out
 
     def fields_of(self, word: str, lang: str | None) -> list[str]:
         """The fields a word is scored in: its query's language's, and the other language's too

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from rulebase.core.records import fold_accents as fold
+
 MAX_SPELLED = 12  # distinct unknown words given a suggestion and fuzzy spellings: 20 typos stay fast
 MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have scores of them)
 MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
@@ -129,6 +131,29 @@ def respell(reader, field: str, word: str) -> str | None:
              if abs(len(term) - len(word)) <= 1 and one_slip(word, term)]
     best = max(found, default=(0, None))
     return best[1] if best[0] >= TYPO_MIN_DOCS else None
+
+
+class Respellings:
+    """The respellings of an English query's unknown words (respell), each found once per
+    searcher: (typed, respelled) for each word that no document holds, typed in lowercase
+    ("deathtuch"). A capitalised word is a card name ("Altac" is not "altar")."""
+
+    def __init__(self, reader, field: str):
+        self.reader, self.field = reader, field
+        self._found: dict[str, str | None] = {}
+
+    def of(self, words: list[str]) -> list[tuple[str, str]]:
+        out = []
+        for word in dict.fromkeys(words):
+            bare = fold(word.lower())
+            if word.islower() and bare.isalpha() and not self.reader.doc_frequency(self.field, bare):
+                if bare not in self._found:
+                    if len(self._found) > 4096:  # a long-lived searcher: forget rather than grow
+                        self._found.clear()
+                    self._found[bare] = respell(self.reader, self.field, bare)
+                if self._found[bare]:
+                    out.append((word, self._found[bare]))
+        return out
 
 
 def one_slip(word: str, other: str) -> bool:
