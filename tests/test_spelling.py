@@ -42,7 +42,7 @@ def test_a_word_with_no_likely_respelling_is_left_alone(library, typed):
 
 
 def test_respellings_read_only_lowercase_words_no_document_holds(library):
-    respellings = Respellings(library.searcher.reader, "exact")
+    respellings = Respellings(library.searcher.reader, "exact", lambda word: library.searcher.reader.doc_frequency("exact", word))
     words = ["Altac", "deathtuch", "trample", "deathtuch", "buddy", "x2x2x2"]
     assert respellings.of(words) == [("deathtuch", "deathtouch")]  # each word once; names, words held, none near: kept
     assert respellings.of(["Deathtuch"]) == []  # capitalised: a name, as typed

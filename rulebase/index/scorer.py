@@ -157,7 +157,7 @@ class Scorer:
                 table = _length_table()
                 self._lengths[key] = [table[b] for b in raw] + [0] * (count - len(raw))
             else:
-                self._lengths[key] = [reader.doc_field_length(d, field, 0) or 0 for d in range(count)]
+                self._lengths[key] = [reader.doc_field_length(d, field, 0) for d in range(count)]
         return self._lengths[key]
 
     def docs(self, field: str, values: list[str]) -> set[int]:

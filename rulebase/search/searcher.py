@@ -72,7 +72,7 @@ class Searcher:
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
         self._pool_meta: dict[int, tuple[str, float]] = {}
-        self._respellings = Respellings(self.reader, "exact")
+        self._respellings = Respellings(self.reader, "exact", lambda word: self._df("exact", word))
         self.path = Path(path)
         self._docmeta = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)

@@ -50,11 +50,7 @@ class Vocabulary:
         return mask
 
     def _remember(self, key: tuple, compute: Callable[[], object]):
-        if key not in self._found:
-            if len(self._found) >= 4096:  # a long-lived searcher: forget rather than grow
-                self._found.clear()
-            self._found[key] = compute()
-        return self._found[key]
+        return remember(self._found, key, compute)
 
     def within(self, word: str, maxdist: int, prefix: int = 0) -> list[str]:
         """Terms within `maxdist` Levenshtein edits of `word` sharing its first `prefix`
@@ -136,24 +132,32 @@ def respell(reader, field: str, word: str) -> str | None:
 class Respellings:
     """The respellings of an English query's unknown words (respell), each found once per
     searcher: (typed, respelled) for each word that no document holds, typed in lowercase
-    ("deathtuch"). A capitalised word is a card name ("Altac" is not "altar")."""
+    ("deathtuch"). A capitalised word is a card name ("Altac" is not "altar"). `frequency` is
+    a word's document count in `field` (the searcher's kept counts: every English query asks)."""
 
-    def __init__(self, reader, field: str):
-        self.reader, self.field = reader, field
-        self._found: dict[str, str | None] = {}
+    def __init__(self, reader, field: str, frequency: Callable[[str], int]):
+        self.reader, self.field, self.frequency = reader, field, frequency
+        self._found: dict[tuple, object] = {}
 
     def of(self, words: list[str]) -> list[tuple[str, str]]:
         out = []
         for word in dict.fromkeys(words):
             bare = fold(word.lower())
-            if word.islower() and bare.isalpha() and not self.reader.doc_frequency(self.field, bare):
-                if bare not in self._found:
-                    if len(self._found) > 4096:  # a long-lived searcher: forget rather than grow
-                        self._found.clear()
-                    self._found[bare] = respell(self.reader, self.field, bare)
-                if self._found[bare]:
-                    out.append((word, self._found[bare]))
+            if word.islower() and bare.isalpha() and not self.frequency(bare):
+                spelled = remember(self._found, (bare,), lambda bare=bare: respell(self.reader, self.field, bare))
+                if spelled:
+                    out.append((word, spelled))
         return out
+
+
+def remember(found: dict, key: tuple, compute: Callable[[], object]):
+    """`found[key]`, computed the first time; at 4096 keys, a long-lived searcher's memo
+    forgets rather than grows."""
+    if key not in found:
+        if len(found) >= 4096:
+            found.clear()
+        found[key] = compute()
+    return found[key]
 
 
 def one_slip(word: str, other: str) -> bool:
