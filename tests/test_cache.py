@@ -84,6 +84,58 @@ def test_a_damaged_cache_entry_is_rebuilt(small_corpus, tmp_path, monkeypatch):
     assert json.loads((entry / "versions.json").read_text())["records"]  # written again
 
 
+def _stale_entries(cache: Path, n: int) -> list[Path]:
+    """`n` archive entries of older code (SOURCE-KEY folders), oldest first, a day apart."""
+    import os
+
+    stale = []
+    for age in range(n, 0, -1):
+        folder = cache / f"cr-{age:020x}"
+        (folder / "whoosh").mkdir(parents=True)
+        (folder / "versions.json").write_text("{}", encoding="utf-8")
+        os.utime(folder, (1e9 - age * 86400, 1e9 - age * 86400))
+        stale.append(folder)
+    return stale
+
+
+def test_a_build_drops_the_archive_entries_of_older_code_beyond_two_spare(small_corpus, tmp_path, monkeypatch):
+    """Each code change keys a new archive entry (80-90 MB for the bundled archive): a build keeps
+    its own and the two most recently used others, and leaves segments and other files alone."""
+    from rulebase.build.cache import ENTRY_SPARE
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RULEBASE_CACHE", str(cache))
+    stale = _stale_entries(cache, 4)
+    (cache / "notes.txt").write_text("mine", encoding="utf-8")
+    segment = cache / f"segment-{0:024x}"
+    segment.mkdir()
+    Library(tmp_path / "one", small_corpus).build()
+    entries = sorted(p.name for p in cache.glob("cr-*"))
+    own = [name for name in entries if name not in {p.name for p in stale}]
+    assert len(own) == 1 and (cache / own[0] / "whoosh" / "_MAIN_1.toc").is_file()
+    assert [p.exists() for p in stale] == [False, False, True, True] and ENTRY_SPARE == 2
+    assert (cache / "notes.txt").is_file() and segment.is_dir()
+    before = answers(Library(tmp_path / "one", small_corpus))
+    for folder in stale[2:]:  # used since: the build's own entry is kept even when it is the oldest
+        import os
+
+        os.utime(folder)
+    Library(tmp_path / "two", small_corpus).build()
+    assert (cache / own[0]).is_dir() and all(p.exists() for p in stale[2:])
+    assert answers(Library(tmp_path / "two", small_corpus)) == before
+
+
+def test_pruning_keeps_what_a_build_uses_and_the_most_recent(tmp_path):
+    from rulebase.build.cache import prune_entries
+
+    stale = _stale_entries(tmp_path, 5)
+    unknown = tmp_path / "cr-notakey"
+    unknown.mkdir()
+    prune_entries({stale[0]}, tmp_path, spare=1)
+    assert [p.exists() for p in stale] == [True, False, False, False, True] and unknown.is_dir()
+    prune_entries(set(), tmp_path / "absent")  # no cache folder yet: nothing to do, no error
+
+
 def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch):
     """`rulebase add` of a release the archive lacks (2009-10-01 beside 2009-05-01, -07-11, -09-04):
     its rules become versions on the archive's timeline, in --as-of, history and changes alike."""

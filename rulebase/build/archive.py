@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulebase.build import writer
-from rulebase.build.cache import Entry, entry_key
+from rulebase.build.cache import Entry, entry_key, prune_entries
 from rulebase.build.digest import code_digest
 from rulebase.core.eras import windows
 from rulebase.core.errors import SourceError
@@ -51,6 +51,8 @@ def reports(sources: list[Source]) -> list[SourceReport]:
                                     "see " + archives[0].id, []))
         else:
             out.append(ingest_source(source))
+    used = {_entry(a).path for a in archives} | ({_entry(archives[0], added).path} if added else set())
+    prune_entries(used)  # the entries of older code, archives or added releases: 80-90 MB each
     return out
 
 

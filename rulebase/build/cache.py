@@ -6,14 +6,18 @@ them (the segments of its closed versions, then the rest: writer.write_archive_i
 documents and copies the segment in: seconds, not a minute. Entries are keyed by the archive's
 bytes and the code digest, written to a temporary folder and renamed into place, and checked
 against the file sizes they recorded; a damaged or unreadable entry is ignored and rebuilt.
+A build keeps the entries and segments it used and a few of the most recently used others
+(prune_entries, prune_segments): older code's entries do not pile up.
 Copies, not hard links: damage to a generation must never reach the cache.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -74,9 +78,10 @@ class Entry:
             records = [from_dict(r) for r in data["records"]]
             warnings = [Warning_(*w) for w in data["warnings"]]
             parsed = Parsed(records, warnings, notes=list(data["notes"]), meta=dict(data["meta"]))
-            return parsed, Counter(data["encodings"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
+        touch(self.path)
+        return parsed, Counter(data["encodings"])
 
     def save(self, parsed: Parsed, encodings: Counter, write_segment, resume: Resume | None = None) -> bool:
         """Store the versions and, through `write_segment(folder)`, their index segment (and, of
@@ -108,9 +113,11 @@ class Entry:
         if not self._sizes_ok():
             return None
         try:
-            return _resume_of(json.loads((self.path / "resume.json").read_text(encoding="utf-8")))
+            resume = _resume_of(json.loads((self.path / "resume.json").read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             return None
+        touch(self.path)
+        return resume
 
 
 def _write_versions(tmp: Path, parsed: Parsed, encodings: Counter, resume: Resume | None) -> None:
@@ -203,13 +210,34 @@ def _write_sizes(folder: Path) -> None:
     (folder / "sizes.json").write_text(json.dumps(sizes), encoding="utf-8")
 
 
+def touch(path: Path) -> None:
+    """Mark a cache folder as just used: pruning drops the least recently used first."""
+    with contextlib.suppress(OSError):  # a read-only cache is still a cache
+        os.utime(path)
+
+
 def prune_segments(keep: set[Path], root: Path | None = None, spare: int = 8) -> None:
-    """Drop cached segments beyond the `spare` most recently used that no build just used."""
-    folder = root or cache_root()
+    """Keep the segments a build just used (`keep`) and the `spare` most recently used others."""
+    _prune((root or cache_root()).glob("segment-*"), keep, spare)
+
+
+ENTRY_SPARE = 2  # archive entries kept beyond a build's own: one is 80-90 MB (the bundled archive)
+
+
+def prune_entries(keep: set[Path], root: Path | None = None, spare: int = ENTRY_SPARE) -> None:
+    """Keep the archive entries (Entry) a build just used (`keep`) and the `spare` most recently
+    used others. Each change of the code or of the archive's files, and each set of added releases,
+    keys a new entry: without this the cache grows by one archive per upgrade, unbounded."""
+    _prune((p for p in (root or cache_root()).glob("*-*") if _ENTRY.fullmatch(p.name)), keep, spare)
+
+
+_ENTRY = re.compile(r"(?!segment-)[\w.-]+-[0-9a-f]{20}")  # Entry's folder: SOURCE-KEY (entry_key)
+
+
+def _prune(found, keep: set[Path], spare: int) -> None:
     try:
-        found = sorted(folder.glob("segment-*"), key=lambda p: p.stat().st_mtime, reverse=True)
-    except OSError:
+        found = sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:  # one vanished under us (another build pruning): next time
         return
-    for path in found[spare:]:
-        if path not in keep:
-            shutil.rmtree(path, ignore_errors=True)
+    for path in [p for p in found if p not in keep][spare:]:
+        shutil.rmtree(path, ignore_errors=True)

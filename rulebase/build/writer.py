@@ -6,7 +6,6 @@ The schema and the reading side are in rulebase/index: a search never imports th
 
 from __future__ import annotations
 
-import contextlib
 import os
 import zlib
 from collections.abc import Callable
@@ -170,7 +169,7 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
     import hashlib
     import json
 
-    from rulebase.build.cache import Segment, prune_segments
+    from rulebase.build.cache import Segment, prune_segments, touch
     from rulebase.build.digest import code_digest
 
     of = {source: n for n, group in enumerate(groups) for source in group}
@@ -201,8 +200,7 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
     for item in out:
         segment = item[2]
         if segment is not None and segment.ready():
-            with contextlib.suppress(OSError):  # a read-only cache is still a cache
-                os.utime(segment.path)  # recently used: kept by prune_segments
+            touch(segment.path)  # recently used: kept by prune_segments
             item[2] = segment.segment_dir
         else:
             item[2] = None
