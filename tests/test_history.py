@@ -141,6 +141,20 @@ def test_lookup_as_of_shows_only_what_was_in_force(index_dir):
     assert "not a date: 'yesterday'" in bad.stderr
 
 
+def test_lookup_leads_with_the_rule_in_force_now_when_2008_printed_its_text(index_dir):
+    """Today's 100.1 has the bundled 2008 release's words, but today's 100.1b says section 8,
+    not 6: the lookup leads with the version in force now, its days and subrules, and names the
+    2008 copy after it (it hid behind the 2008 copy, with no 'in force now')."""
+    out = run(index_dir, "lookup", "100.1").stdout.splitlines()
+    assert out[0] == "cr 100.1"
+    assert "id cr:100.1@2005-08-01 · in force 2005-08-01 to now" in out[1]
+    first = out[:out.index("")]
+    assert any("See section 8" in line for line in first) and not any("section 6" in line for line in first)
+    assert "cr2008 100.1" in out
+    data = json.loads(run(index_dir, "lookup", "100.1a", "--json").stdout)
+    assert (data["id"], data["in_force"]) == ("cr:100.1a@2005-08-01", {"first": "2005-08-01", "last": "now"})
+
+
 def test_search_gives_one_hit_per_rule_with_the_newest_text(index_dir, library):
     data = json.loads(run(index_dir, "search", "exalted", "-n", "20", "--json").stdout)
     ids = [h["id"] for h in data["hits"]]

@@ -40,9 +40,14 @@ def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[
     others = [r for r in records if not r.span]
     if when is not None:  # the rules in force that day, nothing else
         others = in_force(store, others, when)
-    chosen = without_twins(chosen, others)
-    gone = [] if when is not None else sorted((r for r in chosen if not live(r)), key=lambda r: -spans[r.id][1])
-    return [r for r in chosen if live(r)] + others + gone
+    # A version with the text of another document's record shown beside it is that record,
+    # shown once; but not when that record is out of force while the version is in: today's
+    # 100.1 is the bundled 2008 release's text, and the answer is today's, its date and its
+    # subrules, not the 2008 document's.
+    current = without_twins([r for r in chosen if live(r)], in_force(store, others, day))
+    gone = [] if when is not None else sorted(without_twins([r for r in chosen if not live(r)], others),
+                                              key=lambda r: -spans[r.id][1])
+    return current + others + gone
 
 
 def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
