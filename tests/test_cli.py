@@ -112,6 +112,10 @@ def test_search_number_in_query_goes_first(index_dir):
     first = data["hits"][0]
     assert first["id"].startswith("cr:306.5@") and first["exact_number"] is True and first["in_force_now"] is True
     assert not any(h["exact_number"] for h in data["hits"][1:])
+    # only the number matches: no near spellings of it, or of 'say', and no respelled number
+    alone = json.loads(run(index_dir, "search", "what does 702.2c say", "--json").stdout)
+    assert [h["id"] for h in alone["hits"]] == ["cr:702.2c@2025-11-14"]
+    assert (alone["total"], alone["suggestion"]) == (1, None)
 
 
 def test_search_no_hits_exit_1(index_dir):

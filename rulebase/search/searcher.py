@@ -152,7 +152,7 @@ class Searcher:
             # Every match of a phrase is read, so its total is exact: a phrase's matches are few.
             top, total = self._best_per_group(scores, pool, MAX_COUNTED if phrases else POOL)
             matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
-        elif words and not phrases:
+        elif words and not phrases and not numbers:  # ('what does 702.2c say': the rule is the answer)
             suggestion = self.correct(words, lang)
             if lang is not None:  # near spellings in the query's own language only
                 own = self.scorer.docs("lang", [lang])
@@ -371,7 +371,7 @@ class Searcher:
         out, changed, tried = [], False, set()
         for word in words:
             bare = fold(word)
-            if (len(bare) > 2 and not bare.isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
+            if (len(bare) > 2 and not bare[:1].isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
                     and self.reader.doc_frequency("exact", bare) == 0):
                 tried.add(bare)
                 suggestion = self._vocabulary.suggest(bare)
