@@ -109,6 +109,18 @@ def test_a_glossary_pointer_brings_its_rule_in_ahead_of_it(library):
     assert ids[0].startswith("cr:103.5@") and ids[1].startswith("cr:glossary.london-mulligan@")
 
 
+def test_a_first_glossary_hit_that_points_to_a_section_is_followed_by_its_first_rule(library):
+    """Draw says "See rule 121, 'Drawing a Card'": 121 is a heading, and 121a no number, so the
+    rule never came in. As the first hit the entry is followed by 121.1; lower down a section's
+    opening rule is not brought in (they were seldom answers)."""
+    ids = [h.id for h in search(library, "what happens if I have no cards to draw", 5).hits]
+    assert ids[0].startswith("cr:glossary.draw@") and ids[1].startswith("cr:121.1@")
+    ids = [h.id for h in search(library, "library", 3).hits]
+    assert ids[0].startswith("cr:glossary.library@") and ids[1].startswith("cr:401.1@")
+    deeper = [h.id for h in search(library, "damage prevention", 10).hits]
+    assert "cr:glossary.prevention-effect@2019-05-03" in deeper and not any(i.startswith("cr:615.1@") for i in deeper)
+
+
 def test_a_rule_the_first_hit_points_to_comes_second(library):
     """209.1 says the loyalty number is what a planeswalker enters with "(see rule 306.5b)":
     306.5b was fourth, below the compleated rule and its glossary entry."""

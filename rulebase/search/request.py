@@ -129,25 +129,34 @@ def _cited_next(library, results: Results, when: int | None) -> None:
 
 def _with_cited_rules(library, results: Results, limit: int, when: int | None, bring: bool = True) -> Results:
     """A glossary entry that sends the reader to a rule ("See rule 103.5") is no answer by itself:
-    the rule it cites (its version in force on `when`, else now) is listed right before it. Then
-    each hit is marked in force now or not (`results.now`)."""
+    the rule it cites (its version in force on `when`, else now) is listed right before it. One
+    that sends the reader to a whole section ("See rule 121, 'Drawing a Card'") defines the term
+    itself; only as the first hit is it followed by the section's first rule (121.1), the answer
+    one step away: deeper down, a section's opening rule is seldom an answer (of 11 such rules
+    brought into the judged sets' top ten, one answered, five partly, five not: judged MRR@10
+    0.949 -> 0.942). Then each hit is marked in force now or not (`results.now`)."""
     out: list[Hit] = [] if bring else list(results.hits)
     shown = {h.id for h in results.hits}
-    for hit in results.hits if bring else ():
+    for at, hit in enumerate(results.hits if bring else ()):
         record = results.records.get(hit.id)
         cited = _POINTER.search(record.text) if record and record.kind == "glossary" else None
-        if cited:
+        section = cited is not None and "." not in cited.group(1)
+        rule = None
+        if cited and (at == 0 or not section):
             rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
             if rule is not None and len(rule.text.split()) <= HEADING_WORDS:  # a heading: its first rule says it
-                rule = _in_force(library.store, library.store.by_number(cited.group(1) + "a"), when) or rule
-            if rule is not None and rule.kind == "rule" and rule.id not in {h.id for h in out}:
-                if rule.id in shown:  # already listed further down: it moves up
-                    moved = next(h for h in results.hits if h.id == rule.id)
-                    results.hits.remove(moved)
-                    out.append(moved)
-                else:
-                    out.append(Hit(rule.id, hit.score, rule.text[:220]))
-                    results.records[rule.id] = rule
+                first = cited.group(1) + (".1" if section else "a")  # 121 -> 121.1, 103.5 -> 103.5a
+                rule = _in_force(library.store, library.store.by_number(first), when) or rule
+        if section and hit not in out:
+            out.append(hit)
+        if rule is not None and rule.kind == "rule" and rule.id not in {h.id for h in out}:
+            if rule.id in shown:  # already listed further down: it moves up
+                moved = next(h for h in results.hits if h.id == rule.id)
+                results.hits.remove(moved)
+                out.append(moved)
+            else:
+                out.append(Hit(rule.id, hit.score, rule.text[:220]))
+                results.records[rule.id] = rule
         if hit not in out:
             out.append(hit)
     results.hits = out[:limit]
