@@ -247,9 +247,18 @@ def test_characters_a_file_lost_are_not_changes(index_dir, library):
 
 
 def test_glossary_changes_are_named_by_their_term(index_dir):
-    out = run(index_dir, "changes", "--from", "2013", "--to", "2014", "--kind", "glossary").stdout.splitlines()
+    out = run(index_dir, "changes", "--from", "2013-12-31", "--to", "2014", "--kind", "glossary").stdout.splitlines()
     assert out[0].startswith("cr 2013-11-01 -> 2014-09-25: 13 added, 0 removed, 3 changed")
     assert "~ As Though  typography  (cr:glossary.as-though@2014-02-01)" in out
+
+
+def test_a_year_or_month_from_is_its_first_day_and_to_its_last(index_dir):
+    """'--from 2013' is the rules in force on 2013-01-01 (the help's 'glossary since 2020'), '--to
+    2014' those on 2014-12-31; a month to itself holds that month's release (Magic 2010's)."""
+    year = run(index_dir, "changes", "--from", "2013", "--to", "2014", "--kind", "glossary").stdout
+    assert year.startswith("cr 2012-10-01 -> 2014-09-25: ")
+    month = run(index_dir, "changes", "--from", "2009-07", "--to", "2009-07").stdout
+    assert month.startswith("cr 2009-05-01 -> 2009-07-11: 524 added, 241 removed")
 
 
 def test_sources_says_what_the_archive_holds(index_dir):
@@ -279,7 +288,7 @@ def test_a_date_after_the_newest_release_answers_with_a_note(index_dir):
     assert (found.exit_code, found.stderr) == (0, NEWEST.format("2030-06-01") + "\n")
     changed = run(index_dir, "changes", "--from", "2030", "--to", "2099-12-31", "--json")
     assert changed.exit_code == 0
-    assert changed.stderr.splitlines() == [NEWEST.format("2030-12-31"), NEWEST.format("2099-12-31")]
+    assert changed.stderr.splitlines() == [NEWEST.format("2030-01-01"), NEWEST.format("2099-12-31")]
     assert (json.loads(changed.stdout)["from"], json.loads(changed.stdout)["to"]) == ("2026-01-16", "2026-01-16")
     inside = run(index_dir, "lookup", "702.83a", "--as-of", "2026-01-16")
     assert (inside.exit_code, inside.stderr) == (0, "")  # the newest release's own day: no note
@@ -302,6 +311,6 @@ def test_dates_outside_the_known_range_are_not_called_malformed(index_dir):
         result = run(index_dir, "lookup", "502.83a", "--as-of", date)
         assert (result.exit_code, result.stderr) == (2, (
             f"error: '{date}' is outside the dates rulebase knows - give a date from 1900-01-01 to 2099-12-31 "
-            "(the rules documents span 1995 to 2026)\n"))
+            "(Magic's rules begin in 1993)\n"))
     assert "not a date: '2021-13-01'" in run(index_dir, "lookup", "1", "--as-of", "2021-13-01").stderr
     assert "not a date: 'soon'" in run(index_dir, "changes", "--from", "soon").stderr

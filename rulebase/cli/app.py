@@ -567,9 +567,11 @@ def diff(
     ("rulebase changes --from 2020 --kind glossary", "glossary since 2020")])
 @funnel
 def changes(
-    start: Annotated[str | None, typer.Option("--from", metavar="DATE", help="Compare the rules in force this day...")]
+    start: Annotated[str | None, typer.Option(
+        "--from", metavar="DATE", help="Compare the rules in force this day (YYYY or YYYY-MM: its first)...")]
     = None,
-    end: Annotated[str | None, typer.Option("--to", metavar="DATE", help="...with those in force this day.")] = None,
+    end: Annotated[str | None, typer.Option(
+        "--to", metavar="DATE", help="...with those in force this day (YYYY or YYYY-MM: its last; default today).")] = None,
     kind: Annotated[list[str] | None, typer.Option("--kind", "-k", help="rule (default), chapter, glossary, example.")]
     = None,
     json_out: JsonOpt = False,
@@ -594,6 +596,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
 
     # lazy: only the output form asked for
     from rulebase.cli.views import changes_between_json
+    from rulebase.core.eras import day
     from rulebase.core.errors import UsageError
     from rulebase.rules import history as histories
 
@@ -604,7 +607,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     if start is None:
         raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
     library = _library(json_out)
-    _note_outside(library, histories.as_of_day(start), histories.as_of_day(end) if end else None)
+    _note_outside(library, day(start), histories.as_of_day(end) if end else None)
     found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
     _answer(json_out, lambda: changes_between_json(found), "render_changes.render_changes_between", found)
 

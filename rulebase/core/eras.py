@@ -33,7 +33,7 @@ def day(text: str, end: bool = False) -> int:
         if _ANY_YEAR.match(text.strip()):  # a date, only not one of ours (0001-01-01, 9999-12-31)
             raise UsageError(f"{text.strip()!r} is outside the dates rulebase knows",
                              hint=f"give a date from {FIRST_YEAR}-01-01 to {LAST_YEAR}-12-31 "
-                                  "(the rules documents span 1995 to 2026)")
+                                  f"(Magic's rules begin in {ERAS[0][0][:4]})")
         raise UsageError(f"not a date: {text!r}", hint="write YYYY-MM-DD, YYYY-MM or YYYY, e.g. 2009-07-11")
     y, m, d = int(match["y"]), int(match["m"] or (12 if end else 1)), match["d"]
     if not 1 <= m <= 12:

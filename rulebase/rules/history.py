@@ -246,7 +246,8 @@ def release_on(store: RecordStore, when: int, source: str = "cr") -> dict:
 def changes_between(store: RecordStore, start: str, end: str, source: str = "cr",
                     kinds: tuple[str, ...] = ("rule",)) -> Changes:
     """Rules added, removed, changed and renumbered between the releases in force on two dates."""
-    old_rel, new_rel = release_on(store, day(start, end=True), source), release_on(store, day(end, end=True), source)
+    # '--from 2020' is the rules on its first day ("since 2020"), '--to 2020' on its last
+    old_rel, new_rel = release_on(store, day(start), source), release_on(store, day(end, end=True), source)
     if old_rel["index"] > new_rel["index"]:
         raise UsageError(f"--from {start} is after --to {end}", hint="give the earlier date first")
     old = store.in_force(old_rel["first_day"], source, kinds)
