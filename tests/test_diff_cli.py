@@ -51,9 +51,15 @@ def test_compare_plain_text(index_dir):
         "[6e]  in force 1999-04-23 to 2001-04-10",
         "  Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, does not mention ante.",
     ]
-    searched = run(index_dir, "compare", "zzqx flibber", "--editions", "4e")
+    searched = run(index_dir, "compare", "zzqx flibber", "--editions", "4e")  # (near spellings: flier)
     assert searched.exit_code == 0
     assert searched.stdout.splitlines()[0] == "zzqx flibber: search results per edition (not a curated topic)"
+    # no edition says anything about it: the columns say so, and the exit code is not found's
+    nothing = run(index_dir, "compare", "zzzqqq")
+    assert nothing.exit_code == 1 and "no passages found in this edition" in nothing.stdout
+    shape = run(index_dir, "compare", "zzzqqq", "--json")
+    editions = json.loads(shape.stdout)["editions"]
+    assert shape.exit_code == 1 and editions and not any(e["citations"] for e in editions.values())
 
 
 def test_compare_unknown_edition_is_a_usage_error(index_dir):

@@ -529,6 +529,8 @@ def compare(
     _note_outside(library, when)
     result = comparing.compare(library, topic, editions, when=when)
     _answer(json_out, lambda: comparing.comparison_json(result), "render_changes.render_compare", result)
+    if not result.curated and not any(stance.citations for stance in result.editions):
+        raise typer.Exit(1)  # no edition says anything about it: not found, as `search`
 
 
 @command(app, examples=[
