@@ -85,6 +85,27 @@ def test_lookup_unknown_exits_1_with_candidates(index_dir):
     assert result.stdout == ""
 
 
+def test_lookup_of_a_term_points_to_define_and_search(index_dir):
+    """'lookup trample' said no match, then 'did you mean: trample, ...': the word it was given."""
+    result = run(index_dir, "lookup", "mana burn")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == ("error: no rule, record or page matches 'mana burn' - it is a term: 'rulebase define "
+                             "\"mana burn\"' gives its definitions, 'rulebase search \"mana burn\"' its rules\n")
+
+
+def test_lookup_of_an_archive_id_without_its_date_is_its_version_then(index_dir):
+    now = json.loads(run(index_dir, "lookup", "cr:glossary.trample", "--json").stdout)
+    assert (now["id"], now["in_force"]["last"]) == ("cr:glossary.trample@2019-05-03", "now")
+    then = json.loads(run(index_dir, "lookup", "cr:glossary.trample", "--as-of", "2005-12", "--json").stdout)
+    assert then["id"] == "cr:glossary.trample@2005-10-01"
+
+
+def test_lookup_offers_a_diff_only_of_one_rule(index_dir):
+    """2008's 502 is Keyword Abilities, today's the Untap Step: no 'compare the versions' of the two."""
+    assert "compare the versions" not in run(index_dir, "lookup", "502").stdout
+    assert "compare the versions: rulebase diff cr2008:100.1 cr:100.1@2005-08-01" in run(index_dir, "lookup", "100.1").stdout
+
+
 def test_lookup_page_outside_the_transcription(index_dir):
     result = run(index_dir, "lookup", "5e p20")
     assert result.exit_code == 1

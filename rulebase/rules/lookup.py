@@ -190,6 +190,8 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
         if record is None and "@" not in ref:  # 'cr:702.83a': that rule in the archive, now or then
             source, local = ref.split(":", 1)
             versions = [r for r in store.by_number(local) if r.source == source and r.span]
+            if not versions:  # 'cr:glossary.trample': an archive id without its '@DATE'
+                versions = [r for r in store.get_many(store.ids_like(ref + "@")) if r.span]
             record = next(iter(by_era(store, versions, when)), None)
         if record:
             return Lookup(ref, "id", [expand(store, record, when)])
@@ -203,8 +205,13 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
 
         raise NotFound(f"no rule {ref} was in force on {show(when or 0)}",
                        hint=f"'rulebase history {ref}' shows when it was")
-    raise NotFound(f"no rule, record or page matches {ref!r}", suggest(store, ref),
-                   hint="try 'rulebase search' for free text")
+    candidates = suggest(store, ref)
+    if ref.lower() in candidates:  # a term's name, not a reference: its definitions are `define`'s
+        term = f'"{ref}"' if " " in ref else ref
+        raise NotFound(f"no rule, record or page matches {ref!r}", [],
+                       hint=f"it is a term: 'rulebase define {term}' gives its definitions, "
+                            f"'rulebase search {term}' its rules")
+    raise NotFound(f"no rule, record or page matches {ref!r}", candidates, hint="try 'rulebase search' for free text")
 
 
 # A compact lookup: what a judge reads first. Everything else is one line, or a count.
@@ -386,9 +393,12 @@ def _negate(text: str) -> tuple[int, ...]:
 
 
 def diff_hint(records: list[Record]) -> str | None:
-    """'rulebase diff A B' for the two newest versions from different documents, if any."""
+    """'rulebase diff A B' for the two newest versions of one rule from different documents, if
+    any: not two rules that only share the number (2008's 502 is Keyword Abilities, today's the
+    Untap Step), told apart by their lineage where both have one."""
     first = records[0] if records else None
-    other = next((r for r in records[1:] if first and r.source != first.source), None)
+    other = next((r for r in records[1:] if first and r.source != first.source
+                  and not (r.lineage and first.lineage and r.lineage != first.lineage)), None)
     return f"rulebase diff {other.id} {first.id}" if first and other else None
 
 
