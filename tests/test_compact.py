@@ -151,7 +151,7 @@ def test_a_section_on_a_terminal_fits_about_a_screen(library):
     assert "│ 502.2  First Strike  (+4)  " in text
     assert shown[-1] == "--full shows everything (84 subrules in full, 228 more subrules, 9 more references)"
     narrow = terminal(lookup(library.store, "502"), width=80)
-    assert len(narrow) == 85 and max(len(line) for line in narrow) <= 80  # the last line wraps, at a space
+    assert len(narrow) == 84 and max(len(line) for line in narrow) <= 80  # the last line wraps, at a space
     assert narrow[-2:] == ["--full shows everything (84 subrules in full, 228 more subrules, 9 more",
                            "references)"]
 
