@@ -34,6 +34,8 @@ def highlight(text: str, matched, spans: Callable[[str, str], Iterator[tuple[str
     if start:
         start = text.find(" ", start) + 1 or start
     end = min(len(text), start + width)
+    space = text.rfind(" ", start + width // 2, end) if end < len(text) else -1
+    end = space if space > 0 else end  # cut at a word: 'is assigned as…', not 'assigned a…'
     out = set()
     for field, stream in streams.items():
         for tok, s, e in chain(read[field], stream):

@@ -29,6 +29,14 @@ class Results:
     notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
 
 
+def clip(text: str, width: int) -> str:
+    """The text's first `width` characters, cut at a word, '…' marking the cut."""
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width)
+    return text[:cut if cut > width // 2 else width].rstrip(" ,;:") + "…"
+
+
 def unmark(text: str) -> str:
     return text.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
 

@@ -9,7 +9,7 @@ from rulebase.core.eras import OPEN_END, labels_between
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force
-from rulebase.search.hits import Hit, Results
+from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question
 from rulebase.search.reading import read_era
 
@@ -72,7 +72,7 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
                 found = in_force(library.store, found, OPEN_END) or found
         for record in found:
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
-                numbered.append(Hit(record.id, 0.0, record.text[:200], exact_number=True))
+                numbered.append(Hit(record.id, 0.0, clip(record.text, 200), exact_number=True))
     store = library.store
     pick = None
     editions = set(filters.get("edition") or ())
@@ -155,7 +155,7 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
                 results.hits.remove(moved)
                 out.append(moved)
             else:
-                out.append(Hit(rule.id, hit.score, rule.text[:220]))
+                out.append(Hit(rule.id, hit.score, clip(rule.text, 220)))
                 results.records[rule.id] = rule
         if hit not in out:
             out.append(hit)
