@@ -412,6 +412,21 @@ def test_compare_wraps_at_word_boundaries(library, topic):
     _assert_wrapped(_terminal(render_compare, result), words)
 
 
+def test_search_on_a_terminal_keeps_each_id_whole(library):
+    """The review's 'cr:glossary.legend-legend-rule@1999…' at 80 columns: an id cut could not be
+    copied into 'rulebase show'. A long one folds onto the next line of its cell instead."""
+    from rulebase.cli.render import render_search
+    from rulebase.search.request import run_search
+
+    results = run_search(library, "legend rule", {}, 5)
+    lines = _terminal(render_search, results).splitlines()
+    head = next(line for line in lines if " where " in line)
+    column = "".join(line[head.index("where"):head.index("ed.")].strip() for line in lines)  # its cells, read down
+    assert max(len(line) for line in lines) <= WIDTH and not any("@1999…" in line for line in lines)
+    assert any(len(hit.id) > head.index("ed.") - head.index("where") for hit in results.hits)  # one is folded
+    assert all(hit.id in column for hit in results.hits), column
+
+
 def test_sources_stays_readable_at_80_columns(library):
     """Issue 20.4: a seven-column table squeezed titles and credits to eight letters a line."""
     from rulebase.cli.render import render_sources

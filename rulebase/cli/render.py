@@ -189,7 +189,7 @@ def render_search(console: Console, results: Results) -> None:
     header = results_header(results)
     table = Table(title=cell(header), box=box.SIMPLE_HEAD, expand=True, show_lines=False)
     table.add_column("#", justify="right", style="dim")
-    table.add_column("where", style="bold", max_width=36)
+    table.add_column("where", style="bold", max_width=36, overflow="fold")  # an id is never cut
     table.add_column("ed.", no_wrap=True)
     table.add_column("snippet", ratio=1)
     for n, hit in enumerate(results.hits, 1):
