@@ -136,3 +136,13 @@ def test_changes(index_dir):
                          "  + ck2008:100.5: Most Magic tournaments have special rules (not included here) and may "
                          "limit the use of some cards, including barring all cards from some older sets. See the mo…"]
     assert lines[3] == "    official cr2008:100.5: differs"
+
+
+def test_an_insertion_after_the_last_equal_word_keeps_its_space():
+    """'"mana burn."{+See rule 300.3.+}': the space before the new words was only in the newer text."""
+    from rulebase.cli.plain import diff_text
+    from rulebase.rules.diff import word_diff
+
+    assert diff_text(word_diff('called "mana burn."', 'called "mana burn." See rule 300.3.')) == (
+        'called "mana burn." {+See rule 300.3.+}')
+    assert diff_text(word_diff("a b c", "a x c")) == "a [-b-] {+x+} c"

@@ -321,8 +321,9 @@ def diff_pieces(ops) -> list[tuple[str, str]]:
     terminal colours, markers included."""
     out = []
     for op in ops:
-        if op.op == "equal":
-            out.append(("equal", op.a))
+        if op.op == "equal":  # with the space before words only the newer text has ('burn." See')
+            trail = op.a[len(op.a.rstrip()):] or op.b[len(op.b.rstrip()):]
+            out.append(("equal", op.a.rstrip() + trail))
             continue
         if op.a.strip():
             out.append(("delete", f"[-{op.a.rstrip()}-]" + op.a[len(op.a.rstrip()):]))
