@@ -131,10 +131,13 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
     """A glossary entry that sends the reader to a rule ("See rule 103.5") is no answer by itself:
     the rule it cites (its version in force on `when`, else now) is listed right before it. One
     that sends the reader to a whole section ("See rule 121, 'Drawing a Card'") defines the term
-    itself; only as the first hit is it followed by the section's first rule (121.1), the answer
-    one step away: deeper down, a section's opening rule is seldom an answer (of 11 such rules
-    brought into the judged sets' top ten, one answered, five partly, five not: judged MRR@10
-    0.949 -> 0.942). Then each hit is marked in force now or not (`results.now`)."""
+    itself; only as the first hit, and when none of the first three hits is a rule of that
+    section, is it followed by the section's first rule (121.1), the answer one step away.
+    Deeper down, a section's opening rule is seldom an answer (of 11 such rules brought into the
+    judged sets' top ten, one answered, five partly, five not: judged MRR@10 0.949 -> 0.942);
+    before a rule of the section already shown it pushed that answer down (real questions,
+    keywords --as-of hit@3 0.733 -> 0.700). Then each hit is marked in force now or not
+    (`results.now`)."""
     out: list[Hit] = [] if bring else list(results.hits)
     shown = {h.id for h in results.hits}
     for at, hit in enumerate(results.hits if bring else ()):
@@ -142,7 +145,7 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
         cited = _POINTER.search(record.text) if record and record.kind == "glossary" else None
         section = cited is not None and "." not in cited.group(1)
         rule = None
-        if cited and (at == 0 or not section):
+        if cited and (at == 0 or not section) and not (section and _holds_rule_of(results, cited.group(1))):
             rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
             if rule is not None and len(rule.text.split()) <= HEADING_WORDS:  # a heading: its first rule says it
                 first = cited.group(1) + (".1" if section else "a")  # 121 -> 121.1, 103.5 -> 103.5a
@@ -163,6 +166,13 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
     shown = [results.records[h.id] for h in results.hits if h.id in results.records]
     results.now = {r.id for r in in_force(library.store, shown, OPEN_END)}
     return results
+
+
+def _holds_rule_of(results: Results, section: str, within: int = 3) -> bool:
+    """Whether one of the first hits is a rule of `section` ('310.4c' of 310): the pointer's
+    answer is on the page already."""
+    records = (results.records.get(h.id) for h in results.hits[:within])
+    return any(r is not None and r.kind == "rule" and (r.number or "").startswith(section + ".") for r in records)
 
 
 def _in_force(store, records: list, when: int | None):
