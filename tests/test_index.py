@@ -119,6 +119,8 @@ def test_leads_and_health_check(tmp_path):
 # field's length over the documents that have it (scorer.average_length) took it to 0.608: "takaritas"
 # lists the end phase's passage naming the cleanup step before the step's own paragraph (1st -> 2nd),
 # and "rampage" today's 702.23c before the 4th Edition text (3rd -> 4th); the graded sets gained.
+# 0.597 since a first glossary hit's section pointer brings that section's first rule (810.1 for
+# "two-headed giant exalted", 2nd -> 3rd for the listed ruling).
 @pytest.mark.parametrize("name, mrr_floor, recall_floor", [("dev-queries.tsv", 0.59, 0.95), ("queries.tsv", 0.75, 0.95)])
 def test_search_quality_floor(library, name, mrr_floor, recall_floor):
     """The answer-text sets (shared dev set, our own) stay above their floors and the baselines."""
