@@ -44,7 +44,7 @@ def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[
     # shown once; but not when that record is out of force while the version is in: today's
     # 100.1 is the bundled 2008 release's text, and the answer is today's, its date and its
     # subrules, not the 2008 document's.
-    current = without_twins([r for r in chosen if live(r)], in_force(store, others, day))
+    current = without_twins([r for r in chosen if live(r)], others if when is not None else in_force(store, others, day))
     gone = [] if when is not None else sorted(without_twins([r for r in chosen if not live(r)], others),
                                               key=lambda r: -spans[r.id][1])
     return current + others + gone

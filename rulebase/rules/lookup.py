@@ -15,6 +15,7 @@ from rulebase.core.records import Record, Ref, fold_space, fold_typography, numb
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force
+from rulebase.search.hits import clip
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
 
@@ -285,11 +286,7 @@ def _copy_of(entry: Entry, host: Entry) -> bool:
 
 def lead(record: Record, width: int = LEAD) -> str:
     """The first words of a record's first paragraph, spaces folded; '…' marks a cut."""
-    text = fold_space(record.text.split("\n\n")[0])
-    if len(text) <= width:
-        return text
-    cut = text.rfind(" ", 0, width)
-    return text[: cut if cut > width // 2 else width].rstrip(" ,;:") + "…"
+    return clip(fold_space(record.text.split("\n\n")[0]), width)
 
 
 def direct(record: Record, children: list[Record]) -> tuple[list[Record], dict[str, int]]:
