@@ -64,6 +64,16 @@ def test_a_sparse_fields_average_counts_only_the_documents_that_have_it(library)
     assert scorer.average_length("text_hu") > 10 * reader.field_length("text_hu") / reader.doc_count_all()
 
 
+def test_a_whole_field_is_the_tokens_and_nothing_more(library):
+    searcher = library.searcher
+    ids = searcher._column("id")
+    whole = {ids[d] for d in searcher.scorer.whole("title", ("legend", "rule"))}
+    holding = {ids[d] for d in searcher.scorer.containing("title", ("legend", "rule"))}
+    assert whole and whole < holding
+    assert any(i.startswith("cr:glossary.legend-rule@") for i in whole)
+    assert "cr:glossary.legend-legend-rule@1999-04-23" in holding - whole
+
+
 def test_filters_restrict_to_allowed_documents(library):
     searcher = library.searcher
     scorer = Scorer(searcher.reader)

@@ -109,6 +109,15 @@ def test_a_glossary_pointer_brings_its_rule_in_ahead_of_it(library):
     assert ids[0].startswith("cr:103.5@") and ids[1].startswith("cr:glossary.london-mulligan@")
 
 
+def test_a_query_that_is_a_terms_name_leads_with_todays_term(library):
+    """The 1999 glossary's "Legend/Legend Rule" says "legend" four times and led "legend rule"
+    over today's entry titled exactly so (and the rule it points to)."""
+    ids = [h.id for h in search(library, "legend rule", 3).hits]
+    assert ids[0].startswith("cr:704.5j@") and ids[1].startswith("cr:glossary.legend-rule@")
+    quoted = [h.id for h in search(library, '"legend rule"', 3).hits]  # a phrase: where it is said
+    assert quoted and not quoted[0].startswith("cr:glossary.legend-rule@")
+
+
 def test_a_first_glossary_hit_that_points_to_a_section_is_followed_by_its_first_rule(library):
     """Draw says "See rule 121, 'Drawing a Card'": 121 is a heading, and 121a no number, so the
     rule never came in. As the first hit the entry is followed by 121.1; lower down a section's
