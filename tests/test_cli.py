@@ -201,6 +201,18 @@ def test_show_json_and_unknown(index_dir):
     assert result.exit_code == 1 and result.stderr.startswith("error: no record with id 'rb4e:nope'")
 
 
+def test_show_prints_values_not_python_reprs(index_dir):
+    out = run(index_dir, "show", "rb4e:glossary.damage-prevention").stdout.splitlines()
+    assert "number: -" in out and "pages: 59, 60" in out and "changed: no" in out
+    at = out.index("refs:")  # each reference on its own line, its label last
+    assert out[at + 1] == ('  kind=page key=p46 target=rb4e:resolving-fast-effects '
+                           '("Resolving Fast Effects" on p. 46)')
+    assert out[out.index("raw: _Damage prevention_") + 1].startswith("  Any time one of your creatures")
+    section = run(index_dir, "show", "cr2008:502.83a").stdout
+    assert "section: 5. Additional Rules > 502. Keyword Abilities > 502.83. Exalted\n" in section
+    assert not any(bit in section for bit in ("None", "[]", "{'", "False"))
+
+
 def test_sources_lists_every_document_with_credit(index_dir):
     data = json.loads(run(index_dir, "sources", "--json").stdout)
     assert [s["id"] for s in data] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]

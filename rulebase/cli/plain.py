@@ -56,6 +56,34 @@ def period(days: tuple[int, int], span: list[str] | None = None) -> str:
     return text
 
 
+def show_fields(data: dict) -> list[tuple[str, str]]:
+    """A record's fields (core.records.to_dict) as (name, text) for `show`: "-" for nothing, a
+    section as its path, a span as its days, each reference on a line of its own (name=value,
+    the empty ones left out), a raw text's lines under its first. Printed as Python values they
+    read "None", "[]" and "[{'kind': ...}]"."""
+    out = []
+    for name, value in data.items():
+        if value is None or value == "" or value == []:
+            text = "-"
+        elif isinstance(value, bool):
+            text = "yes" if value else "no"
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            text = "\n".join(_item_text(item) for item in value)
+        elif isinstance(value, list):
+            text = {"section": " > ", "span": " to "}.get(name, ", ").join(str(v) for v in value)
+        else:
+            text = str(value)
+        out.append((name, text))
+    return out
+
+
+def _item_text(item: dict) -> str:
+    """'kind=page key=p46 target=rb4e:... ("Resolving Fast Effects" on p. 46)': the label, words
+    and all, last."""
+    text = " ".join(f"{k}={v}" for k, v in item.items() if v is not None and k != "label")
+    return f"{text} ({item['label']})" if item.get("label") else text
+
+
 def meta_line(record: Record, days: tuple[int, int] | None = None) -> str:
     bits = [record.kind, f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
     if record.pages:

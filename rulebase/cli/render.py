@@ -30,6 +30,7 @@ from rulebase.cli.plain import (
     ref_lines,
     results_header,
     search_lines,
+    show_fields,
     snip,
     subrules_note,
     tail_lines,
@@ -234,10 +235,13 @@ def render_show(console: Console, record: Record) -> None:
     # lazy: each command loads only what it runs (cold start)
     from rulebase.core.records import to_dict
 
-    data = to_dict(record)
+    fields = show_fields(to_dict(record))
     if not styled(console):
-        for key, value in data.items():
-            console.print(f"{key}: {value}", markup=False, soft_wrap=True)
+        for key, value in fields:
+            head, *rest = value.split("\n")
+            if rest and key != "raw":  # (a list of references: each on its own line)
+                rest, head = [head, *rest], ""
+            print_lines(console, [f"{key}: {head}".rstrip()] + [f"  {line}" for line in rest])
         return
     # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
@@ -245,7 +249,7 @@ def render_show(console: Console, record: Record) -> None:
     table = Table(title=cell(record.id), box=box.SIMPLE_HEAD, show_header=False, expand=True)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", ratio=1)
-    for key, value in data.items():
+    for key, value in fields:
         table.add_row(key, cell(value))
     console.print(table)
 
