@@ -166,6 +166,9 @@ def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch
     assert history.splitlines()[0].endswith("in force now)")
     sources = runner.invoke(app, [*index, "sources"]).stdout
     assert "releases: 4 (4 files in small.tar.xz), 2009-05-01 to 2009-10-01" in sources
+    own = sources[sources.index("\ncr2009 "):]  # its records are cr's, not "0 records:"
+    assert "  records: in cr's timeline: its rules are cr:NUMBER@2009-10-01 versions, counted under cr\n" in own
+    assert "0 records" not in own and "references:" not in own
     removed = runner.invoke(app, [*index, "remove", "cr2009"])
     assert removed.exit_code == 0, removed.output
     again = Library(tmp_path / "index", small_corpus)

@@ -274,11 +274,27 @@ def release_lines(s: dict) -> list[str]:
     return [f"{key}: {value}" if key else value for key, value in release_fields(s)]
 
 
+def _joined(s: dict) -> str | None:
+    """Where a release that joined an archive's timeline has its records (they are that archive's
+    versions: its own count is 0), or None."""
+    joined = (s.get("meta") or {}).get("joined")
+    if not joined or s["records"]:
+        return None
+    return f"in {joined}'s timeline: its rules are {joined}:NUMBER@{s['date']} versions, counted under {joined}"
+
+
+def _counts(s: dict) -> list[tuple[str, str]]:
+    joined = _joined(s)
+    if joined:
+        return [("records", joined)]
+    kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
+    return [("records", f"{s['records']}: {kinds}"),
+            ("references", f"{s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved")]
+
+
 def _source_fields(s: dict) -> list[tuple[str, str]]:
     """One document's facts for the terminal, label and text, in the plain output's order."""
-    kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
-    return [("edition", f"{s['edition']} · {s['date']} · {s['lang']}"), ("records", f"{s['records']}: {kinds}"),
-            ("references", f"{s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved"),
+    return [("edition", f"{s['edition']} · {s['date']} · {s['lang']}"), *_counts(s),
             ("credit", s["credit"]), *release_fields(s)]
 
 
@@ -288,12 +304,15 @@ def render_sources(console: Console, sources: list[dict]) -> None:
     seven columns squeezed titles and credits to a few letters a line at 80 columns)."""
     if not styled(console):
         for s in sources:
-            kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
             console.print(f"{s['id']} [{s['edition']}, {s['date']}, {s['lang']}] {s['title']}", markup=False,
                           soft_wrap=True)
-            console.print(f"  {s['records']} records: {kinds}", markup=False, soft_wrap=True)
-            console.print(f"  references: {s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved",
-                          markup=False)
+            if _joined(s):
+                console.print(f"  records: {_joined(s)}", markup=False, soft_wrap=True)
+            else:
+                kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
+                console.print(f"  {s['records']} records: {kinds}", markup=False, soft_wrap=True)
+                console.print(f"  references: {s['refs'] - s['unresolved']} resolved, {s['unresolved']} unresolved",
+                              markup=False)
             console.print(f"  credit: {s['credit']}", markup=False, soft_wrap=True)
             for line in release_lines(s):
                 console.print(f"  {line}", markup=False, soft_wrap=True)
