@@ -66,3 +66,18 @@ def test_edition_labels_and_order():
     assert not any(is_edition(x) for x in ("7e", "cr25", "CR2025", "cr2025x", "../x", ""))
     labels = ["cr2025", "10e", "4e", "cr2010", "6e", "5e"]
     assert sorted(labels, key=edition_rank) == ["4e", "5e", "6e", "10e", "cr2010", "cr2025"]
+
+
+def test_every_manifest_field_is_in_the_fingerprint(tmp_path):
+    """The index's meta holds what `sources` prints (titles, credits, an archive's gaps): a
+    manifest edit of any of them rebuilds, or `sources` would print the old words."""
+    from rulebase.core.sources import fingerprint
+
+    (tmp_path / "x.txt").write_text("text", encoding="utf-8")
+    (tmp_path / "sources.toml").write_text(GOOD, encoding="utf-8")
+    before = fingerprint(load_manifest(tmp_path))
+    assert fingerprint(load_manifest(tmp_path)) == before
+    for old, new in [('credit = "c"', 'credit = "c2"'), ('title = "T"', 'title = "T2"'),
+                     ('credit = "c"', 'credit = "c"\ngaps = "none in 1996"')]:
+        (tmp_path / "sources.toml").write_text(GOOD.replace(old, new), encoding="utf-8")
+        assert fingerprint(load_manifest(tmp_path)) != before, new

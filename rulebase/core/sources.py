@@ -141,14 +141,17 @@ def copy_without(corpus_dir: Path, out: Path, fmt: str) -> Path:
 
 
 def fingerprint(sources: list[Source]) -> str:
-    """Digest of the manifest entries and file bytes: the index rebuilds when it changes."""
+    """Digest of the manifest entries and file bytes: the index rebuilds when it changes. Every
+    field counts: the index's meta holds the titles, credits and gaps `sources` prints."""
     # lazy: only this rarer path needs it
     import hashlib
 
     digest = hashlib.sha256()
     for source in sources:
         digest.update(repr((source.id, source.edition, source.format, source.part, source.file,
-                            [p.name for p in source.also])).encode())
+                            [p.name for p in source.also], source.title, source.date, source.lang,
+                            source.provenance, source.credit, source.edition_note, source.bundled,
+                            source.gaps)).encode())
         for path in source.paths:
             try:
                 digest.update(path.read_bytes())
