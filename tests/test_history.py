@@ -62,7 +62,7 @@ def test_deathtouchs_damage_rule_is_traced_through_its_2010_rewrite(library):
     deathtouch = history(library.store, "702.2c").lineages[0]
     steps = [(s.record.number, s.change, s.record.span[0]) for s in deathtouch.steps[:3]]
     assert steps == [("702.2b", "added", "2009-07-11"), ("702.2b", "changed", "2010-07-16"),
-                     ("702.2b", "changed", "2012-02-01")]
+                     ("702.2b", "typography", "2012-02-01")]  # "510.1c-d" printed "510.1c - d"
     assert "can divide that damage" in deathtouch.steps[0].record.text
     assert deathtouch.current and deathtouch.steps[-1].record.number == "702.2c"
 
@@ -314,3 +314,17 @@ def test_dates_outside_the_known_range_are_not_called_malformed(index_dir):
             "(Magic's rules begin in 1993)\n"))
     assert "not a date: '2021-13-01'" in run(index_dir, "lookup", "1", "--as-of", "2021-13-01").stderr
     assert "not a date: 'soon'" in run(index_dir, "changes", "--from", "soon").stderr
+
+
+def test_a_step_that_only_moves_a_space_is_typography(library, index_dir):
+    """One release spaces "cards -- even" that the next prints "cards--even": the rule did
+    not change (208 such steps in the archive were "text changed")."""
+    from rulebase.rules.history import classify, typography_only
+
+    old, new = library.store.get("cr:108.2@2011-09-30"), library.store.get("cr:108.2@2012-06-01")
+    assert old.text != new.text and "cards -- even" in old.text and "cards--even" in new.text
+    assert classify(old, new) == "typography"
+    assert typography_only("a permanent- type-changing ability", "a permanent-type-changing ability")
+    assert not typography_only("can't attack", "can attack") and not typography_only("play", "lay")
+    out = run(index_dir, "history", "cr:108.2@2012-06-01").stdout
+    assert "  2012-06-01 to " in out and "108.2  quotes, dashes or spacing changed only  (cr:108.2@2012-06-01)" in out
