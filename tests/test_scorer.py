@@ -72,6 +72,10 @@ def test_a_whole_field_is_the_tokens_and_nothing_more(library):
     assert whole and whole < holding
     assert any(i.startswith("cr:glossary.legend-rule@") for i in whole)
     assert "cr:glossary.legend-legend-rule@1999-04-23" in holding - whole
+    nearly = {ids[d] for d in searcher.scorer.whole("title", ("summon", "sick"), 1)}
+    assert any(i.startswith("cr:glossary.summoning-sickness-rule@") for i in nearly)
+    assert not any(i.startswith("cr:glossary.summoning-sickness-rule@")
+                   for i in (ids[d] for d in searcher.scorer.whole("title", ("summon", "sick"))))
 
 
 def test_filters_restrict_to_allowed_documents(library):

@@ -116,6 +116,10 @@ def test_a_query_that_is_a_terms_name_leads_with_todays_term(library):
     assert ids[0].startswith("cr:704.5j@") and ids[1].startswith("cr:glossary.legend-rule@")
     quoted = [h.id for h in search(library, '"legend rule"', 3).hits]  # a phrase: where it is said
     assert quoted and not quoted[0].startswith("cr:glossary.legend-rule@")
+    # titled the query and one word more: Haste's glossary line quotes "summoning sickness" and
+    # brought in "Haste is a static ability." first
+    ids = [h.id for h in search(library, "summoning sickness", 3).hits]
+    assert ids[0].startswith("cr:302.6@") and ids[1].startswith("cr:glossary.summoning-sickness-rule@")
 
 
 def test_a_first_glossary_hit_that_points_to_a_section_is_followed_by_its_first_rule(library):

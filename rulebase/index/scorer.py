@@ -206,9 +206,10 @@ class Scorer:
             return found if allowed is None else found & allowed
         return {docnum for docnum, _ in self._phrase_matches(Clause(field, tokens), allowed)}
 
-    def whole(self, field: str, tokens: tuple[str, ...]) -> set[int]:
-        """The documents whose `field` is exactly the tokens, in order (a title that is the query):
-        the phrase's matches of the field's length, read from its lengths column."""
+    def whole(self, field: str, tokens: tuple[str, ...], extra: int = 0) -> set[int]:
+        """The documents whose `field` is the tokens, in order, and at most `extra` more (a title
+        that is the query): the phrase's matches of the field's length, read from its lengths
+        column."""
         held = self.containing(field, tokens)
         out = set()
         for n, (leaf, offset) in enumerate(self._leaves):
@@ -216,7 +217,7 @@ class Scorer:
             mine = [d for d in held if offset <= d < end]
             if mine:
                 lengths = self._field_lengths(n, field)
-                out.update(d for d in mine if lengths[d - offset] == len(tokens))
+                out.update(d for d in mine if len(tokens) <= lengths[d - offset] <= len(tokens) + extra)
         return out
 
     def _phrase_matches(self, clause: Clause, allowed: set[int] | None) -> Iterator[tuple[int, float]]:
