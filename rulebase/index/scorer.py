@@ -208,17 +208,25 @@ class Scorer:
 
     def whole(self, field: str, tokens: tuple[str, ...], extra: int = 0) -> set[int]:
         """The documents whose `field` is the tokens, in order, and at most `extra` more (a title
-        that is the query): the phrase's matches of the field's length, read from its lengths
-        column."""
-        held = self.containing(field, tokens)
-        out = set()
+        that is the query). The documents holding every token first (their postings without
+        positions: a query has read them to score its words), then their lengths, then the
+        phrase: a long question costs no phrase match (reading the title positions of a 36-word
+        question took 16 ms)."""
+        held: set[int] | None = None
+        for token in dict.fromkeys(tokens):
+            postings = self.postings(field, token)
+            ids = set(postings.ids) if postings else set()
+            held = ids if held is None else held & ids
+            if not held:
+                return set()
+        fits = set()
         for n, (leaf, offset) in enumerate(self._leaves):
             end = offset + leaf.doc_count_all()
             mine = [d for d in held if offset <= d < end]
             if mine:
                 lengths = self._field_lengths(n, field)
-                out.update(d for d in mine if len(tokens) <= lengths[d - offset] <= len(tokens) + extra)
-        return out
+                fits.update(d for d in mine if len(tokens) <= lengths[d - offset] <= len(tokens) + extra)
+        return self.containing(field, tokens, fits) if fits and len(tokens) > 1 else fits
 
     def _phrase_matches(self, clause: Clause, allowed: set[int] | None) -> Iterator[tuple[int, float]]:
         if not self._positional[clause.field]:
