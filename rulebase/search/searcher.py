@@ -153,7 +153,7 @@ class Searcher:
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
         field = "title_hu" if lang == "hu" else "title"
-        title = tuple(self._tokens(field, typed_text))
+        title = tuple(self._tokens(field, text))  # (as respelled: "legnd rule" is "legend rule")
         if scores and title and not phrases:  # (a title that is the query, word for word, or nearly)
             last = self.docmeta()[2]
             for docnum in self.scorer.whole(field, title, TITLE_SLACK) & scores.keys():
