@@ -306,8 +306,9 @@ def render_sources(console: Console, sources: list[dict]) -> None:
         for s in sources:
             console.print(f"{s['id']} [{s['edition']}, {s['date']}, {s['lang']}] {s['title']}", markup=False,
                           soft_wrap=True)
-            if _joined(s):
-                console.print(f"  records: {_joined(s)}", markup=False, soft_wrap=True)
+            joined = _joined(s)
+            if joined:
+                console.print(f"  records: {joined}", markup=False, soft_wrap=True)
             else:
                 kinds = ", ".join(f"{k} {v}" for k, v in s["kinds"].items())
                 console.print(f"  {s['records']} records: {kinds}", markup=False, soft_wrap=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from rulebase.core.errors import ManifestError
@@ -148,10 +148,9 @@ def fingerprint(sources: list[Source]) -> str:
 
     digest = hashlib.sha256()
     for source in sources:
-        digest.update(repr((source.id, source.edition, source.format, source.part, source.file,
-                            [p.name for p in source.also], source.title, source.date, source.lang,
-                            source.provenance, source.credit, source.edition_note, source.bundled,
-                            source.gaps)).encode())
+        # every field but the paths (where the corpus sits is no content), a field added later too
+        entry = [getattr(source, f.name) for f in fields(source) if f.name not in ("path", "also")]
+        digest.update(repr((entry, [p.name for p in source.also])).encode())
         for path in source.paths:
             try:
                 digest.update(path.read_bytes())
