@@ -59,6 +59,25 @@ def test_a_term_ending_in_rule_also_names_it_as_players_say_it():
     assert table[("summoning", "sickness", "rule")] == table[("summoning", "sickness")] == [0]
 
 
+def test_an_entry_that_sends_the_reader_to_another_entry_names_that_entrys_rules():
+    """"Redirect (Obsolete) ... See Redirection Effect", and Redirection Effect cites 614.9: a
+    question saying "redirected" names 614.9 (one step: an entry sending on to a third entry
+    names nothing)."""
+    order = [(_rule("614.9", "Some effects replace damage ... called redirection effects."), NOW),
+             (_rule("glossary.redirection-effect", "See rule 614.9.", kind="glossary", title="Redirection Effect",
+                    refs=[Ref("614.9", "rule", "614.9")]), NOW),
+             (_rule("glossary.redirect", "... See Redirection Effect.", kind="glossary", title="Redirect (Obsolete)",
+                    refs=[Ref("Redirection Effect", "glossary", "redirection effect",
+                              "cr:glossary.redirection-effect@2025")]), NOW),
+             (_rule("glossary.deflect", "See Redirect.", kind="glossary", title="Deflect",
+                    refs=[Ref("Redirect", "glossary", "redirect", "cr:glossary.redirect@2025")]), NOW),
+             (_rule("glossary.nowhere", "See Gone.", kind="glossary", title="Nowhere",
+                    refs=[Ref("Gone", "glossary", "gone", None)]), NOW)]  # an unresolved pointer
+    table = concept_table(order, _analyse)
+    assert table[("redirect",)] == table[("redirection", "effect")] == [0]
+    assert ("deflect",) not in table and ("nowhere",) not in table
+
+
 def test_the_table_reads_back_and_damage_reads_as_none(tmp_path):
     path = tmp_path / "concepts.json"
     write_concepts(path, {("deathtouch",): [3, 1], ("first", "strike"): [7]})
@@ -84,6 +103,24 @@ def test_the_real_index_names_todays_keyword_rules(library):
     ids = searcher._column("id")  # noqa: SLF001 - the stored id of each document
     named = {ids[d].split("@")[0] for d in deathtouch[0][1]}
     assert {"cr:702.2", "cr:702.2a", "cr:702.2c"} <= named
+
+
+def test_a_story_naming_one_rules_term_shows_its_rule_in_the_first_three(library, monkeypatch):
+    """A real question (tests/eval, r52): the story's card names, numbers and targets matched
+    examples about Lightning Bolt; "redirected" is its one rare rules term (through the glossary's
+    Redirect (Obsolete) -> Redirection Effect -> 614.9), and 614.9 was beyond the first hundred."""
+    from rulebase.search import ranking
+
+    query = ("I target Shaman en-Kor with two Lightning Bolts. I activate Shaman's {0} ability 6 times "
+             "targetting the 1/1 guy, yet Shaman survives because all 3+3 damage was redirected to a "
+             "creature that was dead since receiving 3 damage from the first bolt.")
+
+    def first_three() -> list[str]:
+        return [h.id.split("@")[0] for h in run_search(library, query, {}, 3).hits]
+
+    assert "cr:614.9" in first_three()
+    monkeypatch.setattr(ranking, "COVER_DEPTH", 0)
+    assert "cr:614.9" not in first_three()
 
 
 def test_a_story_around_a_keyword_ranks_the_keywords_rule_higher(library, monkeypatch):

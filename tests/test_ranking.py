@@ -27,9 +27,19 @@ def test_a_hit_of_two_aspects_shows_both():
     assert cover(ranked, [{"both", "a2"}, {"both", "b2"}]) == ranked
 
 
-def test_one_aspect_or_an_aspect_the_pool_lacks_keeps_the_order():
+def test_a_lone_aspect_shows_its_best_hit_in_the_first_three():
+    """"... all 3+3 damage was redirected to a creature that was dead": redirection is the one
+    rules term the story names, and its rule comes up from under the story's other words."""
+    ranked = _hits("bolt-example", "target-rule", "damage-rule", "shaman-example", "redirect-b", "redirect-a")
+    assert [h[0] for h in cover(ranked, [{"redirect-a", "redirect-b"}])] == [
+        "bolt-example", "redirect-b", "target-rule", "damage-rule", "shaman-example", "redirect-a"]
+
+
+def test_an_aspect_shown_already_or_missing_from_the_pool_keeps_the_order():
     ranked = _hits("a1", "a2", "a3", "b1")
     assert cover(ranked, [{"a1", "a2", "a3"}]) == ranked
+    assert cover(ranked, [{"a2"}]) == ranked
+    assert cover(ranked, [set()]) == ranked
     assert cover(ranked, [{"a1", "a2", "a3"}, set()]) == ranked
     assert cover(ranked, [{"a1"}, {"b1"}], depth=0) == ranked
     assert cover([], [{"a1"}, {"b1"}]) == []

@@ -30,6 +30,7 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
     numbered: dict[str, list[int]] = {}  # rule number -> documents (a number's current version)
     naming: list[tuple[str, list[str]]] = []  # (term, numbers it names)
     versions: dict[str, list[int]] = {}  # lineage -> every version's documents, for --as-of
+    pointing = _glossary_numbers(order)
     for docnum, (record, window, *_) in enumerate(order):
         if record.span and record.lineage:
             versions.setdefault(record.lineage, []).append(docnum)
@@ -37,7 +38,7 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
             continue
         if record.kind in ("rule", "chapter") and record.number:
             numbered.setdefault(record.number, []).append(docnum)
-        naming.extend(_names(record))
+        naming.extend(_names(record, pointing))
     within: dict[str, list[int]] = {}  # a number -> its own documents and its subrules'
     for number, docs in numbered.items():
         within.setdefault(number, []).extend(docs)
@@ -56,12 +57,26 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
     return {tokens: sorted(docs) for tokens, docs in table.items()}
 
 
-def _names(record: Record) -> list[tuple[str, list[str]]]:
+def _glossary_numbers(order: list[tuple]) -> dict[str, list[str]]:
+    """The rule numbers the glossary entry in force now of each entry's lineage cites, by the id
+    of every version of it (a pointer names the version it was resolved to)."""
+    current = {record.lineage: [ref.key for ref in record.refs if ref.kind in _NAMING_REFS]
+               for record, window, *_ in order
+               if record.kind == "glossary" and record.span and record.lineage and window[1] == OPEN_END}
+    return {record.id: current[record.lineage] for record, *_ in order
+            if record.kind == "glossary" and record.lineage in current}
+
+
+def _names(record: Record, pointing: dict[str, list[str]] | None = None) -> list[tuple[str, list[str]]]:
     """(term, the rule numbers it names) for each term a record names: a glossary entry's title
     (and, for "Summoning Sickness Rule", the term without "Rule": what players call it), a
-    chapter's title, a short rule's heading."""
+    chapter's title, a short rule's heading. An entry that only sends the reader to another
+    entry ("Redirect (Obsolete) ... See Redirection Effect") names that entry's rules."""
     if record.kind == "glossary" and record.title:
         numbers = [ref.key for ref in record.refs if ref.kind in _NAMING_REFS]
+        if not numbers and pointing:
+            numbers = [n for ref in record.refs if ref.kind == "glossary" and ref.target
+                       for n in pointing.get(ref.target, ())]
         term = _OBSOLETE.sub("", record.title)
         bare = _RULE_WORD.sub("", term)
         return [(t, numbers) for t in dict.fromkeys((term, bare)) if t] if numbers else []

@@ -195,6 +195,10 @@ class Searcher:
         ranked = rerank(pooled, word_terms, rarity, now)
         if tokens and top:  # each rare rules term the question names shows its rule near the top
             terms = self.concepts.aspects(tokens, lambda t: self._df("text", t), self.reader.doc_count_all())
+            # (a question about older rules and its one term: the term's rules are today's and their
+            # lineage, not the older editions' texts it asks for)
+            if len(terms) < 2 and not now_first and when is None:
+                terms = []
             ranked = cover(ranked, [{rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                                      if docnum in docs and (not now or rid in now)} for docs in terms])
         distinct = fill(results, list(numbers or []), ranked, limit, texts, pick, self._spans, count_all=complete)
