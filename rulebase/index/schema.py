@@ -74,7 +74,11 @@ WORDS = rf"{POWER_TOUGHNESS}|\w+(\.?\w+)*"  # power/toughness one token, then Wh
 
 
 def make_schema() -> Schema:
-    english = StemmingAnalyzer(expression=WORDS, stoplist=None)
+    # Snowball's English stemmer (Porter2), not Whoosh's default Porter: that one reads "tapped"
+    # as "tapp" beside "tap", "dies" and "died" as "di" beside "die", "dying" as "dy", "activated"
+    # as "activat" beside "activ", so a player's "can I tap it" or "does it die" missed the rules'
+    # "tapped" and "dies" (tests/test_schema.py).
+    english = StemmingAnalyzer(expression=WORDS, stoplist=None, stemfn=stemmer_for_language("en"))
     hungarian = _hungarian_analyzer()
     return Schema(
         id=ID(stored=True, unique=True, sortable=True),

@@ -1,0 +1,31 @@
+"""The index's schema (index/schema.py): how its English fields read a word's forms."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebase.index.schema import make_schema
+
+
+@pytest.fixture(scope="module")
+def analyse():
+    analyser = make_schema()["text"].analyzer
+    return lambda text: [t.text for t in analyser(text)]
+
+
+@pytest.mark.parametrize("forms", [
+    "tap taps tapped tapping",  # Whoosh's Porter stemmer: "tapp" for tapped, "tap" for tap
+    "die dies died dying",  # "die", "di", "di", "dy": "does it die" missed "dies"
+    "activate activates activated activating",  # "activ" and "activat"
+    "untap untapped untapping",
+    "block blocks blocked blocking",
+    "exile exiles exiled exiling",
+])
+def test_a_words_forms_are_one_term(analyse, forms):
+    """A player's "does it die?" and "can I tap it" are the rules' "dies" and "tapped"."""
+    assert len(set(analyse(forms))) == 1, analyse(forms)
+
+
+def test_forms_that_mean_other_things_stay_apart(analyse):
+    assert len(set(analyse("tap untap"))) == 2
+    assert len(set(analyse("counter counters")) | set(analyse("count"))) == 2
