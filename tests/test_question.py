@@ -20,6 +20,18 @@ def test_a_run_of_capitalised_words_in_a_question_is_a_name():
     assert weak_words("Kodama's Reach", ["Kodama's", "Reach"]) == (set(), set())  # a keyword query: as typed
 
 
+def test_a_card_fetchers_brackets_name_a_card_wherever_they_stand():
+    """Reddit's and the forums' "[[Card Name]]": a name at a sentence's start, in lower case, or in
+    a short query, where capitals alone say nothing."""
+    text = "[[Blood Moon]] and [[Urborg, Tomb of Yawgmoth]]: what happens to my lands and [[flash]]?"
+    weak, names = weak_words(text, split_query(text)[0])
+    assert names >= {"Blood", "Moon", "Urborg", "Tomb", "of", "Yawgmoth", "flash"} and "lands" not in weak
+    assert weak_words("[[Humility]] layers", ["Humility", "layers"]) == ({"Humility"}, {"Humility"})
+    assert weak_words("[[Lightning Bolt|M10]] damage", ["Lightning", "Bolt", "M10", "damage"])[1] == {
+        "Lightning", "Bolt"}
+    assert weak_words("[[unclosed and [] brackets]]", ["unclosed", "and", "brackets"]) == (set(), set())
+
+
 def test_power_and_toughness_are_one_word_each():
     """As the index reads them (index/schema.PT): "+1/+1" and "-1/-1" are not both "1 1"."""
     words, _ = split_query("a 2/2 with a +1/+1 counter and a -1/-1 counter, or X/X")

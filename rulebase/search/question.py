@@ -41,16 +41,20 @@ _CAPITALISED = r"[A-Z][\w'’-]*"
 # Two or more capitalised words in a row, possibly joined by "of the" ("March of the Machines",
 # "Kodama's Reach"), not at a sentence's start.
 _NAME_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b{_CAPITALISED}(?:\s+(?:{_NAME_LINK}\s+)*{_CAPITALISED})+")
+# A card name as forums and Reddit write it for their card-fetching bots: "[[Extraplanar Lens]]".
+_FETCHED = re.compile(r"\[\[([^\[\]|]{1,80})(?:\|[^\[\]]*)?\]\]")
 
 
 def weak_words(text: str, words: list[str]) -> tuple[set[str], set[str]]:
     """Capitalised words inside a question, not at a sentence's start: card names, mostly
     ("Platinum Angel", "Blood Moon"), and of those the ones in a run of capitalised words, which
-    are names even when each word is a rules term ("Kodama's Reach", "Knowledge and Power"). A
-    short keyword query keeps every word as typed."""
+    are names even when each word is a rules term ("Kodama's Reach", "Knowledge and Power"), and
+    every word in a card fetcher's brackets ("[[Blood Moon]] makes my lands Mountains"), wherever it
+    stands. A short keyword query keeps every word as typed, but for such brackets."""
+    fetched = {word for match in _FETCHED.finditer(text) for word in WORD.findall(match[1])}
     if len(words) < QUESTION_WORDS:
-        return set(), set()
+        return fetched, fetched
     text = text.strip()
     weak = {match.group() for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text)}
     names = {word for run in _NAME_RUN.finditer(text) for word in WORD.findall(run.group()) if word[0].isupper()}
-    return weak | names, names
+    return weak | names | fetched, names | fetched
