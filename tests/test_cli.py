@@ -334,6 +334,21 @@ def test_a_typo_in_a_question_is_searched_respelled_and_said_on_stderr(index_dir
     assert [h["id"] for h in json.loads(typed.stdout)["hits"]] == [h["id"] for h in json.loads(spelled.stdout)["hits"]]
 
 
+def test_english_words_filtered_to_the_hungarian_guide_say_why_nothing_matched(index_dir):
+    """Issue 17.6: the guide pairs only some of its terms with English ones ("Könyvtár (library)"),
+    so English words filtered to it can match nothing; the user is told why, and what to do."""
+    english = run(index_dir, "search", "--source", "hu-guide", "how many cards must a deck have")
+    assert english.exit_code == 1 and english.stdout == "No results for 'how many cards must a deck have'.\n"
+    assert english.stderr == ("note: every document these filters pass is in Hungarian, and the query is in "
+                              "English: ask in Hungarian, or drop the filter\n")
+    paired = run(index_dir, "search", "--source", "hu-guide", "library", "-n", "1", "--json")
+    assert paired.exit_code == 0 and paired.stderr == "" and json.loads(paired.stdout)["hits"]
+    hungarian = run(index_dir, "search", "--source", "hu-guide", "hány lap lehet a pakliban", "-n", "1")
+    assert (hungarian.exit_code, hungarian.stderr) == (0, "") and "hu-guide:" in hungarian.stdout
+    nothing = run(index_dir, "search", "--source", "hu-guide", "zzqqxx")  # no language to read: no note
+    assert nothing.exit_code == 1 and "Hungarian" not in nothing.stderr
+
+
 # -- errors in one or two lines (issue 20.5) ---------------------------------------------------
 
 

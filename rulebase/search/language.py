@@ -44,6 +44,7 @@ EN_FUNCTION = frozenset([
     "hasn't", "wouldn't", "shouldn't", "couldn't",
 ])
 FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
+NAMES = {"hu": "Hungarian", "en": "English"}
 # Light verbs: in a question they carry the sentence, not its rules topic ("the player who goes
 # first", "made a token", "it went to the graveyard"), so they weigh as weak evidence (the
 # searcher's WEAK_WEIGHT) rather than go: "goes to the graveyard" keeps a little of its say. ("get"

@@ -127,8 +127,9 @@ class Searcher:
         weak, names = weak_words(text, words)
         light = language.EN_LIGHT if lang != "hu" and len(words) >= QUESTION_WORDS else frozenset()  # in a question
         words = language.content_words(words, lang)
+        crossed = None  # (the query's language, when the filters pass only the other one's documents)
         if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
-            lang = None  # a filter only the other language's documents pass: read the words in both
+            crossed, lang = lang, None  # read the words in both languages' fields
         # A quoted phrase is required, not just scored (totals count what holds it), unless it is
         # card text quoted inside a longer question: then its words count like the others.
         if phrases and not quoted_in_question(text):
@@ -203,6 +204,10 @@ class Searcher:
                                      if docnum in docs and (not now or rid in now)} for docs in terms])
         distinct = fill(results, list(numbers or []), ranked, limit, texts, pick, self._spans, count_all=complete)
         results.total = distinct if complete else max(len(results.hits), total)
+        if crossed and not results.hits and allowed:
+            other = language.NAMES["hu" if crossed == "en" else "en"]
+            results.notes.append(f"every document these filters pass is in {other}, and the query is in "
+                                 f"{language.NAMES[crossed]}: ask in {other}, or drop the filter")
         return results
 
     def _pooled(self, docnum: int) -> tuple[str, float]:
