@@ -334,6 +334,16 @@ def test_a_typo_in_a_question_is_searched_respelled_and_said_on_stderr(index_dir
     assert [h["id"] for h in json.loads(typed.stdout)["hits"]] == [h["id"] for h in json.loads(spelled.stdout)["hits"]]
 
 
+def test_a_link_pasted_into_a_question_changes_nothing_but_the_echoed_query(index_dir):
+    """A bug report's link to a card page: its pieces ("card", "146") are not the asker's words."""
+    question = "Lightning Bolt deals damage to a creature with protection from red, is it prevented?"
+    linked = question.replace("Bolt", "Bolt (https://scryfall.com/card/m10/146/lightning-bolt)")
+    plain, pasted = (run(index_dir, "search", q, "-n", "5", "--json") for q in (question, linked))
+    assert (plain.exit_code, pasted.exit_code, pasted.stderr) == (0, 0, "")
+    assert json.loads(pasted.stdout)["query"] == linked
+    assert [h["id"] for h in json.loads(pasted.stdout)["hits"]] == [h["id"] for h in json.loads(plain.stdout)["hits"]]
+
+
 def test_english_words_filtered_to_the_hungarian_guide_say_why_nothing_matched(index_dir):
     """Issue 17.6: the guide pairs only some of its terms with English ones ("Könyvtár (library)"),
     so English words filtered to it can match nothing; the user is told why, and what to do."""

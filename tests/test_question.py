@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulebase.search.question import split_query, weak_words
+from rulebase.search.question import split_query, weak_words, without_links
 
 
 def test_split_query():
@@ -30,6 +30,13 @@ def test_a_card_fetchers_brackets_name_a_card_wherever_they_stand():
     assert weak_words("[[Lightning Bolt|M10]] damage", ["Lightning", "Bolt", "M10", "damage"])[1] == {
         "Lightning", "Bolt"}
     assert weak_words("[[unclosed and [] brackets]]", ["unclosed", "and", "brackets"]) == (set(), set())
+
+
+def test_a_pasted_web_address_is_no_words_of_the_question():
+    text = "Bolt (https://scryfall.com/card/m10/146/lightning-bolt) and www.example.org/x?y=1 vs protection"
+    assert split_query(without_links(text))[0] == ["Bolt", "and", "vs", "protection"]
+    assert without_links("HTTP://Example.org/a") == "HTTP://Example.org/a"  # only an address: kept
+    assert without_links("see rule 702.19c, http-ish words") == "see rule 702.19c, http-ish words"
 
 
 def test_power_and_toughness_are_one_word_each():

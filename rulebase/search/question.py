@@ -29,6 +29,18 @@ def split_query(text: str) -> tuple[list[str], list[str]]:
     return words[:MAX_WORDS], phrases[:MAX_WORDS]
 
 
+_LINK = re.compile(r"(?:\bhttps?://|\bwww\.)\S+", re.IGNORECASE)
+
+
+def without_links(text: str) -> str:
+    """The query without its web addresses: a pasted bug report's link to a card page
+    ("https://scryfall.com/card/m10/146/lightning-bolt") is no words of the asker's, and its
+    pieces ("card", "146") would match rules and take the places of the question's words. A query
+    that is only an address is left as it is."""
+    stripped = _LINK.sub(" ", text)
+    return stripped if stripped.strip() else text
+
+
 def quoted_in_question(text: str) -> bool:
     """Whether quotation marks stand inside a longer question (card text quoted) rather than
     make the query a phrase search: enough words outside the quotes."""

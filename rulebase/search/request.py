@@ -10,7 +10,7 @@ from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force
 from rulebase.search.hits import Hit, Results, clip
-from rulebase.search.question import quoted_in_question
+from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
 
 NUMBER_IN_QUERY = re.compile(
@@ -34,6 +34,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query, note = shorten(query)
     original = query
+    query = without_links(query)
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:
         era = read_era(query, date.today().year)
