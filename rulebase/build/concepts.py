@@ -58,8 +58,8 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
 
 
 def _glossary_numbers(order: list[tuple]) -> dict[str, list[str]]:
-    """The rule numbers the glossary entry in force now of each entry's lineage cites, by the id
-    of every version of it (a pointer names the version it was resolved to)."""
+    """Version id of a glossary entry -> the rule numbers its version in force now cites (a
+    pointer from another entry names whichever version it was resolved to, often an older one)."""
     current = {record.lineage: [ref.key for ref in record.refs if ref.kind in _NAMING_REFS]
                for record, window, *_ in order
                if record.kind == "glossary" and record.span and record.lineage and window[1] == OPEN_END}

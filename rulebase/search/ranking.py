@@ -62,7 +62,7 @@ def cover(ranked: list[tuple], aspects: list[set[str]], depth: int | None = None
     deathtouch" shows the deathtouch rule beside the trample ones, which share more of the
     question's other words ("assigned", "damage", "blocker"). A question with one such term is
     about it too: "... all 3+3 damage was redirected to a creature that was dead" names
-    redirection alone, and its rule (614.9) comes third instead of beyond the first hundred,
+    redirection alone, and its rule (614.9) comes second instead of beyond the first hundred,
     under a story's card names and numbers. Otherwise the order is kept.
 
     Measured on the real questions (scripts/realq.py): question --as-of MRR@10 0.423 -> 0.436
