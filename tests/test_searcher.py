@@ -90,6 +90,20 @@ def test_a_term_only_older_rules_use_brings_their_texts_up(library, query):
     assert sum(h.id not in results.now for h in results.hits[:3]) >= 2  # not held back behind today's rules
 
 
+@pytest.mark.parametrize("query", ["what happens when a card is played face down",
+                                   "the player who plays first doesn't draw"])
+def test_a_form_of_a_word_todays_glossary_names_is_no_older_term(library, query):
+    """"played" and "plays" are fewer in today's rules than in older texts, but the glossary in
+    force now names "Play": a question saying them is no question about older rules (it was, by
+    the word as written, which the glossary's "Play" is not)."""
+    searcher = library.searcher
+    words = query.split()
+    terms = [set(pairs) for pairs in searcher.word_terms(words, "en")]
+    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
+    assert not searcher.history.asks_old(words, terms, texts)
+    assert searcher.history.asks_old(["interrupt"], [set(searcher.word_terms(["interrupt"], "en")[0])], texts)
+
+
 def test_an_edition_named_in_the_words_is_a_filter(library):
     results = search(library, "what did 4th edition say about interrupts", 5)
     assert results.query == "what did 4th edition say about interrupts"
@@ -225,6 +239,17 @@ def test_a_question_in_older_words_is_answered_by_todays_rule(library, query, to
     first = results.hits[0]
     assert first.id in results.now and today in results.records[first.id].text.lower()
     assert not all(h.id in results.now for h in results.hits)  # the older texts are still on the list
+
+
+@pytest.mark.parametrize("query", [
+    "I've played since 4th edition, can a creature with summoning sickness block?",
+    "back in 2012 a friend told me deathtouch and trample assign 1 damage to each blocker, is that still true?"])
+def test_an_old_players_story_is_answered_from_the_rules_in_force_now(library, query):
+    """An era the asker's story names ("since 4th edition", "back in 2012 ... is that still
+    true?") filtered the search to it: 4th Edition texts only, or the rules of 2012."""
+    results = run_search(library, query, {}, 3)
+    assert any(h.id in results.now for h in results.hits), [h.id for h in results.hits]
+    assert {h.id.split(":")[0] for h in results.hits} != {"rb4e"}
 
 
 def test_a_historical_question_in_older_words_keeps_the_older_texts(library):

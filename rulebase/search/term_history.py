@@ -14,7 +14,6 @@ from collections.abc import Callable
 from rulebase.core.eras import OPEN_END
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.scorer import Scorer
-from rulebase.search.question import WORD
 from rulebase.search.renames import Rename, older_names_in, read_renames, renamed_in
 
 RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
@@ -72,20 +71,21 @@ class TermHistory:
                 postings = self.scorer.postings(field, token)
                 held = len(postings.ids) if postings else 0
                 if held >= OLD_TERM_MIN and self.current_count(field, token, held // share + 2) <= held // share \
-                        and fold(word.lower()) not in self._current_glossary_words(texts):
+                        and token not in self._current_glossary_words(texts):
                     return True
         return False
 
     def _current_glossary_words(self, texts) -> set[str]:
-        """The words of the glossary in force now, obsolete entries aside: "summoning sickness"
-        is rare in today's rules text but the glossary still names it, so it is no old term."""
+        """The words of the glossary in force now, obsolete entries aside, as the text field reads
+        them: "summoning sickness" is rare in today's rules text but the glossary still names it,
+        so it is no old term; nor is "played" or "plays", since the glossary names "Play"."""
         if self._glossary_words is None:
             last, ids = self._docmeta()[2], self._column("id")
             # (the kind's postings, not a read of every document's kind: 45 ms -> under 5)
             docs = [ids[d] for d in sorted(self.scorer.docs("kind", ["glossary"])) if last[d] == OPEN_END]
             titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
-            self._glossary_words = {fold(w) for t in titles if "(obsolete)" not in t.lower()
-                                    for w in WORD.findall(t.lower())}
+            self._glossary_words = {token for t in titles if "(obsolete)" not in t.lower()
+                                    for token in self._tokens("text", t)}
         return self._glossary_words
 
     def renames(self, texts) -> list[Rename]:
