@@ -42,3 +42,25 @@ def test_older_rules_asked_for_without_naming_them(question):
 def test_numbers_that_name_no_era_are_left_alone(question):
     era = read_era(question, 2026)
     assert not era.asks_for_history and era.text == question
+
+
+@pytest.mark.parametrize(("question", "rest"), [
+    ("I've played since 4th edition, can a creature with summoning sickness block?",
+     "I've played , can a creature with summoning sickness block?"),
+    ("playing since 2003, how does the stack work", "playing , how does the stack work"),
+    ("since alpha I wonder about walls", "I wonder about walls"),
+    ("back in 2012 a friend told me deathtouch and trample assign 1 to each blocker, is that still true?",
+     "a friend told me deathtouch and trample assign 1 to each blocker, is that still true?"),
+    ("4th edition said walls can't attack; does that still apply?", "said walls can't attack; does that still apply?"),
+    ("in 2005 this worked, how does it work nowadays", "this worked, how does it work nowadays"),
+])
+def test_an_era_in_the_askers_story_asks_for_the_rules_in_force_now(question, rest):
+    """An old player's "since 4th edition" is when they started, and "is that still true?" asks
+    about today: the era's words leave the query, and nothing older is asked for."""
+    era = read_era(question, 2026)
+    assert (era.text, era.asks_for_history) == (rest, False)
+
+
+def test_what_changed_since_an_edition_asks_about_every_era():
+    assert read_era("what changed since 4th edition", 2026).old
+    assert read_era("what has changed about mana burn", 2026).old

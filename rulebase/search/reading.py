@@ -23,9 +23,15 @@ _EDITION = re.compile(r"\b(?:(?P<num>\d{1,2})(?:st|nd|rd|th)?|(?P<word>" + "|".j
 _ALPHA = re.compile(r"\b(?:alpha|beta|unlimited)(?:\s+(?:rules?|rulebook|edition))?\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(?:19|20)\d\d)\b(?:\s+rules?(?:\s+change)?)?",
                      re.IGNORECASE)
-_IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
+_IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
                       re.IGNORECASE)
-_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|no\s+longer|anymore|originally|back\s+then|"
+# "since 4th edition", "playing since 2003": when the asker started, not the rules asked about
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
+# "is that still true?", "does it still work that way nowadays": the rules in force now, whatever
+# year or edition the story around it names
+_NOW = re.compile(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"
+                  r"nowadays|these\s+days|(?:the\s+)?current\s+rules?|today['’]?s\s+rules?)\b", re.IGNORECASE)
+_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+changed|no\s+longer|anymore|originally|back\s+then|"
                   r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change|"
                   r"before\s+(?:(?:they|wizards|wotc|it|the\s+rules?)\s+(?:was\s+|were\s+)?changed?|the\s+(?:\w+\s+)?change))\b",
                   re.IGNORECASE)
@@ -47,9 +53,13 @@ class Era:
 
 def read_era(text: str, newest_year: int = 9999) -> Era:
     """The era a question names, and the question without those words. A year after the newest
-    release, or a number that is not an edition ("10e" as damage), is left alone."""
+    release, or a number that is not an edition ("10e" as damage), is left alone. An era named
+    in the asker's story ("I've played since 4th edition"), or in a question that asks whether
+    something is still so ("back in 2012 a friend told me ..., is that still true?"), leaves the
+    query too but asks for nothing older: such a question is about the rules in force now."""
     edition = when = None
     old = False
+    story = False
     match = _EDITION.search(text)
     if match:
         number = match["num"] or match["short"] or _ORDINALS[match["word"].lower()]
@@ -57,11 +67,10 @@ def read_era(text: str, newest_year: int = 9999) -> Era:
             # 1st and 2nd are Alpha/Beta/Unlimited; Revised (3rd) has no rulebook here: older rules
             edition = {"1": "alpha", "2": "alpha", "3": None}.get(number, f"{number}e")
             old = edition is None
-            text = text[:match.start()] + " " + text[match.end():]
+            story, text = _cut(text, match)
     elif _ALPHA.search(text):
-        match = _ALPHA.search(text)
         edition = "alpha"
-        text = text[:match.start()] + " " + text[match.end():]
+        story, text = _cut(text, _ALPHA.search(text))
     before = _BEFORE.search(text)
     if before and int(before["year"]) <= newest_year:
         when = _day_before_year(int(before["year"]))
@@ -70,9 +79,23 @@ def read_era(text: str, newest_year: int = 9999) -> Era:
         year = _IN_YEAR.search(text)
         if year and int(year["year"] or year["y2"]) < newest_year:
             when = day(year["year"] or year["y2"], end=True)
+            story = story or year[0].lower().startswith("since")
             text = text[:year.start()] + " " + text[year.end():]
+    text = " ".join(text.split())
     old = old or bool(_OLD.search(text))
-    return Era(" ".join(text.split()), edition, when, old)
+    if _NOW.search(text):
+        return Era(text)
+    if story:  # ("what changed since 4th edition" still asks about every era alike)
+        return Era(text, old=old)
+    return Era(text, edition, when, old)
+
+
+def _cut(text: str, match: re.Match) -> tuple[bool, str]:
+    """The text without the words `match` found, and whether "since" stood before them (taken
+    out too: "since 4th edition" is when the asker started)."""
+    since = _SINCE.search(text[:match.start()])
+    start = since.start() if since else match.start()
+    return since is not None, text[:start] + " " + text[match.end():]
 
 
 def _day_before_year(year: int) -> int:
