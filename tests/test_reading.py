@@ -64,3 +64,18 @@ def test_an_era_in_the_askers_story_asks_for_the_rules_in_force_now(question, re
 def test_what_changed_since_an_edition_asks_about_every_era():
     assert read_era("what changed since 4th edition", 2026).old
     assert read_era("what has changed about mana burn", 2026).old
+
+
+@pytest.mark.parametrize(("question", "old"), [
+    ("if the creature is no longer on the battlefield does the ability resolve", False),
+    ("my creature no longer has flying after the effect ends, can it block a flyer?", False),
+    ("the spell originally targeted my creature, but it changed control", False),
+    ("mana burn no longer exists?", True),
+    ("is banding a thing anymore", True),
+    ("how did it work originally", True),
+    ("trample originally worked differently", True),
+])
+def test_no_longer_and_originally_ask_about_older_rules_only_when_said_of_the_rules(question, old):
+    """A game's story says "no longer" and "originally" too; read as a question about older rules,
+    today's rules lost their lead."""
+    assert read_era(question, 2026).old is old

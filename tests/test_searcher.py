@@ -252,6 +252,14 @@ def test_an_old_players_story_is_answered_from_the_rules_in_force_now(library, q
     assert {h.id.split(":")[0] for h in results.hits} != {"rb4e"}
 
 
+def test_a_games_no_longer_is_no_question_about_older_rules(library):
+    """"no longer has flying" tells what happened; read as asking about older rules, it put
+    Crystal Keep's 1999 rule and the 1995 rulebook first."""
+    results = run_search(library, "my creature no longer has flying after the effect ends, can it block a "
+                                  "creature with flying?", {}, 3)
+    assert [h.id in results.now for h in results.hits[:2]] == [True, True], [h.id for h in results.hits]
+
+
 def test_a_historical_question_in_older_words_keeps_the_older_texts(library):
     results = search(library, "how did the legend rule work before they changed it", 5)
     assert sum(h.id not in results.now for h in results.hits[:3]) >= 2

@@ -31,7 +31,11 @@ _SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
 # year or edition the story around it names
 _NOW = re.compile(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"
                   r"nowadays|these\s+days|(?:the\s+)?current\s+rules?|today['’]?s\s+rules?)\b", re.IGNORECASE)
-_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+changed|no\s+longer|anymore|originally|back\s+then|"
+# ("no longer", "anymore" and "originally" only about the rules: "if the creature is no longer on the
+# battlefield" and "the spell originally targeted it" tell what happened in a game)
+_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+changed|back\s+then|"
+                  r"no\s+longer\s+(?:exists?|a\s+(?:rule|thing)|(?:in|part\s+of)\s+the\s+(?:rules|game))|"
+                  r"(?:exists?|a\s+(?:rule|thing))\s+anymore|originally\s+(?:ruled?|worked|meant|said)|(?:work|worked|ruled)\s+originally|"
                   r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change|"
                   r"before\s+(?:(?:they|wizards|wotc|it|the\s+rules?)\s+(?:was\s+|were\s+)?changed?|the\s+(?:\w+\s+)?change))\b",
                   re.IGNORECASE)
