@@ -53,12 +53,24 @@ def test_numbers_that_name_no_era_are_left_alone(question):
      "a friend told me deathtouch and trample assign 1 to each blocker, is that still true?"),
     ("4th edition said walls can't attack; does that still apply?", "said walls can't attack; does that still apply?"),
     ("in 2005 this worked, how does it work nowadays", "this worked, how does it work nowadays"),
+    ("I have a 4th edition Serra Angel, does it have vigilance?", "I have a Serra Angel, does it have vigilance?"),
+    ("can I use my alpha Black Lotus in commander", "can I use my Black Lotus in commander"),
+    ("a card printed in 2003 says remove from the game", "a card says remove from the game"),
 ])
 def test_an_era_in_the_askers_story_asks_for_the_rules_in_force_now(question, rest):
     """An old player's "since 4th edition" is when they started, and "is that still true?" asks
     about today: the era's words leave the query, and nothing older is asked for."""
     era = read_era(question, 2026)
     assert (era.text, era.asks_for_history) == (rest, False)
+
+
+@pytest.mark.parametrize(("question", "edition"), [
+    ("what did the 4th Edition Rulebook say about walls", "4e"),  # the rulebook itself is asked about
+    ("in 4th edition Serra Angel had no vigilance", "4e"),
+    ("the 5th edition rules for banding", "5e"),
+])
+def test_an_edition_before_a_name_is_asked_about_unless_it_names_a_printing(question, edition):
+    assert read_era(question, 2026).edition == edition
 
 
 def test_what_changed_since_an_edition_asks_about_every_era():

@@ -26,7 +26,10 @@ _BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(
 _IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
                       re.IGNORECASE)
 # "since 4th edition", "playing since 2003": when the asker started, not the rules asked about
-_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
+_SINCE = re.compile(r"\b(?:since|printed(?:\s+in)?)\s+(?:the\s+)?$", re.IGNORECASE)
+# "a 4th edition Serra Angel", "my alpha Black Lotus": the printing of a card, not the rules asked about
+_PRINTING_BEFORE = re.compile(r"\b(?:an?|my|your|his|her|their|our|this|that|these|those|old)\s+$", re.IGNORECASE)
+_PRINTING_AFTER = re.compile(r"^\s+(?!(?:Rules?|Rulebook|Comprehensive)\b)[A-Z]")
 # "is that still true?", "does it still work that way nowadays": the rules in force now, whatever
 # year or edition the story around it names
 _NOW = re.compile(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"
@@ -83,8 +86,8 @@ def read_era(text: str, newest_year: int = 9999) -> Era:
         year = _IN_YEAR.search(text)
         if year and int(year["year"] or year["y2"]) < newest_year:
             when = day(year["year"] or year["y2"], end=True)
-            story = story or year[0].lower().startswith("since")
-            text = text[:year.start()] + " " + text[year.end():]
+            since, text = _cut(text, year)
+            story = story or since or year[0].lower().startswith("since")
     text = " ".join(text.split())
     old = old or bool(_OLD.search(text))
     if _NOW.search(text):
@@ -95,11 +98,13 @@ def read_era(text: str, newest_year: int = 9999) -> Era:
 
 
 def _cut(text: str, match: re.Match) -> tuple[bool, str]:
-    """The text without the words `match` found, and whether "since" stood before them (taken
-    out too: "since 4th edition" is when the asker started)."""
+    """The text without the words `match` found, and whether they are the asker's story rather
+    than the era asked about: "since 4th edition" (when the asker started; "since" is taken out
+    too), "printed in 2003", "a 4th edition Serra Angel" (a card's printing)."""
     since = _SINCE.search(text[:match.start()])
     start = since.start() if since else match.start()
-    return since is not None, text[:start] + " " + text[match.end():]
+    printing = bool(_PRINTING_BEFORE.search(text[:match.start()]) and _PRINTING_AFTER.match(text[match.end():]))
+    return since is not None or printing, text[:start] + " " + text[match.end():]
 
 
 def _day_before_year(year: int) -> int:
