@@ -334,6 +334,12 @@ def test_a_typo_in_a_question_is_searched_respelled_and_said_on_stderr(index_dir
     assert [h["id"] for h in json.loads(typed.stdout)["hits"]] == [h["id"] for h in json.loads(spelled.stdout)["hits"]]
 
 
+def test_an_abbreviation_is_read_as_its_term_and_said_on_stderr(index_dir):
+    typed = run(index_dir, "search", "SBA check timing", "-n", "3", "--json")
+    assert (typed.exit_code, typed.stderr) == (0, "note: read 'SBA' as 'state-based actions'\n")
+    assert json.loads(typed.stdout)["query"] == "SBA check timing"
+
+
 def test_a_link_pasted_into_a_question_changes_nothing_but_the_echoed_query(index_dir):
     """A bug report's link to a card page: its pieces ("card", "146") are not the asker's words."""
     question = "Lightning Bolt deals damage to a creature with protection from red, is it prevented?"

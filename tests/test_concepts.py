@@ -8,9 +8,9 @@ import re
 from rulebase.build.concepts import concept_table
 from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record, Ref
-from rulebase.index.concepts import read_concepts, write_concepts
+from rulebase.index.concepts import read_concepts, read_names, write_concepts
 from rulebase.search import concepts as concepts_module
-from rulebase.search.concepts import Concepts
+from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.request import run_search
 
 NOW = (20250101, OPEN_END)
@@ -85,6 +85,55 @@ def test_the_table_reads_back_and_damage_reads_as_none(tmp_path):
     path.write_bytes(path.read_bytes().replace(b"7", b"8", 1))
     assert read_concepts(path) is None
     assert read_concepts(tmp_path / "missing.json") is None
+
+
+def test_the_table_keeps_each_terms_name_as_the_rules_write_it(tmp_path):
+    order = [(_rule("704", "State-Based Actions", kind="chapter", title="State-Based Actions"), NOW),
+             (_rule("704.5a", "A player with 0 or less life loses the game."), NOW)]
+    names: dict = {}
+    table = concept_table(order, _analyse, names)
+    assert names == {("state", "based", "actions"): "State-Based Actions"}
+    path = tmp_path / "concepts.json"
+    write_concepts(path, table, names)
+    assert read_concepts(path) == {("state", "based", "actions"): frozenset({0, 1})}
+    assert read_names(path) == names
+    path.write_bytes(path.read_bytes().replace(b"State", b"Stale"))
+    assert read_names(path) is None and read_concepts(path) is None
+    path.write_bytes(b'{"a": 1}\n' + str(__import__("zlib").crc32(b'{"a": 1}')).encode())
+    assert read_names(path) is None  # not rows: damage, not a crash
+
+
+_NAMES = {("state", "based", "action"): "State-Based Actions", ("enter", "the", "battlefield"): "Enters the Battlefield",
+          ("modal", "doubl", "face", "card"): "Modal Double-Faced Cards", ("doubl", "strike"): "Double Strike",
+          ("draw", "step"): "Draw Step", ("trampl",): "Trample"}
+
+
+def test_a_term_of_several_words_is_known_by_its_initials():
+    assert initials(_NAMES) == {"SBA": ["State-Based Actions"], "ETB": ["Enters the Battlefield"],
+                                "MDFC": ["Modal Double-Faced Cards"], "DS": ["Double Strike", "Draw Step"]}
+
+
+def test_an_abbreviation_is_spelled_out_when_it_stands_for_one_term_and_is_no_word():
+    def spelled(text, known=()):
+        return spell_out(text, lambda: initials(_NAMES), lambda word: word in known)
+
+    assert spelled("ETBs and SBA timing") == [("ETBs", "enters the battlefield"), ("SBA", "state-based actions")]
+    assert spelled("MDFC land drop, the MDFC again") == [("MDFC", "modal double-faced cards")]
+    assert spelled("DS vs FS") == []  # two terms, or none
+    assert spelled("ETB", known={"etb"}) == []  # a word the documents use stays
+    assert spelled("etb tapped") == [] and spelled("SBA-like") == [] and spelled("ETBing") == []
+    asked = []
+    assert spell_out("no capitals here", lambda: asked.append(1) or {}, lambda word: False) == [] and not asked
+
+
+def test_a_players_abbreviation_is_searched_as_the_rules_write_it(library):
+    """ "ETB tapped": the rules never write ETB; they write "enters the battlefield" and "enters
+    tapped"."""
+    results = run_search(library, "ETB tapped", {}, 3)
+    assert results.notes == ["read 'ETB' as 'enters the battlefield'"]
+    assert [h.id for h in results.hits] == [h.id for h in run_search(library, "enters the battlefield tapped", {}, 3).hits]
+    mdfc = run_search(library, "MDFC land drop", {}, 3)
+    assert any(re.match(r"cr:(712\.|glossary\.modal-double-faced)", h.id) for h in mdfc.hits), [h.id for h in mdfc.hits]
 
 
 def test_a_rarer_term_lifts_its_rules_more():

@@ -22,11 +22,14 @@ HEADING_WORDS = 4  # a numbered rule this short is a heading ("702.19. Trample")
 _NAMING_REFS = ("rule", "section")
 
 
-def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> dict[tuple[str, ...], list[int]]:
+def concept_table(order: list[tuple], analyse: Callable[[str], list[str]],
+                  names: dict[tuple[str, ...], str] | None = None) -> dict[tuple[str, ...], list[int]]:
     """Term tokens -> document numbers of the rules the term names and their subrules (702.2 for
     "Deathtouch": 702.2 and 702.2a-z; a chapter: every rule in it), in force now, and the earlier
     versions of those rules (their lineage: a question asked --as-of 2010 names the same rules).
-    `order` is the index's documents in number order, as (record, window, ...) (writer.documents_of)."""
+    `order` is the index's documents in number order, as (record, window, ...) (writer.documents_of).
+    `names`, when given, receives each term as the rules write it ("State-Based Actions"), the
+    first of its spellings: a player's "SBA" is read through its initials (search/concepts.py)."""
     numbered: dict[str, list[int]] = {}  # rule number -> documents (a number's current version)
     naming: list[tuple[str, list[str]]] = []  # (term, numbers it names)
     versions: dict[str, list[int]] = {}  # lineage -> every version's documents, for --as-of
@@ -54,6 +57,8 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]]) -> di
         docs |= {v for d in list(docs) for v in versions.get(order[d][0].lineage or "", ())}
         if tokens and docs:
             table.setdefault(tokens, set()).update(docs)
+            if names is not None:
+                names.setdefault(tokens, term)
     return {tokens: sorted(docs) for tokens, docs in table.items()}
 
 

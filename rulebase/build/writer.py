@@ -153,7 +153,9 @@ def write_index(path: Path, records: list[Record],
     _write_docmeta(path / DOCMETA, order, windows)
     if common:  # (not for the build cache's archive segment: its scores are not the index's)
         analyser = schema["text"].analyzer
-        write_concepts(path / CONCEPTS, concept_table(order, lambda text: [t.text for t in analyser(text)]))
+        names: dict[tuple[str, ...], str] = {}
+        table = concept_table(order, lambda text: [t.text for t in analyser(text)], names)
+        write_concepts(path / CONCEPTS, table, names)
 
         with whoosh_index.open_dir(str(path)).reader() as reader:
             postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))

@@ -16,18 +16,37 @@ CONCEPTS = "concepts.json"
 Table = dict[tuple[str, ...], frozenset[int]]
 
 
-def write_concepts(path: Path, table: dict[tuple[str, ...], list[int]]) -> None:
-    rows = sorted([list(tokens), sorted(docs)] for tokens, docs in table.items())
+def write_concepts(path: Path, table: dict[tuple[str, ...], list[int]],
+                   names: dict[tuple[str, ...], str] | None = None) -> None:
+    """One row a term: its tokens, its documents and, when known, its name as the rules write it."""
+    names = names or {}
+    rows = sorted([list(tokens), sorted(docs), *([names[tokens]] if tokens in names else [])]
+                  for tokens, docs in table.items())
     data = json.dumps(rows, separators=(",", ":")).encode()
     path.write_bytes(data + b"\n" + str(zlib.crc32(data)).encode())
 
 
 def read_concepts(path: Path) -> Table | None:
     """The table, or None when the file is missing or fails its checksum."""
+    rows = _rows(path)
+    return None if rows is None else {tuple(row[0]): frozenset(row[1]) for row in rows}
+
+
+def read_names(path: Path) -> dict[tuple[str, ...], str] | None:
+    """Each term's name as the rules write it ("State-Based Actions"), or None as read_concepts.
+    Read apart from the table, and only for a query that needs it (an abbreviation)."""
+    rows = _rows(path)
+    return None if rows is None else {tuple(row[0]): row[2] for row in rows if len(row) > 2}
+
+
+def _rows(path: Path) -> list | None:
     try:
         data, _, crc = path.read_bytes().rpartition(b"\n")
         if not crc.isdigit() or zlib.crc32(data) != int(crc):
             return None
-        return {tuple(tokens): frozenset(docs) for tokens, docs in json.loads(data)}
+        rows = json.loads(data)
+        if not all(isinstance(row, list) and len(row) >= 2 for row in rows):
+            return None
+        return rows
     except (OSError, ValueError, TypeError):
         return None

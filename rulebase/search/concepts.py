@@ -11,6 +11,7 @@ judged sets 0.918 -> 0.925; a boost of 1.0 lost on both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from math import log
 
@@ -69,3 +70,37 @@ def _rarity(term: tuple[str, ...], frequency: Callable[[str], int], total: int) 
 
 def _inside(term: tuple[str, ...], other: tuple[str, ...]) -> bool:
     return any(other[at:at + len(term)] == term for at in range(len(other) - len(term) + 1))
+
+
+# An abbreviation as players type it: capitals, perhaps a plural "s" ("ETB", "SBAs", "MDFC").
+_ABBREVIATION = re.compile(r"(?<![\w'’-])([A-Z]{2,6})s?(?![\w'’-])")
+_NAME_WORD = re.compile(r"[A-Za-z]+")
+
+
+def initials(names: dict[tuple[str, ...], str]) -> dict[str, list[str]]:
+    """Each term of two or more words by its initials: "State-Based Actions" is SBA, "Enters the
+    Battlefield" ETB, "Modal Double-Faced Cards" MDFC. The rules never abbreviate, players
+    always do, and the glossary's own terms are what they abbreviate."""
+    out: dict[str, list[str]] = {}
+    for name in dict.fromkeys(names.values()):
+        words = _NAME_WORD.findall(name)
+        if len(words) > 1:
+            key = "".join(word[0] for word in words).upper()
+            if name.lower() not in (n.lower() for n in out.get(key, [])):
+                out.setdefault(key, []).append(name)
+    return out
+
+
+def spell_out(text: str, terms: Callable[[], dict[str, list[str]]], known: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """(the abbreviation, the term it stands for) for each abbreviation in `text` that stands for
+    one term only and is no word of the documents (`known`): "DS" (double strike or draw step)
+    and "AND" stay as typed. `terms` is asked only when the text holds capitals to read."""
+    found = []
+    for match in dict.fromkeys(m.group(0) for m in _ABBREVIATION.finditer(text)):
+        bare = _ABBREVIATION.fullmatch(match)[1]
+        if known(bare.lower()):
+            continue
+        named = terms().get(bare, [])
+        if len(named) == 1:
+            found.append((match, named[0].lower()))
+    return found

@@ -25,12 +25,12 @@ from rulebase.core.eras import OPEN_END
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
-from rulebase.index.concepts import CONCEPTS, read_concepts
+from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
-from rulebase.search.concepts import Concepts
+from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
 from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
@@ -119,6 +119,14 @@ class Searcher:
         typed_text = text
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
+        # "ETB", "SBA": the rules' own terms by their initials, searched as the rules write them
+        spelled_out = spell_out(text, lambda: self._abbreviations, lambda w: self._df("exact", w) > 0) \
+            if lang != "hu" else []
+        for typed, term in spelled_out:
+            text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", term, text)
+        if spelled_out:
+            words, phrases = split_query(text)
+            lang = language.detect(words, self.known)
         respelled = self._respellings.of(words) if lang == "en" else []
         for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
@@ -181,7 +189,7 @@ class Searcher:
             rid, boost = self._pooled(docnum)
             pooled.append((rid, score * boost, matched.get(docnum, set())))
         results = Results(query=typed_text.strip(), total=0, suggestion=suggestion,
-                          notes=[f"read {typed!r} as {spelled!r}" for typed, spelled in respelled])
+                          notes=[f"read {typed!r} as {spelled!r}" for typed, spelled in spelled_out + respelled])
         # When every match is in the pool, the total is exact: what the hits would be, all shown.
         # A phrase's total counts the hits there are to list, identical texts once (its matches
         # are few); other totals count the matching rules.
@@ -460,6 +468,16 @@ class Searcher:
             raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
                               "run 'rulebase index build' to rebuild it")
         return Concepts(table)
+
+    @cached_property
+    def _abbreviations(self) -> dict[str, list[str]]:
+        """The concept table's terms by their initials (search.concepts.initials), read on the
+        first query that holds capitals to spell out."""
+        names = read_names(self.path / CONCEPTS)
+        if names is None:
+            raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
+                              "run 'rulebase index build' to rebuild it")
+        return initials(names)
 
     def in_force(self, when: int) -> Callable[[int], bool]:
         _, first, last = self.docmeta()
