@@ -73,6 +73,20 @@ def test_an_edition_before_a_name_is_asked_about_unless_it_names_a_printing(ques
     assert read_era(question, 2026).edition == edition
 
 
+@pytest.mark.parametrize(("question", "edition"), [
+    ("can I have an unlimited number of copies of Relentless Rats", None),  # an English word
+    ("in beta, could walls attack", None),  # (a program's beta, in a bug report)
+    ("does Alpha Authority give hexproof", None),  # a card's name
+    ("in Beta, could walls attack", "alpha"),
+    ("the Unlimited rules on banding", "alpha"),
+    ("unlimited edition rules for banding", "alpha"),
+    ("what did the alpha rules say about walls", "alpha"),
+    ("alpha walls", "alpha"),
+])
+def test_the_first_editions_are_read_as_players_name_them(question, edition):
+    assert read_era(question, 2026).edition == edition
+
+
 def test_what_changed_since_an_edition_asks_about_every_era():
     assert read_era("what changed since 4th edition", 2026).old
     assert read_era("what has changed about mana burn", 2026).old

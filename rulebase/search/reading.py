@@ -20,7 +20,10 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 # "4th edition", "fourth edition", "4e", "5th ed", "10th edition rules"
 _EDITION = re.compile(r"\b(?:(?P<num>\d{1,2})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINALS)
                       + r"))\s*(?:edition|ed\.?)(?!\w)|\b(?P<short>\d{1,2})e\b", re.IGNORECASE)
-_ALPHA = re.compile(r"\b(?:alpha|beta|unlimited)(?:\s+(?:rules?|rulebook|edition))?\b", re.IGNORECASE)
+# The first editions: "alpha" as typed, "Beta" and "Unlimited" capitalised ("an unlimited number of
+# copies" is no edition) or with "rules"/"edition"; not a card's name ("Alpha Authority")
+_ALPHA = re.compile(r"\b(?:(?:Alpha|Beta|Unlimited)(?!\s+(?!(?:Rules?|Rulebook|Edition|I)\b)[A-Z])|alpha|ALPHA|"
+                    r"(?i:beta|unlimited)(?=\s+(?i:rules?|rulebook|edition)\b))(?:\s+(?i:rules?|rulebook|edition))?\b")
 _BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(?:19|20)\d\d)\b(?:\s+rules?(?:\s+change)?)?",
                      re.IGNORECASE)
 _IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
