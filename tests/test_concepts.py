@@ -109,13 +109,13 @@ _NAMES = {("state", "based", "action"): "State-Based Actions", ("enter", "the", 
 
 
 def test_a_term_of_several_words_is_known_by_its_initials():
-    assert initials(_NAMES) == {"SBA": ["State-Based Actions"], "ETB": ["Enters the Battlefield"],
+    assert initials(_NAMES.values()) == {"SBA": ["State-Based Actions"], "ETB": ["Enters the Battlefield"],
                                 "MDFC": ["Modal Double-Faced Cards"], "DS": ["Double Strike", "Draw Step"]}
 
 
 def test_an_abbreviation_is_spelled_out_when_it_stands_for_one_term_and_is_no_word():
     def spelled(text, known=()):
-        return spell_out(text, lambda: initials(_NAMES), lambda word: word in known)
+        return spell_out(text, lambda: initials(_NAMES.values()), lambda word: word in known)
 
     assert spelled("ETBs and SBA timing") == [("ETBs", "enters the battlefield"), ("SBA", "state-based actions")]
     assert spelled("MDFC land drop, the MDFC again") == [("MDFC", "modal double-faced cards")]

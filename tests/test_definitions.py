@@ -78,3 +78,22 @@ def test_as_of_puts_that_days_rules_first_and_nothing_newer(library):
         ("cr:glossary.mana-burn@2003-07-01", True, False), ("cr:300.3@2003-07-01", True, True)]
     assert all(e.first <= day("2005-01-01") for e in found.entries)
     assert "cr:glossary.mana-burn@2019-05-03" not in ids(found)
+
+
+def test_an_unknown_term_suggests_each_name_once_and_an_abbreviations_term_first(library):
+    """'trampel' listed "trample, trample, rampage, rampage" (one title per era); "ETB" is no
+    glossary term, but the glossary's Enters the Battlefield is what it abbreviates."""
+    import pytest
+
+    from rulebase.core.errors import NotFound
+
+    with pytest.raises(NotFound) as typo:
+        define(library.store, "trampel")
+    assert typo.value.suggestions[:2] == ["trample", "rampage"]
+    assert len(typo.value.suggestions) == len(set(typo.value.suggestions))
+    with pytest.raises(NotFound) as abbreviation:
+        define(library.store, "ETB")
+    assert abbreviation.value.suggestions[0] == "enters the battlefield"
+    with pytest.raises(NotFound) as two:  # double strike or draw step: both offered
+        define(library.store, "DS")
+    assert {"double strike", "draw step"} <= set(two.value.suggestions)

@@ -30,6 +30,7 @@ from rulebase.rules.defined import Defined, in_time
 from rulebase.rules.topics import TOPICS_FILE, find_topic, load_topics
 
 _STOP = {"the", "a", "an", "of", "to"}
+_OBSOLETE_MARK = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)  # "Mana Burn (Obsolete)"
 # A rule that says how an ability is printed, not what it does: not a definition.
 _FORM_ONLY = re.compile(r"\b(?:is|are) (?:written|abbreviated|spelled|printed)\b", re.IGNORECASE)
 _HUNGARIAN = '%"lang": "hu"%'  # how a Hungarian record's stored JSON says so (store.py)
@@ -99,8 +100,13 @@ def define(store: RecordStore, term: str, when: int | None = None,
         # lazy: only this rarer path needs it
         from difflib import get_close_matches
 
-        close = get_close_matches(term.lower(), [t.lower() for t in titles], n=5, cutoff=0.6)
-        raise NotFound(f"no glossary definition of {term!r}", close, hint="try 'rulebase search'")
+        from rulebase.search.concepts import initials
+
+        names = list(dict.fromkeys(_OBSOLETE_MARK.sub("", t).strip() for t in titles))
+        close = get_close_matches(term.lower(), list(dict.fromkeys(n.lower() for n in names)), n=5, cutoff=0.6)
+        spelled = initials(names).get(term.strip().upper(), []) if term.strip().isupper() else []
+        close = [n.lower() for n in spelled] + [c for c in close if c not in {n.lower() for n in spelled}]
+        raise NotFound(f"no glossary definition of {term!r}", close[:5], hint="try 'rulebase search'")
     shown = [e.record for e in entries]
     ids = {r.id for r in shown}
     ref_ids = list(dict.fromkeys(i for r in shown for i in r.refs_in if i not in ids))

@@ -12,7 +12,7 @@ judged sets 0.918 -> 0.925; a boost of 1.0 lost on both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from math import log
 
 from rulebase.index.concepts import Table
@@ -77,12 +77,12 @@ _ABBREVIATION = re.compile(r"(?<![\w'’-])([A-Z]{2,6})s?(?![\w'’-])")
 _NAME_WORD = re.compile(r"[A-Za-z]+")
 
 
-def initials(names: dict[tuple[str, ...], str]) -> dict[str, list[str]]:
+def initials(names: Iterable[str]) -> dict[str, list[str]]:
     """Each term of two or more words by its initials: "State-Based Actions" is SBA, "Enters the
     Battlefield" ETB, "Modal Double-Faced Cards" MDFC. The rules never abbreviate, players
     always do, and the glossary's own terms are what they abbreviate."""
     out: dict[str, list[str]] = {}
-    for name in dict.fromkeys(names.values()):
+    for name in dict.fromkeys(names):
         words = _NAME_WORD.findall(name)
         if len(words) > 1:
             key = "".join(word[0] for word in words).upper()

@@ -477,7 +477,7 @@ class Searcher:
         if names is None:
             raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
                               "run 'rulebase index build' to rebuild it")
-        return initials(names)
+        return initials(names.values())
 
     def in_force(self, when: int) -> Callable[[int], bool]:
         _, first, last = self.docmeta()
