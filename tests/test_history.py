@@ -38,6 +38,15 @@ def test_every_release_is_in_the_index_and_each_text_is_stored_once(library):
     assert len(in_2008) == sum(1 for r in library.store.of_source("cr2008") if r.kind == "rule")
 
 
+def test_a_rule_cited_as_judges_cite_it_has_the_same_history(library):
+    """'history CR 702.19b' found another rule's lineage first (the number it ranked by kept the
+    'CR ')."""
+    plain = history(library.store, "702.19b")
+    for ref in ("CR 702.19b", "rule 702.19b.", "§702.19b"):
+        cited = history(library.store, ref)
+        assert [lin.key for lin in cited.lineages] == [lin.key for lin in plain.lineages]
+
+
 def test_exalted_is_traced_through_every_renumbering_with_dates(library):
     found = history(library.store, "502.83a")
     exalted = found.lineages[0]

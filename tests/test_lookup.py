@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase.rules.lookup import slips, suggest
+from rulebase.rules.lookup import cited_number, lookup, slips, suggest
 
 
 @pytest.mark.parametrize(("a", "b", "expected"), [
@@ -32,3 +32,16 @@ def test_slips_count_typing_mistakes(a, b, expected):
 ])
 def test_suggestions_on_the_real_corpus(library, ref, expected):
     assert suggest(library.store, ref) == expected
+
+
+@pytest.mark.parametrize("ref", ["702.19b", "702.19b.", "rule 702.19b", "Rule 702.19b", "CR 702.19b", "cr702.19b",
+                                 "Comprehensive Rules 702.19b", "§702.19b", "§ 702.19b", "702.19 b", "702.19B"])
+def test_a_rule_is_found_however_a_judge_cites_it(library, ref):
+    """"CR 702.19b" and "§702.19b" said no rule matched; "702.19 b" offered near numbers."""
+    assert cited_number(ref).lower() == "702.19b"
+    assert lookup(library.store, ref).entries[0].record.id.startswith("cr:702.19b@")
+
+
+@pytest.mark.parametrize("ref", ["crater", "rules of thumb", "cr:702.19b", "702.19 bb"])
+def test_words_and_ids_are_not_read_as_cited_numbers(ref):
+    assert cited_number(ref) == ref

@@ -16,7 +16,7 @@ from rulebase.core.records import Record, brief, fold_space
 from rulebase.index.versions import by_era
 from rulebase.rules.definitions import define
 from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
-from rulebase.rules.lookup import suggest
+from rulebase.rules.lookup import cited_number, suggest
 
 CK_SOURCE = "ck2008"
 
@@ -73,7 +73,7 @@ def resolve(store, ref: str) -> Record:
     if record is not None:
         return record
     if ":" not in ref:
-        found = store.by_number(ref.removeprefix("rule ").rstrip("."))
+        found = store.by_number(cited_number(ref))
         if any(r.span for r in found):
 
             versions = by_era(store, [r for r in found if r.span], None)

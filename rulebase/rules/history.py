@@ -16,7 +16,7 @@ from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
 from rulebase.ingest.lineage import mask
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
-from rulebase.rules.lookup import suggest
+from rulebase.rules.lookup import cited_number, suggest
 
 
 @dataclass(slots=True)
@@ -89,7 +89,7 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
             raise NotFound(f"{ref} has no history in the Comprehensive Rules archive",
                            hint=f"'rulebase lookup {ref}' shows the record itself")
         ref = ref.split(":", 1)[1].split("@", 1)[0]
-    number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
+    number = cited_number(ref)
     keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
     if not keys:
 
@@ -108,7 +108,7 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
         lineages.append(Lineage(key, steps_of(archive, store.windows([r.id for r in archive])),
                                 store.get_many(same_text_ids(archive))))
 
-    number = ref.split(":", 1)[-1].split("@", 1)[0].removeprefix("rule ").rstrip(".")
+    number = cited_number(ref.strip().split(":", 1)[-1].split("@", 1)[0])
     day = OPEN_END if when is None else when
 
     def rank(lineage: Lineage) -> tuple:

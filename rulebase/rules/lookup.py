@@ -144,6 +144,17 @@ def _filed_under(store: RecordStore, record: Record, day: int | None) -> list[Re
     return [r for r in found if r.number and r.number.lower().startswith(low) and r.number.lower() != low]
 
 
+# How judges and players cite a rule: "rule 702.19b", "CR 702.19b", "Comprehensive Rules 702.19b",
+# "§702.19b", "702.19 b"
+_RULE_PREFIX = re.compile(r"^(?:(?:comprehensive\s+rules?|cr)\s*)?(?:rules?\s*)?(?:§\s*)?(?=\d)", re.IGNORECASE)
+_NUMBER_SPACE = re.compile(r"^(\d{3}\.\d+)\s+([a-z])$")
+
+
+def cited_number(ref: str) -> str:
+    """A rule number as cited ("CR 702.19b.", "rule 702.19 b") as the rules print it (702.19b)."""
+    return _NUMBER_SPACE.sub(r"\1\2", _RULE_PREFIX.sub("", ref.strip())).rstrip(".")
+
+
 def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False) -> Lookup:
     """What `ref` names, compact (the rule, its direct subrules, one line for each copy elsewhere
     and each other era: see `compact`) or, with `full`, every record in full."""
@@ -196,7 +207,7 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
             record = next(iter(by_era(store, versions, when)), None)
         if record:
             return Lookup(ref, "id", [expand(store, record, when)])
-    number = ref.removeprefix("rule ").removeprefix("Rule ").rstrip(".")
+    number = cited_number(ref)
     records = store.by_number(number)
     if records:
         records = newest_first(records, store.documents())  # official text first, newest first
