@@ -23,6 +23,10 @@ def test_a_named_edition_is_read_and_leaves_the_words(question, edition, rest):
     ("mana burn in 2005", 20051231, "mana burn"),
     ("before the 2009 rules damage on the stack", 20081231, "damage on the stack"),
     ("the 2010 rules for mulligans", 20101231, "the for mulligans"),
+    # Seventh to Ninth Edition have no label: the rules in force the day before the next edition
+    ("how did damage on the stack work in 8th edition", 20050728, "how did damage on the stack work in"),
+    ("seventh edition mana burn", 20030727, "mana burn"),
+    ("9th ed legend rule", 20070712, "legend rule"),
 ])
 def test_a_year_is_the_rules_in_force_then(question, day, rest):
     era = read_era(question, 2026)

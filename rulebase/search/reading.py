@@ -28,6 +28,10 @@ _BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(
                      re.IGNORECASE)
 _IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
                       re.IGNORECASE)
+# Seventh to Ninth Edition's rules have no edition label (the Comprehensive Rules releases of their
+# years are labelled by year: core/eras.py): each is asked as the day before the next edition's
+# release (Eighth Edition 2003-07-28, Ninth 2005-07-29, Tenth 2007-07-13).
+_UNLABELLED = {"7": 20030727, "8": 20050728, "9": 20070712}
 # "since 4th edition", "playing since 2003": when the asker started, not the rules asked about
 _SINCE = re.compile(r"\b(?:since|printed(?:\s+in)?)\s+(?:the\s+)?$", re.IGNORECASE)
 # "a 4th edition Serra Angel", "my alpha Black Lotus": the printing of a card, not the rules asked about
@@ -77,12 +81,16 @@ def read_era(text: str, newest_year: int = 9999) -> Era:
             # 1st and 2nd are Alpha/Beta/Unlimited; Revised (3rd) has no rulebook here: older rules
             edition = {"1": "alpha", "2": "alpha", "3": None}.get(number, f"{number}e")
             old = edition is None
+            if number in _UNLABELLED:  # no edition label: the rules in force at the era's end
+                edition, when = None, _UNLABELLED[number]
             story, text = _cut(text, match)
     elif _ALPHA.search(text):
         edition = "alpha"
         story, text = _cut(text, _ALPHA.search(text))
     before = _BEFORE.search(text)
-    if before and int(before["year"]) <= newest_year:
+    if when is not None:
+        pass  # (an edition's era already says when)
+    elif before and int(before["year"]) <= newest_year:
         when = _day_before_year(int(before["year"]))
         text = text[:before.start()] + " " + text[before.end():]
     else:
