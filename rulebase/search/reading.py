@@ -3,7 +3,9 @@
 A question with no date and no edition is answered from the rules in force now (searcher.py
 puts those first); this module finds the words that ask for older rules instead: an edition or
 era named ("4th edition", "5e", "alpha", "in 2005", "before the 2009 rules", "the old rules").
-Those words then leave the query: "edition" and "2005" are not what the rules text is about.
+Those words then leave the query: "edition" and "2005" are not what the rules text is about. An
+era in the asker's story asks for nothing ("I've played since 4th edition", "a 4th edition Serra
+Angel", "back in 2012 ..., is that still true?"): such questions are about the rules in force now.
 Whether a *term* exists only in old rules (interrupt, mana burn) is a question for the index's
 vocabulary and is answered in term_history.py.
 """
@@ -87,13 +89,11 @@ def read_era(text: str, newest_year: int = 9999) -> Era:
     elif _ALPHA.search(text):
         edition = "alpha"
         story, text = _cut(text, _ALPHA.search(text))
-    before = _BEFORE.search(text)
-    if when is not None:
-        pass  # (an edition's era already says when)
-    elif before and int(before["year"]) <= newest_year:
+    before = _BEFORE.search(text) if when is None else None  # (an edition's era says when already)
+    if before and int(before["year"]) <= newest_year:
         when = _day_before_year(int(before["year"]))
         text = text[:before.start()] + " " + text[before.end():]
-    else:
+    elif when is None:
         year = _IN_YEAR.search(text)
         if year and int(year["year"] or year["y2"]) < newest_year:
             when = day(year["year"] or year["y2"], end=True)
