@@ -22,9 +22,14 @@ _WORDS = re.compile(r"[a-z0-9]+")
 _QUALIFIER = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)
 
 
+def bare_title(text: str) -> str:
+    """A glossary title without its "(Obsolete)" or "(Informal)": the term it names."""
+    return _QUALIFIER.sub("", text).strip()
+
+
 def fold_term(text: str) -> str:
     """Glossary matching key: case, punctuation and a trailing plural 's' folded."""
-    text = _QUALIFIER.sub("", text)
+    text = bare_title(text)
     words = _WORDS.findall(text.lower().replace("'s ", " "))
     if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]

@@ -25,12 +25,11 @@ from rulebase.core.errors import ManifestError, NotFound, UsageError
 from rulebase.core.records import Record, fold_accents
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
-from rulebase.ingest.link import fold_term
+from rulebase.ingest.link import bare_title, fold_term
 from rulebase.rules.defined import Defined, in_time
 from rulebase.rules.topics import TOPICS_FILE, find_topic, load_topics
 
 _STOP = {"the", "a", "an", "of", "to"}
-_OBSOLETE_MARK = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)  # "Mana Burn (Obsolete)"
 # A rule that says how an ability is printed, not what it does: not a definition.
 _FORM_ONLY = re.compile(r"\b(?:is|are) (?:written|abbreviated|spelled|printed)\b", re.IGNORECASE)
 _HUNGARIAN = '%"lang": "hu"%'  # how a Hungarian record's stored JSON says so (store.py)
@@ -102,10 +101,10 @@ def define(store: RecordStore, term: str, when: int | None = None,
 
         from rulebase.search.concepts import initials
 
-        names = list(dict.fromkeys(_OBSOLETE_MARK.sub("", t).strip() for t in titles))
+        names = list(dict.fromkeys(bare_title(t) for t in titles))
         close = get_close_matches(term.lower(), list(dict.fromkeys(n.lower() for n in names)), n=5, cutoff=0.6)
         spelled = initials(names).get(term.strip().upper(), []) if term.strip().isupper() else []
-        close = [n.lower() for n in spelled] + [c for c in close if c not in {n.lower() for n in spelled}]
+        close = list(dict.fromkeys([n.lower() for n in spelled] + close))  # an abbreviation's term first
         raise NotFound(f"no glossary definition of {term!r}", close[:5], hint="try 'rulebase search'")
     shown = [e.record for e in entries]
     ids = {r.id for r in shown}

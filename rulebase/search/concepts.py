@@ -96,8 +96,7 @@ def spell_out(text: str, terms: Callable[[], dict[str, list[str]]], known: Calla
     one term only and is no word of the documents (`known`): "DS" (double strike or draw step)
     and "AND" stay as typed. `terms` is asked only when the text holds capitals to read."""
     found = []
-    for match in dict.fromkeys(m.group(0) for m in _ABBREVIATION.finditer(text)):
-        bare = _ABBREVIATION.fullmatch(match)[1]
+    for match, bare in dict.fromkeys(m.group(0, 1) for m in _ABBREVIATION.finditer(text)):
         if known(bare.lower()):
             continue
         named = terms().get(bare, [])

@@ -13,7 +13,7 @@ from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
 
-# (a sentence's full stop may follow: "as 613.1f says.")
+# (a sentence's full stop may follow: "... See rule 613.1f.")
 NUMBER_IN_QUERY = re.compile(
     r"(?<![\w.])(?:\d{3}\.\d+[a-z]?(?:\.Ruling\.\d+)?|\d{3}\.Ruling\.\d+|G\d+\.\d+[a-z]?|[A-Z]\.\d+(?:\.\d+)?)(?!\w|\.\w)")
 MAX_QUERY = 2000

@@ -463,21 +463,21 @@ class Searcher:
     @cached_property
     def concepts(self) -> Concepts:
         """The terms of the rules in force now and the rules they name (CONCEPTS), read once."""
-        table = read_concepts(self.path / CONCEPTS)
-        if table is None:
-            raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
-                              "run 'rulebase index build' to rebuild it")
-        return Concepts(table)
+        return Concepts(self._concept_file(read_concepts))
 
     @cached_property
     def _abbreviations(self) -> dict[str, list[str]]:
         """The concept table's terms by their initials (search.concepts.initials), read on the
         first query that holds capitals to spell out."""
-        names = read_names(self.path / CONCEPTS)
-        if names is None:
+        return initials(self._concept_file(read_names).values())
+
+    def _concept_file(self, read: Callable[[Path], dict | None]) -> dict:
+        """What `read` takes from CONCEPTS; damage when the file is missing or fails its checksum."""
+        found = read(self.path / CONCEPTS)
+        if found is None:
             raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
                               "run 'rulebase index build' to rebuild it")
-        return initials(names.values())
+        return found
 
     def in_force(self, when: int) -> Callable[[int], bool]:
         _, first, last = self.docmeta()
