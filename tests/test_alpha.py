@@ -14,7 +14,7 @@ from rulebase.cli.app import app
 from rulebase.core.errors import SourceError
 from rulebase.core.records import KINDS
 from rulebase.core.sources import default_corpus_dir, edition_rank, load_manifest
-from rulebase.ingest.alpha import BETA_FLAG, UNPLACED_FLAG, parse, stem, symbols
+from rulebase.ingest.rulebooks.alpha import BETA_FLAG, UNPLACED_FLAG, parse, stem, symbols
 from rulebase.ingest.text import read_source
 
 runner = CliRunner()

@@ -21,8 +21,8 @@ import pytest
 
 from rulebase.core.errors import SourceError
 from rulebase.core.sources import Source
-from rulebase.ingest import comprules
-from rulebase.ingest.comprules import parse
+from rulebase.ingest.comprules import release as comprules
+from rulebase.ingest.comprules.release import parse
 from rulebase.ingest.text import Parsed, decode
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulebase.core.records import to_dict
-from rulebase.ingest import archive
+from rulebase.ingest.comprules import archive
 from rulebase.library import Library
 from rulebase.search.request import run_search
 

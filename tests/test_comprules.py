@@ -13,7 +13,7 @@ from rulebase.core.errors import SourceError
 from rulebase.core.records import number_key
 from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import ingest_source
-from rulebase.ingest.comprules import parse
+from rulebase.ingest.comprules.release import parse
 from rulebase.ingest.text import Parsed, decode
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -409,7 +409,7 @@ def test_rules_in_the_back_matter_warn():
 
 
 def test_a_parse_that_keeps_no_rules_is_an_error(monkeypatch):
-    from rulebase.ingest import comprules
+    from rulebase.ingest.comprules import release as comprules
 
     monkeypatch.setattr(comprules._Body, "numbered", lambda self, *args, **kwargs: None)
     with pytest.raises(SourceError, match=r"no numbered rules found in the body \(lines 12-19\)"):
@@ -450,7 +450,7 @@ class _Probes(dict):
 def test_repeated_rule_ids_cost_a_constant_number_of_probes_each():
     """Issue 21.3: 200,000 repeated '702.19a' lines took about an hour: each duplicate searched
     '~2', '~3', ... from 2 again. Now each takes a few probes, however many came before."""
-    from rulebase.ingest.comprules_glossary import Builder
+    from rulebase.ingest.comprules.glossary import Builder
 
     source = _source("h", Path("h.txt"))
     for n in (2_000, 20_000):
@@ -479,7 +479,7 @@ def test_a_hostile_rules_file_keeps_every_line():
 
 def test_one_endless_wrapped_paragraph_is_joined_once():
     """Continuation lines were joined one at a time (the paragraph copied per line: quadratic)."""
-    from rulebase.ingest.comprules_glossary import Builder
+    from rulebase.ingest.comprules.glossary import Builder
 
     b = Builder(_source("h", Path("h.txt")))
     record = b.add("702.19a", "rule", 1, "702.19a Trample")

@@ -10,8 +10,9 @@ import pytest
 
 from rulebase.core.records import Citation, fold_space
 from rulebase.core.sources import Source, load_manifest
-from rulebase.ingest import crystalkeep, ingest_source
-from rulebase.ingest.citations import late_citation_flags, parse_citation, split_citations
+from rulebase.ingest import ingest_source
+from rulebase.ingest.crystalkeep import summary2008 as crystalkeep
+from rulebase.ingest.crystalkeep.citations import late_citation_flags, parse_citation, split_citations
 from rulebase.ingest.text import decode
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -5,9 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulebase.core.sources import Source, load_manifest
-from rulebase.ingest import forum
-from rulebase.ingest.markup import LOST_SYMBOL_FLAG, canon_symbols, clean, lost_symbols, strip_bbcode
-from rulebase.ingest.rulebook import assign_pages, parse
+from rulebase.ingest.rulebooks import forum
+from rulebase.ingest.rulebooks.markup import (
+    LOST_SYMBOL_FLAG,
+    canon_symbols,
+    clean,
+    lost_symbols,
+    strip_bbcode,
+)
+from rulebase.ingest.rulebooks.rulebook import assign_pages, parse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

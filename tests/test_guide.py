@@ -10,7 +10,7 @@ import pytest
 
 from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import ingest_source
-from rulebase.ingest.guide import heading_shaped, parse
+from rulebase.ingest.guide.quickguide import heading_shaped, parse
 from rulebase.ingest.text import read_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -211,7 +211,7 @@ def test_odd_input_never_raises(text):
 
 def test_a_heading_repeated_thousands_of_times_gets_ids_in_linear_time():
     """Issue 21.3: every parser linear. Each repeat searched '-2', '-3', ... from the start."""
-    from rulebase.ingest.guide import _Ids
+    from rulebase.ingest.guide.quickguide import _Ids
 
     class Counting(set):
         probes = 0
@@ -228,7 +228,7 @@ def test_a_heading_repeated_thousands_of_times_gets_ids_in_linear_time():
 
 
 def test_term_pairings_on_one_endless_line_are_found_looking_back_a_bounded_way(monkeypatch):
-    from rulebase.ingest import terms
+    from rulebase.ingest.guide import terms
 
     seen: list[int] = []
     word = terms._WORD

@@ -1,4 +1,4 @@
-"""rulebase.ingest.lineage: one small hand-made fixture per matching case, then the real 2003-2026 archive."""
+"""rulebase.ingest.comprules.lineage: one small hand-made fixture per matching case, then the real 2003-2026 archive."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import pytest
 from rulebase.core.errors import SourceError
 from rulebase.core.records import fold_space
 from rulebase.core.sources import Source
-from rulebase.ingest import lineage
-from rulebase.ingest.comprules import parse
-from rulebase.ingest.lineage import (
+from rulebase.ingest.comprules import lineage
+from rulebase.ingest.comprules.lineage import (
     BRIDGE,
     MOVED_MIN,
     SAME_PLACE_MIN,
@@ -25,6 +24,7 @@ from rulebase.ingest.lineage import (
     trace,
     with_ids,
 )
+from rulebase.ingest.comprules.release import parse
 from rulebase.ingest.text import decode
 
 ARCHIVE = Path(__file__).resolve().parent.parent / "corpus" / "comprules-archive-2003-2026.tar.xz"

@@ -11,8 +11,8 @@ import pytest
 
 from rulebase.core.sources import Source, load_manifest
 from rulebase.ingest import ingest_source
-from rulebase.ingest.markup import LOST_SYMBOL_FLAG
-from rulebase.ingest.rulebook import parse
+from rulebase.ingest.rulebooks.markup import LOST_SYMBOL_FLAG
+from rulebase.ingest.rulebooks.rulebook import parse
 from rulebase.ingest.text import Parsed
 
 FIXTURES = Path(__file__).parent / "fixtures"

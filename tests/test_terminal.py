@@ -459,7 +459,7 @@ def test_diff_marked_is_the_plain_diff_line():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from rulebase.cli.plain import diff_text
+    from rulebase.cli.plain_changes import diff_text
     from rulebase.cli.render_changes import diff_marked
     from rulebase.rules.diff import word_diff
 

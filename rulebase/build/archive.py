@@ -1,5 +1,5 @@
 """The archive's versions, parsed once per archive, added releases and code: loaded from the
-build cache, or parsed (rulebase.ingest.archive) and indexed now, then cached. The parser stays
+build cache, or parsed (rulebase.ingest.comprules.archive) and indexed now, then cached. The parser stays
 pure; keeping its result between builds, and folding added releases into its timeline, is the
 builder's business."""
 
@@ -14,7 +14,8 @@ from rulebase.core.eras import windows
 from rulebase.core.errors import SourceError
 from rulebase.core.pool import workers as default_workers
 from rulebase.core.sources import Source
-from rulebase.ingest import ARCHIVES, SourceReport, archive, foldable, ingest_source
+from rulebase.ingest import ARCHIVES, SourceReport, foldable, ingest_source
+from rulebase.ingest.comprules import archive
 from rulebase.ingest.text import Parsed
 
 

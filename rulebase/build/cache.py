@@ -24,8 +24,8 @@ from pathlib import Path
 
 from rulebase.core.pool import Beside
 from rulebase.core.records import from_dict, to_dict
-from rulebase.ingest.archive import Resume
-from rulebase.ingest.lineage import Traced
+from rulebase.ingest.comprules.archive import Resume
+from rulebase.ingest.comprules.lineage import Traced
 from rulebase.ingest.text import Parsed, Warning_
 
 ENV_CACHE = "RULEBASE_CACHE"

@@ -15,16 +15,17 @@ _CODE_FILES = ("core/records.py", "core/eras.py")
 def code_files() -> list[Path]:
     """The code that shapes records and the index."""
     root = Path(__file__).resolve().parents[1]
-    files = sorted(p for d in _CODE_DIRS for p in (root / d).glob("*.py"))
+    files = sorted(p for d in _CODE_DIRS for p in (root / d).rglob("*.py"))
     return files + [root / name for name in _CODE_FILES]
 
 
 def code_digest() -> str:
     """Digest of the code that shapes records and the index: a parser change means a rebuild."""
     digest = hashlib.sha256(SCHEMA_VERSION.encode())
+    root = Path(__file__).resolve().parents[1]
     for path in code_files():
         try:
-            digest.update(path.name.encode() + path.read_bytes())
+            digest.update(str(path.relative_to(root)).encode() + path.read_bytes())
         except OSError:
             continue
     return digest.hexdigest()[:12]

@@ -11,10 +11,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulebase.cli.console import Hanging, cell, print_line, print_lines, styled
-from rulebase.cli.plain import (
-    label,
-    printable,
-)
+from rulebase.cli.plain import label, printable
 
 COLUMN_MIN = 30  # narrower than this per edition column and compare prints one panel per edition
 DELETED = "bold red strike"
@@ -23,7 +20,7 @@ INSERTED = "bold green underline"
 
 def _stance_body(stance, curated: bool) -> Group:
     # lazy: only the output form asked for
-    from rulebase.cli.plain import NOT_FOUND_IN_EDITION, pages_note, period_note, removed_lines
+    from rulebase.cli.plain_changes import NOT_FOUND_IN_EDITION, pages_note, period_note, removed_lines
 
     parts: list = [Text(period_note(stance), style="green" if stance.period.now else "dim")] \
         if stance.period else []
@@ -43,7 +40,7 @@ def _stance_body(stance, curated: bool) -> Group:
 def render_compare(console: Console, comparison) -> None:
     """A table with one column per edition; one panel per edition when the terminal is narrow."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import compare_lines, compare_title
+    from rulebase.cli.plain_changes import compare_lines, compare_title
 
     if not styled(console):
         print_lines(console, compare_lines(comparison))
@@ -84,7 +81,7 @@ def diff_markup(ops) -> Text:
 
 def render_diff(console: Console, result) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain import diff_header, diff_lines
+    from rulebase.cli.plain_changes import diff_header, diff_lines
 
     if not styled(console):
         print_lines(console, diff_lines(result))
@@ -97,7 +94,7 @@ def render_diff(console: Console, result) -> None:
 
 def render_term_diff(console: Console, result) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain import term_diff_lines
+    from rulebase.cli.plain_changes import term_diff_lines
 
     if not styled(console):
         print_lines(console, term_diff_lines(result))
@@ -113,7 +110,7 @@ def render_term_diff(console: Console, result) -> None:
 
 def render_changes(console: Console, groups) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain import change_note, changes_lines
+    from rulebase.cli.plain_changes import change_note, changes_lines
 
     if not styled(console):
         print_lines(console, changes_lines(groups))
@@ -141,7 +138,7 @@ def diff_marked(ops) -> Text:
     """plain.diff_text's line (whitespace runs made one space), its [-deleted-] and {+inserted+}
     runs coloured too: a marker is part of the word it touches, so wrapping never parts them."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import diff_pieces
+    from rulebase.cli.plain_changes import diff_pieces
 
     out = Text()
     gap = False
@@ -164,7 +161,7 @@ _STEP_STYLES = {"added": "green", "returns": "green", "changed": "yellow", "renu
 def render_history(console: Console, found) -> None:
     """plain.history_lines on a terminal: each line wrapped at word boundaries to the width."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import history_lines, lineage_title, linked_line, step_parts, step_text
+    from rulebase.cli.plain_changes import history_lines, lineage_title, linked_line, step_parts, step_text
 
     if not styled(console):
         print_lines(console, history_lines(found))
@@ -197,7 +194,7 @@ def render_changes_between(console: Console, found) -> None:
     """plain.changes_between_lines on a terminal: each change wrapped at word boundaries, its
     text under its name."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import between_title, change_parts, changes_between_lines
+    from rulebase.cli.plain_changes import between_title, change_parts, changes_between_lines
 
     if not styled(console):
         print_lines(console, changes_between_lines(found))

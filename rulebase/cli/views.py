@@ -127,7 +127,7 @@ def history_json(found) -> dict:
     """`history --json`: {"ref", "lineages": [{"key", "current", "steps": [{"id", "number", "from",
     "to", "change", "previous_number", "text", "diff"}], "linked": [ids]}]}."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import diff_text
+    from rulebase.cli.plain_changes import diff_text
     from rulebase.core.eras import show
 
     return {"ref": found.ref, "lineages": [
@@ -142,7 +142,7 @@ def changes_between_json(found) -> dict:
     """`changes --from --to --json`: {"source", "from", "to", "counts", "changes": [{"kind",
     "old", "new", "old_number", "new_number", "diff"}]}."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import diff_text
+    from rulebase.cli.plain_changes import diff_text
     from rulebase.rules.history import KINDS as kinds
     return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
             "counts": {k: found.count(k) for k in kinds},

@@ -15,21 +15,21 @@ from pathlib import Path
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Link, Record, sort_key
 from rulebase.core.sources import Source
-from rulebase.ingest.archive import parse_archive
+from rulebase.ingest.comprules.archive import parse_archive
 from rulebase.ingest.link import LinkReport, link, same_text_key
 from rulebase.ingest.text import Parsed, read_source
 
 # format name -> module (imported lazily: most commands never parse)
 PARSERS: dict[str, str] = {
-    "forum-rulebook": "rulebase.ingest.rulebook",
-    "hu-guide": "rulebase.ingest.guide",
-    "comprules": "rulebase.ingest.comprules",
-    "crystalkeep-2008": "rulebase.ingest.crystalkeep",
-    "crystalkeep-1999": "rulebase.ingest.crystalkeep99",
-    "alpha-rulebook": "rulebase.ingest.alpha",
+    "forum-rulebook": "rulebase.ingest.rulebooks.rulebook",
+    "hu-guide": "rulebase.ingest.guide.quickguide",
+    "comprules": "rulebase.ingest.comprules.release",
+    "crystalkeep-2008": "rulebase.ingest.crystalkeep.summary2008",
+    "crystalkeep-1999": "rulebase.ingest.crystalkeep.summary1999",
+    "alpha-rulebook": "rulebase.ingest.rulebooks.alpha",
 }
 # Formats of a container of many documents, read from its bytes rather than its text.
-ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.archive"}  # every release in one tar.xz
+ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.comprules.archive"}  # every release in one tar.xz
 
 
 @dataclass(slots=True)

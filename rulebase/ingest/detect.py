@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rulebase.core.eras import edition_for_date
 from rulebase.core.errors import UsageError
-from rulebase.ingest import forum
+from rulebase.ingest.rulebooks import forum
 
 _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixth": "6e", "6th": "6e",
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}

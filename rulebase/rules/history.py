@@ -14,7 +14,7 @@ from rulebase.core.eras import OPEN_END, day, show
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
-from rulebase.ingest.lineage import mask
+from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
 from rulebase.rules.lookup import cited_number, suggest
 

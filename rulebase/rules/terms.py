@@ -1,5 +1,5 @@
 """The bilingual term map: the Hungarian guide's "Hungarian (english)" pairings, read back from its
-kind "term" records (rulebase.ingest.terms finds them in the text), for search, define and the
+kind "term" records (rulebase.ingest.guide.terms finds them in the text), for search, define and the
 glossary pages. A pairing is only ever what the text states; nothing is translated here.
 """
 

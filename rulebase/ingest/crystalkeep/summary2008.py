@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from rulebase.core.records import Record, fold_space, number_key
 from rulebase.core.sources import Source
-from rulebase.ingest.citations import late_citation_flags, split_citations
-from rulebase.ingest.ids import duplicate_suffix
+from rulebase.ingest.crystalkeep.citations import late_citation_flags, split_citations
+from rulebase.ingest.crystalkeep.ids import duplicate_suffix
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Parsed, Warning_
 

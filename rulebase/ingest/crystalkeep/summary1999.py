@@ -13,8 +13,8 @@ import re
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, fold_space
 from rulebase.core.sources import Source
-from rulebase.ingest.citations import late_citation_flags, split_citations
-from rulebase.ingest.ids import duplicate_suffix
+from rulebase.ingest.crystalkeep.citations import late_citation_flags, split_citations
+from rulebase.ingest.crystalkeep.ids import duplicate_suffix
 from rulebase.ingest.refs import find_rule_refs
 from rulebase.ingest.text import Parsed, Warning_
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from rulebase.ingest.markup import strip_bbcode
+from rulebase.ingest.rulebooks.markup import strip_bbcode
 
 END_PUNCT = re.compile(r"[.!?:][\"')\]_]*-?$")
 CAPS_HEADING = re.compile(r"^[A-Z0-9][A-Z0-9 ,'&:!?/\-]*$")

@@ -13,7 +13,7 @@ paragraphs, headings only recognisable by their shape. The rules used here:
 - "A. text" is a lettered rule; "Label: Text" (a short capitalised label, optionally with an
   English term in parentheses) is a glossary definition: "Könyvtár (library): Ez a kártyapaklid...";
 - lines before the first heading are front matter (kind "note").
-Every "Hungarian (english)" pairing in a record becomes a kind "term" record (`rulebase.ingest.terms`).
+Every "Hungarian (english)" pairing in a record becomes a kind "term" record (`rulebase.ingest.guide.terms`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from rulebase.core.records import Record, Ref, fold_space, slugify
 from rulebase.core.sources import Source
-from rulebase.ingest.terms import find_terms
+from rulebase.ingest.guide.terms import find_terms
 from rulebase.ingest.text import Parsed, Warning_
 
 MAX_HEADING_CHARS = 50

@@ -8,7 +8,7 @@ of their text: ~340,000 parsed records but only ~31,000 distinct ones. A *versio
 distinct text of one rule (or example, glossary entry, note) in a contiguous run of releases;
 it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release of the
 run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
-across edits and renumberings (rulebase.ingest.lineage), keyed by the id of the lineage's first
+across edits and renumberings (rulebase.ingest.comprules.lineage), keyed by the id of the lineage's first
 version.
 
 Parsing runs in worker processes, each over a contiguous chunk of releases and collapsing it to
@@ -31,8 +31,8 @@ from rulebase.core.pool import pool
 from rulebase.core.pool import workers as default_workers
 from rulebase.core.records import Record, Ref, fold_space, number_key
 from rulebase.core.sources import Source
-from rulebase.ingest import comprules
-from rulebase.ingest.lineage import Traced, trace
+from rulebase.ingest.comprules import release as comprules
+from rulebase.ingest.comprules.lineage import Traced, trace
 from rulebase.ingest.link import fold_term
 from rulebase.ingest.text import Parsed, Warning_, decode
 
@@ -407,7 +407,7 @@ def _resolve(ref: Ref, numbers: dict[str, Record], terms: dict[str, Record], own
 
 def _assign_lineage(versions: list[Record], sequences: list[list[int]], at: list[dict[int, Record]],
                     samples: list[Record], resume: Resume | None = None) -> tuple[list[list[int]], Traced]:
-    """Rules and chapters by rulebase.ingest.lineage (edits and renumberings); glossary entries by term;
+    """Rules and chapters by rulebase.ingest.comprules.lineage (edits and renumberings); glossary entries by term;
     examples follow their rule; everything else by its local id. Returns the lineage ids of every
     release and where the trace stopped; with `resume`, its releases' ids are taken as traced
     and only the later releases are traced, from where it stopped."""

@@ -22,7 +22,7 @@ from functools import lru_cache
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, number_key, slugify
 from rulebase.core.sources import Source
-from rulebase.ingest.comprules_glossary import Builder, clean, is_blank, is_example, parse_glossary
+from rulebase.ingest.comprules.glossary import Builder, clean, is_blank, is_example, parse_glossary
 from rulebase.ingest.text import Parsed
 
 _DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")

@@ -13,10 +13,16 @@ from collections import Counter
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, Ref, fold_space, slugify
 from rulebase.core.sources import Source
-from rulebase.ingest import forum
-from rulebase.ingest.lineshapes import NUMBERED
-from rulebase.ingest.markup import LOST_SYMBOL_FLAG, canon_symbols, fold_markup, lost_symbols, strip_bbcode
-from rulebase.ingest.paragraphs import Block, Segmenter, assign_pages, join_lines
+from rulebase.ingest.rulebooks import forum
+from rulebase.ingest.rulebooks.lineshapes import NUMBERED
+from rulebase.ingest.rulebooks.markup import (
+    LOST_SYMBOL_FLAG,
+    canon_symbols,
+    fold_markup,
+    lost_symbols,
+    strip_bbcode,
+)
+from rulebase.ingest.rulebooks.paragraphs import Block, Segmenter, assign_pages, join_lines
 from rulebase.ingest.text import Parsed, Warning_
 
 __all__ = ["assign_pages", "parse"]  # assign_pages is re-exported: tests import it from here

@@ -12,8 +12,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rulebase.ingest import forum
-from rulebase.ingest.lineshapes import (
+from rulebase.ingest.rulebooks import forum
+from rulebase.ingest.rulebooks.lineshapes import (
     BOLD_LINE,
     BOX_OPEN,
     END_PUNCT,
