@@ -241,7 +241,7 @@ def test_uncurated_topic_is_searched_per_edition(library):
     assert data["topic"] == "first strike" and data["curated"] is False
     # the rules in force now first, then each era newest to oldest
     assert list(data["editions"]) == ["cr2026", "10e", "6e", "5e", "4e", "alpha"]
-    assert data["editions"]["cr2026"]["in_force"] == {"first": "2026-01-16", "last": "now"}
+    assert data["editions"]["cr2026"]["in_force"] == {"first": "2026-04-17", "last": "now"}
     assert data["editions"]["cr2026"]["in_force_now"] is True and data["editions"]["4e"]["in_force_now"] is False
     records = {}
     for edition, column in data["editions"].items():
