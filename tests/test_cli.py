@@ -93,6 +93,17 @@ def test_lookup_of_a_term_points_to_define_and_search(index_dir):
                              "\"mana burn\"' gives its definitions, 'rulebase search \"mana burn\"' its rules\n")
 
 
+def test_history_of_a_term_points_to_define_and_search(index_dir):
+    """'history trample' suggested "trample, triple, rampage, transmute, templates"."""
+    result = run(index_dir, "history", "trample")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == ("error: no rule 'trample' in any Comprehensive Rules release - it is a term: 'rulebase "
+                             "define trample' gives its definitions, 'rulebase search trample' its rules\n")
+    typo = run(index_dir, "history", "999.9z")  # not a term: its near numbers, as before
+    assert typo.exit_code == 1 and typo.stderr.startswith("error: no rule '999.9z' in any Comprehensive Rules "
+                                                           "release - try 'rulebase search' for free text")
+
+
 def test_lookup_of_an_archive_id_without_its_date_is_its_version_then(index_dir):
     now = json.loads(run(index_dir, "lookup", "cr:glossary.trample", "--json").stdout)
     assert (now["id"], now["in_force"]["last"]) == ("cr:glossary.trample@2019-05-03", "now")
@@ -202,6 +213,24 @@ def test_show_json_and_unknown(index_dir):
     assert data["pages"] == ["11"] and data["kind"] == "heading"
     result = run(index_dir, "show", "rb4e:nope")
     assert result.exit_code == 1 and result.stderr.startswith("error: no record with id 'rb4e:nope'")
+
+
+def test_show_a_rule_number_shows_its_rule_in_force_now(index_dir):
+    """`show 702.21a` said "no record with id '702.21a'" and "did you mean: 702.21a" (exit 1)."""
+    result = run(index_dir, "show", "702.21a")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "id: cr:702.21a@2021-04-22"
+    assert result.stderr == ("note: 702.21a is read as cr:702.21a@2021-04-22, the rule in force now; also numbered so: "
+                             "cr:702.21a@2013-07-13, cr:702.21a@2011-06-17, cr:702.21a@2010-07-16 (give a record id "
+                             "to choose)\n")
+    old = run(index_dir, "show", "502.83a", "--json")  # in force no more: the official text
+    assert old.exit_code == 0 and json.loads(old.stdout)["id"] == "cr2008:502.83a"
+    assert old.stderr.startswith("note: 502.83a is read as cr2008:502.83a, the Comprehensive Rules' text; ")
+    alone = run(index_dir, "show", "A.27.2")  # one record has the number: no note
+    assert alone.exit_code == 0 and alone.stdout.startswith("id: ck1999:A.27.2\n") and alone.stderr == ""
+    missing = run(index_dir, "show", "702.21z")
+    assert missing.exit_code == 1 and missing.stderr.splitlines() == [
+        "error: no record or rule numbered '702.21z'", "did you mean: 702.21, 702.21a, 702.21b, 702.21c, 702.21d"]
 
 
 def test_show_prints_values_not_python_reprs(index_dir):

@@ -81,9 +81,26 @@ def test_diff_json_opcodes(index_dir):
 
 
 def test_diff_plain_text(index_dir):
-    result = run(index_dir, "diff", "ck2008:306.5", "310.4a")
+    result = run(index_dir, "diff", "ck2008:306.5", "cr2008:310.4a")
     assert result.exit_code == 0
     assert result.stdout.startswith("ck2008:306.5 -> cr2008:310.4a: texts differ (similarity ")
+
+
+def test_diff_rule_numbers_read_as_lookup_reads_them(index_dir):
+    """A number several documents print is the rule in force now, else the Comprehensive Rules'
+    text, and a note says so (it was a usage error: 'rule 502.83a is in 2 records')."""
+    result = run(index_dir, "diff", "502.83a", "702.83a")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "cr2008:502.83a -> cr:702.83a@2021-04-22: texts differ (similarity 0.86)"
+    assert result.stderr.splitlines() == [
+        "note: 502.83a is read as cr2008:502.83a, the Comprehensive Rules' text; also numbered so: ck2008:502.83a "
+        "(give a record id to choose)",
+        "note: 702.83a is read as cr:702.83a@2021-04-22, the rule in force now; also numbered so: "
+        "cr:702.83a@2019-05-03, cr:702.83a@2011-06-17, cr:702.83a@2010-04-23 (give a record id to choose)"]
+    data = json.loads(run(index_dir, "diff", "502.83a", "702.83a", "--json").stdout)  # the note is not in the JSON
+    assert (data["a"]["id"], data["b"]["id"]) == ("cr2008:502.83a", "cr:702.83a@2021-04-22")
+    one = run(index_dir, "diff", "ck1999:A.27.2", "A.27.2")  # one record has the number: nothing to say
+    assert one.exit_code == 0 and one.stderr == ""
 
 
 def test_diff_unknown_record_exits_1(index_dir):
@@ -94,10 +111,6 @@ def test_diff_unknown_record_exits_1(index_dir):
 
 
 def test_diff_usage_errors_exit_2(index_dir):
-    ambiguous = run(index_dir, "diff", "306.5", "cr2008:306.5")
-    assert ambiguous.exit_code == 2
-    assert ambiguous.stderr == ("error: rule 306.5 is in 2 records: ck2008:306.5, cr2008:306.5 - give one "
-                                "record id\n")
     missing = run(index_dir, "diff", "ck2008:306.5")
     assert missing.exit_code == 2
     assert missing.stderr.startswith("error: give two records to diff, or --term")

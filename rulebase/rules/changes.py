@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, brief, fold_space
-from rulebase.index.versions import by_era
 from rulebase.rules.definitions import define
 from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
-from rulebase.rules.lookup import cited_number, suggest
+from rulebase.rules.lookup import suggest
+from rulebase.rules.reference import record_named
 
 CK_SOURCE = "ck2008"
 
@@ -27,6 +27,7 @@ class RecordDiff:
     b: Record
     ops: list[DiffOp]
     similarity: float
+    notes: list[str] = field(default_factory=list)  # how a rule number given for a side was read
 
     @property
     def changed(self) -> bool:
@@ -62,29 +63,20 @@ class ChangeGroup:
     changes: list[MarkedChange]
 
 
-def resolve(store, ref: str) -> Record:
-    """A record by id, or a rule number printed by exactly one document (the Comprehensive Rules
-    archive counts when no other document prints it: its version in force now, else the newest)."""
-
+def resolve(store, ref: str, notes: list[str] | None = None) -> Record:
+    """A record by id, or by rule number as `lookup` reads it (reference.record_named): the rule
+    in force now, else the official text. How a number naming several records was read is
+    appended to `notes`."""
     ref = ref.strip()
     if not ref:
         raise UsageError("empty record reference", hint="give a record id such as cr2008:306.5")
-    record = store.get(ref)
-    if record is not None:
-        return record
-    if ":" not in ref:
-        found = store.by_number(cited_number(ref))
-        if any(r.span for r in found):
-
-            versions = by_era(store, [r for r in found if r.span], None)
-            found = [r for r in found if not r.span] or versions[:1]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            ids = ", ".join(sorted(r.id for r in found))
-            raise UsageError(f"rule {ref} is in {len(found)} records: {ids}", hint="give one record id")
-    raise NotFound(f"no record with id or rule number {ref!r}", suggest(store, ref),
-                   hint="record ids look like cr2008:306.5 (see 'rulebase search')")
+    named = record_named(store, ref)
+    if named is None:
+        raise NotFound(f"no record with id or rule number {ref!r}", [s for s in suggest(store, ref) if s != ref],
+                       hint="record ids look like cr2008:306.5 (see 'rulebase search')")
+    if named.note and notes is not None:
+        notes.append(named.note)
+    return named.record
 
 
 def diff_records(a: Record, b: Record) -> RecordDiff:
@@ -93,7 +85,10 @@ def diff_records(a: Record, b: Record) -> RecordDiff:
 
 
 def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
-    return diff_records(resolve(store, ref_a), resolve(store, ref_b))
+    notes: list[str] = []
+    result = diff_records(resolve(store, ref_a, notes), resolve(store, ref_b, notes))
+    result.notes = notes
+    return result
 
 
 def term_diffs(store, term: str) -> TermDiff:

@@ -217,13 +217,18 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
 
         raise NotFound(f"no rule {ref} was in force on {show(when or 0)}",
                        hint=f"'rulebase history {ref}' shows when it was")
+    raise unknown(store, ref, f"no rule, record or page matches {ref!r}")
+
+
+def unknown(store: RecordStore, ref: str, what: str) -> NotFound:
+    """The error for a reference that names nothing: a term's name ('trample') is sent to `define`
+    and `search`, as its near spellings were no help; anything else gets its candidates."""
     candidates = suggest(store, ref)
     if ref.lower() in candidates:  # a term's name, not a reference: its definitions are `define`'s
         term = f'"{ref}"' if " " in ref else ref
-        raise NotFound(f"no rule, record or page matches {ref!r}", [],
-                       hint=f"it is a term: 'rulebase define {term}' gives its definitions, "
-                            f"'rulebase search {term}' its rules")
-    raise NotFound(f"no rule, record or page matches {ref!r}", candidates, hint="try 'rulebase search' for free text")
+        return NotFound(what, [], hint=f"it is a term: 'rulebase define {term}' gives its definitions, "
+                                       f"'rulebase search {term}' its rules")
+    return NotFound(what, candidates, hint="try 'rulebase search' for free text")
 
 
 # A compact lookup: what a judge reads first. Everything else is one line, or a count.

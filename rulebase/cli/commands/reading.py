@@ -124,18 +124,28 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
 
 @command(app, examples=[
     ("rulebase show cr2008:502.83a", "a record, all fields"),
+    ("rulebase show 702.21a", "the rule in force now, all fields"),
     ("rulebase show rb4e:glossary.damage-prevention --json", "as JSON")])
 @funnel
-def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. cr2008:502.83a.")],
+def show(record_id: Annotated[str, typer.Argument(
+             metavar="ID", help="A record id (cr2008:502.83a), or a rule number: its rule in force now.")],
          json_out: JsonOpt = False) -> None:
-    """One record in full: every field, raw and clean text."""
+    """One record in full: every field, raw and clean text.
+
+    A rule number shows the record `lookup` shows first: the rule in force now, else the official
+    text (a note on stderr says which, when the number names others too)."""
     # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.common import say_notes
     from rulebase.rules import lookup as lookups
+    from rulebase.rules.reference import record_named
 
     library = ready_library(json_out)
-    record = library.store.get(record_id)
-    if record is None:
-        raise NotFound(f"no record with id {record_id!r}", lookups.suggest(library.store, record_id))
+    named = record_named(library.store, record_id)
+    if named is None:
+        what = f"no record with id {record_id!r}" if ":" in record_id else f"no record or rule numbered {record_id!r}"
+        raise NotFound(what, [s for s in lookups.suggest(library.store, record_id) if s != record_id.strip()])
+    say_notes([named.note] if named.note else [])
+    record = named.record
     if json_out:
         # lazy: only the output form asked for
         from rulebase.cli.views import entry_json

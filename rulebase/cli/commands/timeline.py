@@ -62,7 +62,9 @@ def compare(
     ('rulebase diff --term "mana burn" --json', "as JSON")])
 @funnel
 def diff(
-    a: Annotated[str | None, typer.Argument(metavar="A", help="Record id or rule number (e.g. ck2008:306.5).")] = None,
+    a: Annotated[str | None, typer.Argument(
+        metavar="A", help="Record id (ck2008:306.5) or rule number (its rule in force now, else the official text).")]
+    = None,
     b: Annotated[str | None, typer.Argument(metavar="B", help="Record id or rule number (e.g. cr2008:306.5).")] = None,
     term: Annotated[str | None, typer.Option("--term", help="Diff a glossary term's definitions across editions.")]
     = None,
@@ -83,6 +85,10 @@ def diff(
         answer(json_out, lambda: changing.term_diff_json(found), "render_changes.render_term_diff", found)
         return
     result = changing.diff_refs(library.store, a, b)
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.common import say_notes
+
+    say_notes(result.notes)
     answer(json_out, lambda: changing.record_diff_json(result), "render_changes.render_diff", result)
 
 
