@@ -405,7 +405,8 @@ def _usage(command: str) -> str:
     path = f"rulebase {command}".strip()
     usage = {"": "rulebase [OPTIONS] COMMAND [ARGS]...", "index": "rulebase index [OPTIONS] COMMAND [ARGS]...",
              "lookup": "rulebase lookup [OPTIONS] REF", "search": "rulebase search [OPTIONS] QUERY",
-             "changes": "rulebase changes [OPTIONS]", "history": "rulebase history [OPTIONS] REF"}[command]
+             "changes": "rulebase changes [OPTIONS]", "history": "rulebase history [OPTIONS] REF",
+             "show": "rulebase show [OPTIONS] ID"}[command]
     return f"usage: {usage} ('{path} -h' {what})\n"
 
 
@@ -415,8 +416,8 @@ def _usage(command: str) -> str:
     (["frobnicate"], "no command 'frobnicate'", ""),
     (["lookup"], "missing argument 'REF'", "lookup"),
     (["history"], "missing argument 'REF'", "history"),
-    (["lookup", "4e", "p11"], "unexpected extra argument 'p11' - put an argument that has spaces in quotes, "
-                              'e.g. rulebase lookup "4e p17"', "lookup"),
+    (["show", "502.83a", "702.83a"], "unexpected extra argument '702.83a' (a name that has spaces goes in quotes)",
+     "show"),
     (["search", "trample", "--bogus"], "no option '--bogus'", "search"),
     (["search", "-1/-1 counters"], "no option '-1' - a query that starts with '-' goes after '--' (the options "
                                    'before it), e.g. rulebase search -n 3 -- "-1/-1 counters"', "search"),
@@ -434,6 +435,21 @@ def test_usage_errors_say_what_was_wrong_and_point_to_the_help(args, message, co
     result = runner.invoke(app, args, prog_name="rulebase")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"error: {message}\n" + _usage(command)
+
+
+@pytest.mark.parametrize(("words", "quoted"), [
+    (["search", "deathtouch", "trample", "-n", "3"], ["search", "deathtouch trample", "-n", "3"]),
+    (["define", "mana", "burn"], ["define", "mana burn"]),
+    (["compare", "damage", "timing", "--editions", "4e"], ["compare", "damage timing", "--editions", "4e"]),
+    (["history", "rule", "702.19b"], ["history", "rule 702.19b"]),
+    (["lookup", "4e", "p11"], ["lookup", "4e p11"]),
+])
+def test_several_words_are_one_query(index_dir, words, quoted):
+    """`search deathtouch trample` and `define mana burn` were usage errors ("put an argument that
+    has spaces in quotes"): several words are one query, as the same words in quotes."""
+    result, expected = run(index_dir, *words), run(index_dir, *quoted)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == expected.stdout and result.stdout
 
 
 def test_a_usage_error_echoes_input_escaped():

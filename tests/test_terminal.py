@@ -100,6 +100,22 @@ def test_both_paths_print_the_same_bytes(hostile, args):
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
 
 
+@pytest.mark.parametrize(("words", "quoted"), [
+    (["search", "zorblax", "screen"], ["search", "zorblax screen"]),
+    (["search", "-n", "1", "zorblax", "screen", "--json"], ["search", "zorblax screen", "-n", "1", "--json"]),
+    (["lookup", "rule", "100.1a"], ["lookup", "rule 100.1a"]),
+    (["lookup", "--full", "CR", "100.1a"], ["lookup", "CR 100.1a", "--full"]),
+])
+def test_several_words_are_one_query_on_both_paths(hostile, words, quoted):
+    """The fast path (no typer) reads several words as one query, as the typer path does: the same
+    bytes as the words given in quotes."""
+    expected = _run(hostile, FAST, *quoted)
+    assert expected.returncode == 0 and expected.stdout
+    for path in (FAST, TYPER):
+        done = _run(hostile, path, *words)
+        assert (done.returncode, done.stdout, done.stderr) == (0, expected.stdout, expected.stderr)
+
+
 @pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
 def test_plain_lookup_line_shows_the_escape_visibly(hostile, path):
     out = _text(_run(hostile, path, "lookup", "100.1a").stdout)

@@ -55,7 +55,10 @@ def parse(argv: list[str]) -> dict | None:
             return None
         else:
             opts["args"].append(arg)
-    return opts if "command" in opts and len(opts["args"]) == 1 else None
+    if "command" not in opts or not opts["args"]:
+        return None
+    opts["args"] = [" ".join(opts["args"])]  # several words are one query or reference, as in the typer path
+    return opts
 
 
 _PATH_COMMANDS = {"add", "glossary"}  # their arguments are file names, which need not be UTF-8

@@ -28,7 +28,8 @@ from rulebase.cli.usage import CompareCommand
     ('rulebase compare "first strike"', "not curated: search results")])
 @funnel
 def compare(
-    topic: Annotated[str, typer.Argument(help='A topic: "damage timing", "mana burn", "legends", or any words.')],
+    topic: Annotated[list[str], typer.Argument(
+        metavar="TOPIC", help='A topic: "damage timing", "mana burn", "legends", or any words (several words are one topic).')],
     editions: Annotated[str | None, typer.Option(
         "--editions", help="Columns to show, e.g. 4e,10e,cr2003,cr2026 (Comprehensive Rules eras are crYYYY).")] = None,
     as_of: AsOfOpt = None,
@@ -50,7 +51,7 @@ def compare(
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    result = comparing.compare(library, topic, editions, when=when)
+    result = comparing.compare(library, " ".join(topic), editions, when=when)
     answer(json_out, lambda: comparing.comparison_json(result), "render_changes.render_compare", result)
     if not result.curated and not any(stance.citations for stance in result.editions):
         raise typer.Exit(1)  # no edition says anything about it: not found, as `search`
@@ -148,7 +149,8 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     ("rulebase history 702.17 --as-of 2010", "the 2010 rule first (trample)"),
     ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
-def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502.83a) or a record id.")],
+def history(ref: Annotated[list[str], typer.Argument(
+                metavar="REF", help="A rule number (702.83a, rule 502.83a) or a record id.")],
             as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
     """Every change of a rule across the Comprehensive Rules releases since 2003: dated versions,
     word diffs, renumberings, and the same text in Crystal Keep and the bundled 2008 release.
@@ -161,7 +163,7 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    found = histories.history(library.store, ref, when)
+    found = histories.history(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
