@@ -137,6 +137,23 @@ def test_diff_term(index_dir):
     assert unknown.stderr.startswith("error: no glossary definition of 'zzqx flibber'")
 
 
+def test_diff_term_takes_a_definition_of_several_paragraphs_whole(index_dir, library):
+    """The 4th Edition's trample is a titled paragraph and the two that continue it: one
+    definition, not three listed backwards and diffed against each other (similarity 0.07-0.13)."""
+    data = json.loads(run(index_dir, "diff", "--term", "trample", "--json").stdout)
+    fourth = [d for d in data["definitions"] if d["edition"] == "4e"]
+    parts = ["rb4e:creature-special-abilities.8", "rb4e:creature-special-abilities.9", "rb4e:creature-special-abilities.10"]
+    assert [(d["id"], d["parts"]) for d in fourth] == [(parts[0], parts)]
+    assert fourth[0]["text"] == "\n\n".join(library.store.get(i).text for i in parts)
+    assert [d["id"] for d in data["definitions"]][:3] == ["alpha:creature-abilities.7", parts[0], "ck1999:A.27.2"]
+    assert [(d["a"], d["b"]) for d in data["diffs"]][:2] == [("alpha:creature-abilities.7", parts[0]),
+                                                             (parts[0], "ck1999:A.27.2")]
+    assert all(d["parts"] == [d["id"]] for d in data["definitions"] if d["edition"] != "4e")
+    plain = run(index_dir, "diff", "--term", "trample").stdout.splitlines()
+    assert plain[2] == f"   4e  rb4e p34 Trample ({', '.join(parts)})"
+    assert not any(line.startswith("rb4e:creature-special-abilities.10 ->") for line in plain)
+
+
 def test_changes(index_dir):
     result = run(index_dir, "changes", "--json")
     assert result.exit_code == 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, brief, fold_space
-from rulebase.rules.definitions import define
+from rulebase.rules.definitions import define, grouped
 from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
 from rulebase.rules.lookup import suggest
 from rulebase.rules.reference import record_named
@@ -37,9 +37,17 @@ class RecordDiff:
 @dataclass(slots=True)
 class TermDiff:
     term: str
-    definitions: list[Record]
+    definitions: list[Record]  # each definition's first record (a titled paragraph: its title)
     diffs: list[RecordDiff]
     skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (a id, b id, why not diffed)
+    parts: dict[str, list[Record]] = field(default_factory=dict)  # first record id -> all of its records
+
+    def text(self, record: Record) -> str:
+        """A definition's whole text: its paragraphs, as the document prints them."""
+        return "\n\n".join(r.text for r in self.parts.get(record.id, [record]))
+
+    def ids(self, record: Record) -> list[str]:
+        return [r.id for r in self.parts.get(record.id, [record])]
 
 
 @dataclass(slots=True)
@@ -79,9 +87,12 @@ def resolve(store, ref: str, notes: list[str] | None = None) -> Record:
     return named.record
 
 
-def diff_records(a: Record, b: Record) -> RecordDiff:
-    ops = word_diff(a.text, b.text)
-    return RecordDiff(a, b, ops, round(similarity(a.text, b.text), 4))
+def diff_records(a: Record, b: Record, a_text: str | None = None, b_text: str | None = None) -> RecordDiff:
+    """A word diff of two records' texts (or of the texts given for them: a definition of several
+    paragraphs)."""
+    a_text = a.text if a_text is None else a_text
+    b_text = b.text if b_text is None else b_text
+    return RecordDiff(a, b, word_diff(a_text, b_text), round(similarity(a_text, b_text), 4))
 
 
 def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
@@ -97,13 +108,14 @@ def term_diffs(store, term: str) -> TermDiff:
     different languages are listed but not diffed (a word diff would be noise)."""
 
     found = define(store, term)
-    definitions = [e.record for e in reversed(found.entries) if not e.cited]
-    result = TermDiff(found.term, definitions, [])
+    groups = [[e.record for e in group] for group in reversed(grouped([e for e in found.entries if not e.cited]))]
+    definitions = [records[0] for records in groups]
+    result = TermDiff(found.term, definitions, [], parts={records[0].id: records for records in groups})
     for a, b in zip(definitions, definitions[1:], strict=False):
         if a.lang != b.lang:
             result.skipped.append((a.id, b.id, f"different languages ({a.lang}, {b.lang})"))
         else:
-            result.diffs.append(diff_records(a, b))
+            result.diffs.append(diff_records(a, b, result.text(a), result.text(b)))
     return result
 
 
@@ -167,7 +179,8 @@ def record_diff_json(result: RecordDiff) -> dict:
 
 
 def term_diff_json(result: TermDiff) -> dict:
-    return {"term": result.term, "definitions": [_side(r) for r in result.definitions],
+    return {"term": result.term,
+            "definitions": [{**brief(r), "text": result.text(r), "parts": result.ids(r)} for r in result.definitions],
             "diffs": [{"a": d.a.id, "b": d.b.id, "changed": d.changed, "similarity": d.similarity,
                        "ops": ops_json(d.ops)} for d in result.diffs],
             "skipped": [{"a": a, "b": b, "reason": why} for a, b, why in result.skipped]}

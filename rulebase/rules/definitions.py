@@ -112,6 +112,22 @@ def define(store: RecordStore, term: str, when: int | None = None,
     return Definitions(term, entries, hungarian, store.get_many(ref_ids), when)
 
 
+def grouped(entries: list[Defined]) -> list[list[Defined]]:
+    """define's entries as definitions: a titled paragraph and the untitled paragraphs that continue
+    it (defining_text: the 4th Edition's "Trample:" and the two after it) are one definition."""
+    groups: list[list[Defined]] = []
+    for entry in entries:
+        head = groups[-1][0].record if groups else None
+        record = entry.record
+        if (head is not None and head.title and not head.span and not record.title and not record.span
+                and record.source == head.source and record.parent == head.parent and record.kind == head.kind
+                and (entry.first, entry.last) == (groups[-1][0].first, groups[-1][0].last)):
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    return groups
+
+
 def title_keys(record: Record) -> set[str]:
     """The loose names a record is titled with, each also without a last word "rule": the
     glossary's "Summoning Sickness Rule" and "Legend Rule" define "summoning sickness" and
