@@ -208,6 +208,17 @@ def test_define_unknown(index_dir):
     assert result.stderr.startswith("error: no glossary definition of 'flibbertigibbet'")
 
 
+def test_define_names_the_rules_its_definitions_cite(index_dir):
+    """`define ward` printed "-> rule 702.21: cr:702.21@2021-04-22 (cr:702.21@2021-04-22)": the id
+    twice, where lookup names the rule."""
+    lines = run(index_dir, "define", "ward").stdout.splitlines()
+    assert "  -> rule 702.21: cr 702.21 Ward (cr:702.21@2021-04-22)" in lines
+    trample = run(index_dir, "define", "trample").stdout.splitlines()
+    assert "  -> rule 510: cr 510 Combat Damage Step (cr:510@2009-07-11)" in trample
+    assert not [line for line in lines + trample if line.startswith("  -> ")
+                and line.rsplit(" (", 1)[-1].rstrip(")") in line.rsplit(" (", 1)[0]]
+
+
 def test_show_json_and_unknown(index_dir):
     data = json.loads(run(index_dir, "show", "rb4e:basic-spellcasting", "--json").stdout)
     assert data["pages"] == ["11"] and data["kind"] == "heading"

@@ -121,8 +121,10 @@ def ref_lines(entry: Entry) -> Iterable[str]:
         return
     titles = {r.id: label(r) for r in entry.refs_out}
     for ref in entry.record.refs:
-        if ref.target:
-            yield f"-> {ref.label}: {titles.get(ref.target, ref.target)} ({ref.target})"
+        if ref.target in titles:
+            yield f"-> {ref.label}: {titles[ref.target]} ({ref.target})"
+        elif ref.target:
+            yield f"-> {ref.label}: {ref.target}"
         else:
             yield f"-> {ref.label}: unresolved ({ref.reason})"
     for rec in entry.refs_in:

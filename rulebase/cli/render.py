@@ -222,7 +222,7 @@ def render_definitions(console: Console, found) -> None:
             console.print(cell(note, style="green" if entry.now else "dim") if styled(console) else note,
                           markup=False, soft_wrap=True)
         said = note
-        render_entry(console, Entry(entry.record))
+        render_entry(console, Entry(entry.record, refs_out=found.refs_out(entry.record)))
     if hungarian:
         console.print("Hungarian: " + ", ".join(f"{h.title} ({h.id})" for h in hungarian), markup=False)
     if referrers:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,6 +47,11 @@ class Definitions:
     hungarian: list[Record]
     referrers: list[Record]
     when: int | None = None  # the day asked (None: today)
+    cited: dict[str, Record] = field(default_factory=dict)  # the records the definitions refer to, by id
+
+    def refs_out(self, record: Record) -> list[Record]:
+        """The records `record`'s references point at (each named by its title where it is shown)."""
+        return [self.cited[ref.target] for ref in record.refs if ref.target in self.cited]
 
     @property
     def definitions(self) -> list[Record]:
@@ -109,7 +114,9 @@ def define(store: RecordStore, term: str, when: int | None = None,
     shown = [e.record for e in entries]
     ids = {r.id for r in shown}
     ref_ids = list(dict.fromkeys(i for r in shown for i in r.refs_in if i not in ids))
-    return Definitions(term, entries, hungarian, store.get_many(ref_ids), when)
+    targets = list(dict.fromkeys(ref.target for r in shown for ref in r.refs if ref.target))
+    return Definitions(term, entries, hungarian, store.get_many(ref_ids), when,
+                       {r.id: r for r in store.get_many(targets)})
 
 
 def grouped(entries: list[Defined]) -> list[list[Defined]]:
