@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulebase.core.eras import day, show
-from rulebase.rules.definitions import curated_names, define, loose_term
+from rulebase.rules.definitions import curated_names, define, loose_term, opening_keys
 
 
 def ids(found):
@@ -52,6 +52,24 @@ def test_a_titled_paragraph_brings_the_paragraphs_that_continue_it(library):
     assert book[1].text.startswith("If an attacking creature has trample ability, it can roll right over")
     # the next titled paragraph (Flying) ends the entry
     assert "rb4e:creature-special-abilities.11" not in ids(found)
+
+
+def test_a_paragraph_opening_with_the_term_defines_it_where_nothing_else_does(library):
+    """The 4th Edition rulebook has no entry for interrupts: "Interrupts always happen
+    'faster-than-instantly' ..." opens the paragraph that explains them (`define interrupt` had no
+    4th Edition entry, though `search` finds its interrupt passages)."""
+    found = define(library.store, "interrupt")
+    fourth = [e for e in found.entries if e.era == "4e"]
+    assert [e.record.id for e in fourth] == ["rb4e:resolving-fast-effects.2"]
+    assert fourth[0].record.text.startswith('Interrupts always happen "faster-than-instantly"')
+    assert "alpha:spell-types.17" in ids(found)  # the 1993 book's titled paragraph, as before
+    assert [r.id for r in define(library.store, "legend").definitions if r.source == "rb4e"] == ["rb4e:creatures.6"]
+    # a paragraph whose subject only starts with the term, or that is no definition, is not one
+    assert opening_keys(library.store.get("rb4e:creatures.1")) == set()  # "Summon spells bring creatures ..."
+    assert "alpha:spell-types.13" not in ids(define(library.store, "enchantment"))  # "An enchantment can even ..."
+    # a document with a titled paragraph or a glossary entry keeps it
+    assert [r.id for r in define(library.store, "trample").definitions if r.source == "rb4e"][0] == \
+        "rb4e:creature-special-abilities.8"
 
 
 def test_loose_terms_meet():

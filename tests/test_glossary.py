@@ -266,6 +266,19 @@ def test_mana_burn_page_has_every_definition_define_shows(html_site, library):
     assert hungarian["lang"] == "hu" and "Ezt manaégésnek hívjuk." in hungarian.get_text()
 
 
+def test_a_paragraph_opening_with_the_term_is_on_its_page_as_define_finds_it(html_site, library):
+    """`define interrupt` and the Interrupt page both show the 4th Edition's paragraph that opens
+    "Interrupts always happen ...", linked to its home."""
+    page = soup(html_site[0] / "terms" / "interrupt-obsolete.html")
+    article = page.find("article", attrs={"data-record": "rb4e:resolving-fast-effects.2"})
+    assert article is not None and article["data-edition"] == "4e"
+    assert article.find("p", class_="named-in").get_text() == (
+        "A paragraph opening with the term, in rb4e:resolving-fast-effects.2")
+    assert article.find("p", class_="named-in").a["href"] == (
+        "../rules/rb4e-resolving-fast-effects.html#rb4e:resolving-fast-effects.2")
+    assert "Interrupts always happen" in article.get_text()
+
+
 def test_a_current_rule_page_with_its_history(html_site, library):
     from rulebase.rules.history import change_text, history
 

@@ -1,13 +1,14 @@
 """Definitions of a term across editions and sources: the text that defines it, in each document.
 
-A document defines a term in one of four ways, and `define` looks for each:
+A document defines a term in one of these ways, and `define` looks for each:
 - a glossary entry titled with the term (or one of its aliases);
 - a titled paragraph or a rule heading ("-Trample-:" in the 4th Edition rulebook, "A.27 - Trample"
   in Crystal Keep), where the definition is the entry's text as the book prints it: the titled
   paragraph and the untitled paragraphs that continue it, or the heading's first rule that says
   what the term does, not how it is printed ("The ability is written 'Trample'");
 - a sentence that names it inside another entry ("This kind of damage is called mana burn" in the
-  4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide);
+  4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide), else a paragraph
+  that opens with it as its subject ("Interrupts always happen ..." in the 4th Edition rulebook);
 - a Hungarian term record pairing the word with the English one ("Könyvtár (library)").
 A Hungarian name is only ever one the corpus states: a term record's pairing, or a curated topic
 (corpus/topics.toml) that lists it as an alias, confirmed by a naming sentence in the guide.
@@ -97,6 +98,7 @@ def define(store: RecordStore, term: str, when: int | None = None,
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
     covered = {r.source for r in definitions}
     definitions += naming_sentences(store, [term, *also_named], covered)
+    definitions += opening_paragraphs(store, names, covered)
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     entries = in_time(store, definitions, when)
     if not entries and not hungarian:
@@ -254,4 +256,36 @@ def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str]
             if record.source not in covered and names_it(record):
                 found.append(record)
                 covered.add(record.source)
+    return found
+
+
+# What follows the term when a paragraph opens with it as its subject: "Interrupts always happen
+# ...", "Legends are considered creatures ...", "The main phase is the only time ..." (not "Summon
+# spells bring ...", whose subject is another noun, nor "An enchantment can even be used ...").
+_SUBJECT_VERBS = frozenset({"is", "are", "always", "never"})
+_SUBJECT_WORDS = 4  # the longest term a paragraph is read as opening with
+
+
+def opening_keys(record: Record) -> set[str]:
+    """The terms (loose_term's keys) an untitled paragraph opens with as the subject of its first
+    sentence: how a rulebook without a glossary entry explains a term (the 4th Edition's
+    interrupts). A titled paragraph or an archive version opens with none."""
+    if record.title or record.span:
+        return set()
+    words = record.text.split(None, _SUBJECT_WORDS + 2)
+    if words and words[0].lower() in ("a", "an", "the"):
+        words = words[1:]
+    return {loose_term(" ".join(words[:n])) for n in range(1, min(_SUBJECT_WORDS, len(words) - 1) + 1)
+            if words[n].lower() in _SUBJECT_VERBS} - {""}
+
+
+def opening_paragraphs(store: RecordStore, names: set[str], covered: set[str],
+                       when: int | None = None) -> list[Record]:
+    """In each document still without a definition, the first paragraph that opens with the term
+    (one of the loose `names`) as its subject (opening_keys)."""
+    found: list[Record] = []
+    for record in store.of_kind("passage", when, _like(names)):
+        if record.source not in covered and names & opening_keys(record):
+            found.append(record)
+            covered.add(record.source)
     return found
