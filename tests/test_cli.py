@@ -208,6 +208,28 @@ def test_define_unknown(index_dir):
     assert result.stderr.startswith("error: no glossary definition of 'flibbertigibbet'")
 
 
+def test_a_rule_in_force_now_says_since_when_its_text_is(index_dir, library):
+    """'[cr2013 · in force now]', 'edition cr2018': a rule in force now was labelled with the release
+    its text first appeared in, which reads as out of date; it says 'in force now, text since
+    2013-07-13' (the words: a release that only retyped the quotes changed no rule)."""
+    from rulebase.index.versions import text_since
+
+    search = run(index_dir, "search", "trample", "-n", "3").stdout.splitlines()
+    assert search[1] == " 1. cr 702.19a  [in force now, text since 2013-07-13 · rule · cr:702.19a@2019-05-03]"
+    assert search[6] == " 3. alpha p28 Trample  [alpha · history · passage · alpha:creature-abilities.7]"
+    lookup = run(index_dir, "lookup", "702.19a").stdout.splitlines()
+    assert lookup[1] == ("  [rule · in force now, text since 2013-07-13 · source cr · id cr:702.19a@2019-05-03 · "
+                         "in releases 2019-05-03 to 2026-01-16]")
+    define = run(index_dir, "define", "ward").stdout.splitlines()
+    assert define[3] == ("  [glossary · in force now, text since 2021-04-22 · source cr · id cr:glossary.ward@2021-04-22 · "
+                         "in releases 2021-04-22 to 2026-01-16]")
+    old = run(index_dir, "lookup", "cr:502.9a@2003-07-01").stdout.splitlines()  # history keeps its era
+    assert old[1].startswith("  [rule · edition cr2003 · source cr · id cr:502.9a@2003-07-01 · in force 2003-07-01 to ")
+    record = library.store.get("cr:702.19a@2019-05-03")
+    assert text_since(library.store, record, 20190503) == 20130713
+    assert text_since(library.store, library.store.get("cr:702.21a@2021-04-22"), 20210422) == 20210422
+
+
 def test_define_names_the_rules_its_definitions_cite(index_dir):
     """`define ward` printed "-> rule 702.21: cr:702.21@2021-04-22 (cr:702.21@2021-04-22)": the id
     twice, where lookup names the rule."""

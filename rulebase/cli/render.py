@@ -40,8 +40,8 @@ from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results
 
 
-def _record_body(record: Record, days: tuple[int, int] | None = None) -> Group:
-    parts: list = [cell(meta_line(record, days), style="dim")]
+def _record_body(record: Record, days: tuple[int, int] | None = None, since: int | None = None) -> Group:
+    parts: list = [cell(meta_line(record, days, since), style="dim")]
     if record.section:
         parts.append(cell(" › ".join(record.section), style="dim"))
     parts.append(cell(record.text))
@@ -60,7 +60,7 @@ def render_entry(console: Console, entry: Entry) -> None:
     if entry.compact:
         console.print(_compact_panel(entry))
         return
-    parts: list = [_record_body(record)]
+    parts: list = [_record_body(record, entry.days, entry.since)]
     for child in entry.children:
         parts.append(Panel(_record_body(child), title=cell(label(child)), title_align="left", box=box.SIMPLE))
     refs = list(ref_lines(entry))
@@ -139,7 +139,7 @@ def _compact_child(entry: Entry, child: Record):
 
 
 def _compact_panel(entry: Entry) -> Panel:
-    parts: list = [_record_body(entry.record, entry.days)]
+    parts: list = [_record_body(entry.record, entry.days, entry.since)]
     children = [_compact_child(entry, child) for child in entry.children]
     parts += [_Outline(children)] if entry.outline and children else children
     refs = list(ref_lines(entry))
@@ -199,10 +199,17 @@ def render_search(console: Console, results: Results) -> None:
         where.append(printable(f"\n{hit.id}"), style="dim")
         if hit.also:
             where.append(printable(f"\n= {also_text(hit.also)}"), style="dim")
-        era = cell(record.edition)
-        era.append(printable(f"\n{era_note(hit.id, results)}"), style="green" if hit.id in results.now else "dim")
+        era = hit_era(hit.id, results)
         table.add_row(str(n), where, era, marked(" ".join(hit.snippet.split())))
     console.print(table)
+
+
+def hit_era(hit_id: str, results: Results) -> Text:
+    """Whether a hit is in force now and since when its text is, or its era and 'history'
+    (plain.era_note's words, on two lines)."""
+    first, _, second = era_note(hit_id, results).replace(" · ", ", ").partition(", ")
+    now = hit_id in results.now
+    return Text.assemble((printable(first), "green" if now else ""), "\n", (printable(second), "dim"))
 
 
 def render_definitions(console: Console, found) -> None:
@@ -222,7 +229,8 @@ def render_definitions(console: Console, found) -> None:
             console.print(cell(note, style="green" if entry.now else "dim") if styled(console) else note,
                           markup=False, soft_wrap=True)
         said = note
-        render_entry(console, Entry(entry.record, refs_out=found.refs_out(entry.record)))
+        render_entry(console, Entry(entry.record, refs_out=found.refs_out(entry.record), days=entry.window,
+                                    since=entry.since))
     if hungarian:
         console.print("Hungarian: " + ", ".join(f"{h.title} ({h.id})" for h in hungarian), markup=False)
     if referrers:

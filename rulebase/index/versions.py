@@ -7,7 +7,7 @@ these questions of the same store, so the answers live here, below all three.
 from __future__ import annotations
 
 from rulebase.core.eras import OPEN_END
-from rulebase.core.records import Record
+from rulebase.core.records import Record, fold_typography
 from rulebase.index.store import RecordStore
 
 
@@ -55,3 +55,20 @@ def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
     release's) is that record: shown once, under the document's own id."""
     ids = {r.id for r in shown}
     return [v for v in versions if not (v.span and any(k.kind == "same-text" and k.target in ids for k in v.links))]
+
+
+def text_since(store: RecordStore, record: Record, first: int) -> int:
+    """The day the words of `record` (an archive version in force from `first`) took effect under
+    its number: `first`, or the first day of the versions just before it that printed the same
+    words but for quotes, dashes and spacing (a release that only retyped the quotes changed no
+    rule: 702.19a's text of 2019-05-03 is 2013-07-13's)."""
+    if not (record.span and record.lineage):
+        return first
+    versions = [v for v in store.lineage(record.lineage) if v.span]
+    at = next((n for n, v in enumerate(versions) if v.id == record.id), None)
+    if at is None:
+        return first
+    words, start = fold_typography(record.text), at
+    while start and versions[start - 1].number == record.number and fold_typography(versions[start - 1].text) == words:
+        start -= 1
+    return first if start == at else store.windows([versions[start].id])[versions[start].id][0]

@@ -14,7 +14,7 @@ from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
-from rulebase.index.versions import by_era, in_force
+from rulebase.index.versions import by_era, in_force, text_since
 from rulebase.search.hits import clip
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
@@ -47,6 +47,7 @@ class Entry:
     # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
     # the whole period its lineage held the number, across the versions of that period
     days: tuple[int, int] | None = None
+    since: int | None = None  # a version in force now: the day its words took effect (versions.text_since)
 
     def cited(self) -> list[Ref]:
         """The record's references shown: all, or what a compact lookup kept."""
@@ -175,6 +176,8 @@ def _date(store: RecordStore, result: Lookup) -> None:
     for entry in dated:
         if not entry.era:
             entry.days = spans.get(entry.record.id)
+            if entry.days and entry.days[1] >= OPEN_END:
+                entry.since = text_since(store, entry.record, entry.days[0])
             continue
         record = entry.record
         group = [r.id for r in store.by_number(record.number or "")
