@@ -428,19 +428,43 @@ def test_compare_wraps_at_word_boundaries(library, topic):
     _assert_wrapped(_terminal(render_compare, result), words)
 
 
-def test_search_on_a_terminal_keeps_each_id_whole(library):
-    """The review's 'cr:glossary.legend-legend-rule@1999…' at 80 columns: an id cut could not be
+def test_search_on_a_wide_terminal_keeps_each_id_whole(library):
+    """The review's 'cr:glossary.legend-legend-rule@1999…' in the table: an id cut could not be
     copied into 'rulebase show'. A long one folds onto the next line of its cell instead."""
-    from rulebase.cli.render import render_search
+    from rulebase.cli.render import SEARCH_TABLE_WIDTH, render_search
     from rulebase.search.request import run_search
 
     results = run_search(library, "legend rule", {}, 5)
-    lines = _terminal(render_search, results).splitlines()
+    lines = _terminal(render_search, results, width=SEARCH_TABLE_WIDTH).splitlines()
     head = next(line for line in lines if " where " in line)
     column = "".join(line[head.index("where"):head.index("ed.")].strip() for line in lines)  # its cells, read down
-    assert max(len(line) for line in lines) <= WIDTH and not any("@1999…" in line for line in lines)
+    assert max(len(line) for line in lines) <= SEARCH_TABLE_WIDTH and not any("@1999…" in line for line in lines)
     assert any(len(hit.id) > head.index("ed.") - head.index("where") for hit in results.hits)  # one is folded
     assert all(hit.id in column for hit in results.hits), column
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_search_on_a_narrow_terminal_is_a_list_of_full_width_lines(library, width):
+    """At 80 columns the table left the snippet a 24-cell column: each hit took 8-11 lines. A narrow
+    terminal lists each hit as its name and era, its id, and the snippet across the width."""
+    from rulebase.cli.render import render_search
+    from rulebase.search.request import run_search
+
+    results = run_search(library, "trample", {}, 10)
+    screen = _terminal(render_search, results, width=width)
+    lines = screen.splitlines()
+    assert lines[0] == "57 results for 'trample'" and "─" not in screen  # no table
+    starts = [n for n, line in enumerate(lines) if re.match(r" ?\d+\. ", line)]
+    assert len(starts) == len(results.hits) == 10
+    sizes = [b - a for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
+    assert max(sizes) <= (6 if width == 80 else 10), sizes
+    assert lines[1] == " 1. cr 702.19a  in force now, text since 2013-07-13"
+    for hit, at in zip(results.hits, starts, strict=True):  # each id whole, on the line under its hit's name
+        assert next(line for line in lines[at + 1:] if line.startswith("    ")).split()[0] == hit.id
+    from rulebase.search.hits import unmark
+
+    words = set(_piped(render_search, results).split()) | {w for h in results.hits for w in unmark(h.snippet).split()}
+    _assert_wrapped(screen, words | {"·", "history", "alpha", "4e", "5e"}, width)
 
 
 def test_sources_stays_readable_at_80_columns(library):

@@ -178,12 +178,20 @@ def _render_list(console: Console, title: str, records: list[Record]) -> None:
     console.print(table)
 
 
+# Narrower than this, a table of hits left the snippet a column of 24 cells at 80 columns (8-11 lines
+# a hit): each hit is then a few full-width lines instead, as the plain layout reads.
+SEARCH_TABLE_WIDTH = 120
+
+
 def render_search(console: Console, results: Results) -> None:
     if not styled(console) or not results.hits:
         print_lines(console, search_lines(results))
         return
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
+    if console.width < SEARCH_TABLE_WIDTH:
+        _search_list(console, results)
+        return
     # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
 
@@ -202,6 +210,24 @@ def render_search(console: Console, results: Results) -> None:
         era = hit_era(hit.id, results)
         table.add_row(str(n), where, era, marked(" ".join(hit.snippet.split())))
     console.print(table)
+
+
+def _search_list(console: Console, results: Results) -> None:
+    """The hits as a list for a narrow terminal: number, name and era on one line, the id (and the
+    records printing the same text) under it, then the snippet across the width, each wrapped at
+    word boundaries; an id is never cut (a word wider than the line folds whole)."""
+    console.print(cell(results_header(results), style="bold"))
+    for n, hit in enumerate(results.hits, 1):
+        record = results.records[hit.id]
+        now = hit.id in results.now
+        head = Text.assemble((f"{n:>2}. ", "dim"), (printable(label(record)), "bold"), "  ",
+                             (printable(era_note(hit.id, results)), "green" if now else "dim"))
+        console.print(Hanging(head, 0, 4))
+        ids = Text(printable(hit.id), style="dim")
+        if hit.also:
+            ids.append(printable(f"  = {also_text(hit.also)}"), style="dim")
+        console.print(Hanging(ids, 4, 2))
+        console.print(Hanging(marked(" ".join(hit.snippet.split())), 4))
 
 
 def hit_era(hit_id: str, results: Results) -> Text:
