@@ -308,8 +308,6 @@ class HtmlRenderer(HtmlCurrent, _Renderer):
         out = super().files()
         for name in ASSETS:
             out[f"assets/{name}"] = resources.files("rulebase").joinpath("assets", name).read_bytes()
-        out["search-index.json"] = (json.dumps(self.search_entries(), ensure_ascii=False, sort_keys=True,
-                                               indent=1) + "\n").encode("utf-8")
         return out
 
 
