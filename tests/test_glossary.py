@@ -331,6 +331,31 @@ def test_a_current_rule_page_with_its_history(html_site, library):
     assert "Exalted" in [a.get_text() for a in parent.find("p", class_="cited-by").find_all("a")]
 
 
+def test_every_current_rule_is_under_its_parent_rule(html_site, library):
+    """601.3's page listed only 601.3e and 601.3f under Subrules, and the pages of 601.3a-d had no
+    section path: they were printed under a 601.3 since rewritten as another rule, and were filed
+    under that rule's lineage, which is no longer in force."""
+    from rulebase.glossary.current import RULE_KINDS, load_archives
+
+    page = soup(html_site[0] / "rules" / "cr-601-3.html")
+    assert [a.get_text() for a in page.find("section", class_="subrules").find_all("a")] == [
+        "601.3a", "601.3b", "601.3c", "601.3d", "601.3e", "601.3f"]
+    trample = soup(html_site[0] / "rules" / "cr-702-19.html")  # in number order, as the rules print them
+    assert [a.get_text() for a in trample.find("section", class_="subrules").find_all("a")] == [
+        f"702.19{c}" for c in "abcdefg"]
+    contents = soup(html_site[0] / "index.html").find(id="current-rules").find_next("ul").find_all("li")
+    assert [li.get_text().split()[0] for li in contents][:4] == ["1", "100", "101", "102"]
+    sub = soup(html_site[0] / "rules" / "cr-601-3a.html")
+    assert [a["href"] for a in sub.find("nav", class_="section").find_all("a")] == [
+        "cr-6.html", "cr-601.html", "cr-601-3.html"]
+    [archive] = load_archives(library.store, [])
+    live = {r.id: r for r in archive.live}
+    for record in archive.live:  # every subrule and rule sits under the rule its number names
+        if record.kind in RULE_KINDS and record.number and re.fullmatch(r"\d{3}\.\d+[a-z]?", record.number):
+            parent = live[archive.parent[record.id]].number
+            assert parent and record.number.startswith(parent) and record.number != parent, record.id
+
+
 def test_terms_link_to_the_current_rules_they_cite(html_site, library):
     out = html_site[0]
     trample = soup(out / "terms" / "trample.html")
