@@ -541,3 +541,24 @@ def test_index_naming_a_file_on_the_fast_path(tmp_path):
                                 env={**os.environ, "NO_COLOR": "1"}, timeout=60)
         assert (result.returncode, result.stdout) == (2, "")
         assert result.stderr == f"error: {blocker}: is a file, not a directory - {HINT}\n"
+
+
+def test_a_first_build_says_where_it_goes(ck2008_corpus, tmp_path, monkeypatch):
+    """`--index /nonexistent/x` built a 100 MB index there with nothing said when piped: a first
+    build says where it goes, on stderr, on both paths (the folder is still made: a new --index
+    is how a user starts a second index)."""
+    corpus, env = ck2008_corpus(tmp_path)
+    for key, value in env.items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+    index = tmp_path / "not" / "yet" / "index"
+    first = runner.invoke(app, ["--index", str(index), "lookup", "306.5"])
+    assert first.exit_code == 0, first.output
+    assert first.stderr == f"note: building the index in {index} (first use: a minute or two)\n"
+    again = runner.invoke(app, ["--index", str(index), "lookup", "306.5"])
+    assert (again.exit_code, again.stderr, again.stdout) == (0, "", first.stdout)
+    fast = tmp_path / "fast"  # lookup's and search's path without typer
+    done = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(fast), "search", "exalted"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"note: building the index in {fast} (first use: a minute or two)\n"

@@ -98,6 +98,7 @@ def serve(opts: dict) -> int:
         try:
             library = Library(Path(opts["index"]) if opts["index"] else None)
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
+            library.announce = lambda message: print(printable(f"note: {message}"), file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
                 # lazy: rich (~40 ms) only for a terminal
                 from rulebase.cli.console import build_progress

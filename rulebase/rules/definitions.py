@@ -104,12 +104,11 @@ def define(store: RecordStore, term: str, when: int | None = None,
     if not entries and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
         # lazy: only this rarer path needs it
-        from difflib import get_close_matches
-
+        from rulebase.core.likeness import close_names
         from rulebase.search.concepts import initials
 
         names = list(dict.fromkeys(bare_title(t) for t in titles))
-        close = get_close_matches(term.lower(), list(dict.fromkeys(n.lower() for n in names)), n=5, cutoff=0.6)
+        close = close_names(term, names)
         spelled = initials(names).get(term.strip().upper(), []) if term.strip().isupper() else []
         close = list(dict.fromkeys([n.lower() for n in spelled] + close))  # an abbreviation's term first
         raise NotFound(f"no glossary definition of {term!r}", close[:5], hint="try 'rulebase search'")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, show
 from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
@@ -421,9 +422,8 @@ def diff_hint(records: list[Record]) -> str | None:
 def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
     """'Did you mean' candidates. A number that runs past a real one ('502.83z') gets that rule's
     numbers; a slip inside one ('520.83a', '5028.3a') gets the numbers one or two slips away;
-    anything else gets close ids or titles."""
+    anything else gets close ids or titles (core.likeness: what the user may have meant to type)."""
     from difflib import get_close_matches  # only when a lookup fails
-
 
     ref = ref.strip()
     shared: list[str] = []
@@ -441,18 +441,4 @@ def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
         close = [n for d, _, n in sorted(near) if d <= most][:limit]
         if close or shared:
             return close or sorted(shared, key=number_key)[:limit]
-    return get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
-
-
-def slips(a: str, b: str) -> int:
-    """Typing slips between two strings: a wrong, missing or extra character, or two neighbours
-    swapped, each count one (optimal string alignment distance): '520.83a' is one from '502.83a'."""
-    before, row = [0] * (len(b) + 1), list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], before[j - 2] + 1)
-        before, row = row, current
-    return row[-1]
+    return close_names(ref, store.titles(), limit)
