@@ -80,10 +80,12 @@ def test_examples_print_as_written_not_rewrapped():
     out = runner.invoke(app, ["search", "--help"]).stdout
     assert out.endswith(
         "Examples:\n"
-        '  rulebase search "damage prevention"          # ranked hits, highlighted\n'
+        "  rulebase search damage prevention            # ranked hits, highlighted (no quotes needed)\n"
         "  rulebase search trample -e 4e -n 3           # top 3 hits in the 4e rulebook\n"
         '  rulebase search "mana burn" --as-of 2009-06  # in the rules of June 2009\n'
         "  rulebase search sebzés --lang hu --json      # Hungarian guide, as JSON\n")
+    edition = out[out.index("-e, --edition"):out.index("-k, --kind")]  # every edition label a user can give
+    assert " ".join(edition.split()).startswith("-e, --edition TEXT Only this edition: alpha, 4e, 5e, 6e, 10e or")
 
 
 def test_top_level_help_shows_usage_examples():

@@ -107,8 +107,13 @@ def test_an_unknown_term_suggests_each_name_once_and_an_abbreviations_term_first
 
     with pytest.raises(NotFound) as typo:
         define(library.store, "trampel")
-    assert typo.value.suggestions[:2] == ["trample", "rampage"]
-    assert len(typo.value.suggestions) == len(set(typo.value.suggestions))
+    assert typo.value.suggestions == ["trample"]  # not "rampage, transmute, triple, tribal"
+    with pytest.raises(NotFound) as nothing_like:  # 'define flurble' offered "double"
+        define(library.store, "flurble")
+    assert nothing_like.value.suggestions == []
+    with pytest.raises(NotFound) as begun:
+        define(library.store, "tramp")
+    assert begun.value.suggestions == ["trample", "trample over planeswalkers"]
     with pytest.raises(NotFound) as abbreviation:
         define(library.store, "ETB")
     assert abbreviation.value.suggestions[0] == "enters the battlefield"

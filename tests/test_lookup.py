@@ -45,3 +45,19 @@ def test_a_rule_is_found_however_a_judge_cites_it(library, ref):
 @pytest.mark.parametrize("ref", ["crater", "rules of thumb", "cr:702.19b", "702.19 bb"])
 def test_words_and_ids_are_not_read_as_cited_numbers(ref):
     assert cited_number(ref) == ref
+
+
+@pytest.mark.parametrize(("word", "expected"), [
+    ("flurble", []),  # three slips from "double": nothing
+    ("trampel", ["trample"]),  # two neighbours swapped
+    ("mana burm", ["mana burn"]),
+    ("tramp", ["trap", "trample", "trample over planeswalkers"]),  # one slip, then the names it begins
+    ("ta", []),  # two letters: exact only
+    ("tap", ["tap", "trap"]),
+])
+def test_close_names_are_what_the_user_may_have_meant(word, expected):
+    from rulebase.core.likeness import close_names
+
+    names = ["Trample", "Double", "Rampage", "Transmute", "Triple", "Mana Burn", "Mana Source", "Tap", "Trap",
+             "Trample Over Planeswalkers", "Team"]
+    assert close_names(word, names) == expected

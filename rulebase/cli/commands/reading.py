@@ -52,9 +52,8 @@ def lookup(ref: Annotated[list[str], typer.Argument(
 
 
 @command(app, examples=[
-    ('rulebase search "damage prevention"', "ranked hits, highlighted"),
+    ("rulebase search damage prevention", "ranked hits, highlighted (no quotes needed)"),
     ("rulebase search trample -e 4e -n 3", "top 3 hits in the 4e rulebook"),
-    ("rulebase search deathtouch trample", "several words: one query"),
     ('rulebase search "mana burn" --as-of 2009-06', "in the rules of June 2009"),
     ("rulebase search sebzés --lang hu --json", "Hungarian guide, as JSON")])
 @funnel
@@ -62,7 +61,8 @@ def search(
     query: Annotated[list[str], typer.Argument(
         metavar="QUERY", help='Free text (several words are one query), "quoted phrases", rule numbers.')],
     edition: Annotated[list[str] | None, typer.Option(
-        "--edition", "-e", help="Only this edition: 4e, 5e, 6e, 10e or a Comprehensive Rules era crYYYY; repeatable.")]
+        "--edition", "-e",
+        help="Only this edition: alpha, 4e, 5e, 6e, 10e or a Comprehensive Rules era crYYYY; repeatable.")]
     = None,
     kind: Annotated[list[str] | None, typer.Option(
         "--kind", "-k", help="Only this kind: rule, ruling, glossary, example...; repeatable.")] = None,
