@@ -8,7 +8,7 @@ from datetime import date
 from rulebase.core.eras import OPEN_END, labels_between
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
-from rulebase.index.versions import by_era, in_force, text_since
+from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
@@ -168,7 +168,8 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
     shown = [results.records[h.id] for h in results.hits if h.id in results.records]
     live = in_force(library.store, shown, OPEN_END)
     spans = library.store.windows([r.id for r in live])
-    results.now = {r.id: text_since(library.store, r, spans[r.id][0]) for r in live}
+    since = texts_since(library.store, live)
+    results.now = {r.id: since.get(r.id, spans[r.id][0]) for r in live}
     return results
 
 
