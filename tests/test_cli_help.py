@@ -80,7 +80,7 @@ def test_examples_print_as_written_not_rewrapped():
     out = runner.invoke(app, ["search", "--help"]).stdout
     assert out.endswith(
         "Examples:\n"
-        "  rulebase search damage prevention            # ranked hits, highlighted (no quotes needed)\n"
+        "  rulebase search damage prevention            # two words, no quotes needed\n"
         "  rulebase search trample -e 4e -n 3           # top 3 hits in the 4e rulebook\n"
         '  rulebase search "mana burn" --as-of 2009-06  # in the rules of June 2009\n'
         "  rulebase search sebzés --lang hu --json      # Hungarian guide, as JSON\n")
@@ -137,7 +137,8 @@ def test_every_argument_and_option_is_described():
 
 def test_arguments_are_listed_once_with_their_help():
     out = runner.invoke(app, ["lookup", "--help"]).stdout
-    assert "Arguments:\n  REF  Rule number (502.83a), record id, or page ('4e p17').  [required]\n" in out
+    assert ("Arguments:\n  REF  Rule number (502.83a), record id, or page (4e p17: several words are\n"
+            "       one reference).  [required]\n") in out
     assert "Positional arguments" not in out
     assert "  -n, --limit INTEGER RANGE  Show at most this many hits." in runner.invoke(app, ["search", "-h"]).stdout
 

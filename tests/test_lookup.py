@@ -28,7 +28,8 @@ def test_slips_count_typing_mistakes(a, b, expected):
     ("520.83a", ["502.83a", "120.3a", "208.3a", "500.3a", "502.3a"]),
     ("5028.3a", ["502.3a", "502.83a", "508.3a", "102.3a", "108.3a"]),
     ("G5.91a", ["G5.19a", "G5.21a", "G5.19", "G5.21", "G5.21b"]),
-    ("trampel", ["trample", "rampage", "transmute", "team play", "triple"]),
+    ("trampel", ["trample"]),  # not "rampage, transmute, team play, triple"
+    ("flurble", []),  # not "double"
 ])
 def test_suggestions_on_the_real_corpus(library, ref, expected):
     assert suggest(library.store, ref) == expected

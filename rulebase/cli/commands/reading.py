@@ -52,7 +52,7 @@ def lookup(ref: Annotated[list[str], typer.Argument(
 
 
 @command(app, examples=[
-    ("rulebase search damage prevention", "ranked hits, highlighted (no quotes needed)"),
+    ("rulebase search damage prevention", "two words, no quotes needed"),
     ("rulebase search trample -e 4e -n 3", "top 3 hits in the 4e rulebook"),
     ('rulebase search "mana burn" --as-of 2009-06', "in the rules of June 2009"),
     ("rulebase search sebzés --lang hu --json", "Hungarian guide, as JSON")])
@@ -129,7 +129,7 @@ def define(term: Annotated[list[str], typer.Argument(
 
 @command(app, examples=[
     ("rulebase show cr2008:502.83a", "a record, all fields"),
-    ("rulebase show 702.21a", "the rule in force now, all fields"),
+    ("rulebase show 702.21a", "the rule in force now"),
     ("rulebase show rb4e:glossary.damage-prevention --json", "as JSON")])
 @funnel
 def show(record_id: Annotated[str, typer.Argument(
