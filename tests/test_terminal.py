@@ -458,7 +458,7 @@ def test_search_on_a_narrow_terminal_is_a_list_of_full_width_lines(library, widt
     assert len(starts) == len(results.hits) == 10
     sizes = [b - a for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
     assert max(sizes) <= (6 if width == 80 else 10), sizes
-    assert " ".join(lines[1:3]).startswith(" 1. cr 702.19a  in force now, text since 2013-07-13")
+    assert " ".join(" ".join(lines[1:3]).split()).startswith("1. cr 702.19a in force now, text since 2013-07-13")
     for hit, at in zip(results.hits, starts, strict=True):  # each id whole, on the line under its hit's name
         assert next(line for line in lines[at + 1:] if line.startswith("    ")).split()[0] == hit.id
     from rulebase.search.hits import unmark
