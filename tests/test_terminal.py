@@ -459,8 +459,8 @@ def test_search_on_a_narrow_terminal_is_a_list_of_full_width_lines(library, widt
     sizes = [b - a for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
     assert max(sizes) <= (6 if width == 80 else 10), sizes
     assert " ".join(" ".join(lines[1:3]).split()).startswith("1. cr 702.19a in force now, text since 2013-07-13")
-    for hit, at in zip(results.hits, starts, strict=True):  # each id whole, on the line under its hit's name
-        assert next(line for line in lines[at + 1:] if line.startswith("    ")).split()[0] == hit.id
+    for hit, at, size in zip(results.hits, starts, sizes, strict=True):  # each id whole, on a line of its own
+        assert any(line.split()[0] == hit.id for line in lines[at + 1:at + size] if line.strip()), hit.id
     from rulebase.search.hits import unmark
 
     words = set(_piped(render_search, results).split()) | {w for h in results.hits for w in unmark(h.snippet).split()}

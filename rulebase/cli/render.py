@@ -215,7 +215,8 @@ def render_search(console: Console, results: Results) -> None:
 def _search_list(console: Console, results: Results) -> None:
     """The hits as a list for a narrow terminal: number, name and era on one line, the id (and the
     records printing the same text) under it, then the snippet across the width, each wrapped at
-    word boundaries; an id is never cut (a word wider than the line folds whole)."""
+    word boundaries; an id is never cut (a long one starts further left; only one wider than the
+    terminal folds)."""
     console.print(cell(results_header(results), style="bold"))
     for n, hit in enumerate(results.hits, 1):
         record = results.records[hit.id]
@@ -224,9 +225,10 @@ def _search_list(console: Console, results: Results) -> None:
                              (printable(era_note(hit.id, results)), "green" if now else "dim"))
         console.print(Hanging(head, 0, 4))
         ids = Text(printable(hit.id), style="dim")
+        indent = min(4, max(0, console.width - ids.cell_len))  # a long id moves left rather than fold
         if hit.also:
             ids.append(printable(f"  = {also_text(hit.also)}"), style="dim")
-        console.print(Hanging(ids, 4, 2))
+        console.print(Hanging(ids, indent, 2))
         console.print(Hanging(marked(" ".join(hit.snippet.split())), 4))
 
 
