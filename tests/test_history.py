@@ -213,7 +213,7 @@ def test_lookup_leads_with_the_rule_in_force_now_when_2008_printed_its_text(inde
     2008 copy after it (it hid behind the 2008 copy, with no 'in force now')."""
     out = run(index_dir, "lookup", "100.1").stdout.splitlines()
     assert out[0] == "cr 100.1"
-    assert "id cr:100.1@2005-08-01 · in force 2005-08-01 to now" in out[1]
+    assert out[1].startswith("  [rule · in force now, text since 2005-08-01 · source cr · id cr:100.1@2005-08-01 · ")
     first = out[:out.index("")]
     assert any("See section 8" in line for line in first) and not any("section 6" in line for line in first)
     assert "cr2008 100.1" in out
