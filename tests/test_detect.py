@@ -117,3 +117,17 @@ def test_add_of_a_file_with_an_impossible_date_is_a_usage_error(tmp_path):
     assert run.stderr == (f"error: {doc} line 3: 'effective as of February 30, 2025' is not a real date - "
                           "correct the date in a copy of the file and add that copy\n")
     assert not (tmp_path / "user").exists()
+
+
+def test_format_comprules_given_for_a_text_detection_does_not_recognise():
+    """Issue 35.6: `add --format comprules` of a text that is not recognised as one (a greeting, or
+    a release with fewer than 20 numbered rules in its first 400 kB) crashed (TypeError, exit 3)."""
+    from rulebase.ingest.detect import detect_as
+
+    found = detect_as("hello world\n", "h.txt", "comprules")
+    assert (found.format, found.date, found.edition) == ("comprules", "undated", None)
+    padded = "Comprehensive Rules\n\nThese rules are effective as of May 2, 2025.\n\n" + "x\n" * 250_000 + (
+        "100.1. A rule.\n" * 30)
+    found = detect_as(padded, "late.txt", "comprules")
+    assert (found.format, found.date, found.edition) == ("comprules", "2025-05-02", "cr2025")
+    assert found.evidence[0] == "format given: comprules"

@@ -84,7 +84,7 @@ def detect_as(text: str, name: str, fmt: str) -> Detected:
     if found is not None and found.format == fmt:
         return found
     if fmt == "comprules":
-        found = _comprules(text, text[:HEAD])
+        found = _comprules(text, text[:HEAD], name)
         found.evidence.insert(0, f"format given: {fmt}")
         return found
     return Detected(fmt, Path(name).stem, "undated", None, evidence=[f"format given: {fmt}"])
