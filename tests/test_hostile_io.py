@@ -8,6 +8,7 @@ a pseudo-terminal, as a user's shell would run them.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,47 @@ def _cmd(index: Path, *args: str) -> list[str]:
 
 def _run(env: dict, index: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(_cmd(index, *args), env=env, capture_output=True, text=True, timeout=300, **kwargs)
+
+
+COMMANDS = [("lookup", "502.83a"), ("lookup", "502.83a", "--json"), ("search", "exalted"), ("export",),
+            ("define", "exalted"), ("sources",), ("show", "ck2008:502.83a"), ("changes",)]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_a_full_stdout_is_a_one_line_error(mini, args):
+    """`> /dev/full` (ENOSPC on every write) was an internal error, exit 3."""
+    env, index = mini
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(_cmd(index, *args), env=env, stdout=full, stderr=subprocess.PIPE, text=True,
+                                timeout=300)
+    assert result.returncode == 2
+    assert result.stderr == ("error: cannot write the answer to standard output (No space left on device) - check "
+                             "where the output goes (a full disk, a closed or read-only file)\n")
+
+
+@pytest.mark.parametrize("args", COMMANDS[:4], ids=" ".join)
+def test_a_closed_stdout_is_a_one_line_error(mini, args):
+    """`>&-` left sys.stdout None (AttributeError, exit 3), and the next file opened took its
+    descriptor."""
+    env, index = mini
+    result = subprocess.run(_cmd(index, *args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, timeout=300, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 2
+    assert result.stderr == ("error: standard output is closed - give the command somewhere to write its answer "
+                             "(a terminal, a pipe or a file; '> /dev/null' to discard it)\n")
+
+
+def test_closed_stdin_and_stderr_do_not_matter(mini):
+    env, index = mini
+    expected = _run(env, index, "lookup", "502.83a").stdout
+
+    def close_them():
+        os.close(0)
+        os.close(2)
+
+    result = subprocess.run(_cmd(index, "lookup", "502.83a"), env=env, stdout=subprocess.PIPE, text=True,
+                            timeout=300, preexec_fn=close_them)
+    assert (result.returncode, result.stdout) == (0, expected)
 
 
 @pytest.mark.parametrize("command", ["define", "diff --term"])
