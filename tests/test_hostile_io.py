@@ -9,11 +9,17 @@ a pseudo-terminal, as a user's shell would run them.
 from __future__ import annotations
 
 import os
+import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from rulebase.cli.console import HEIGHTS, WIDTHS
+
+SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +79,39 @@ def test_closed_stdin_and_stderr_do_not_matter(mini):
     result = subprocess.run(_cmd(index, "lookup", "502.83a"), env=env, stdout=subprocess.PIPE, text=True,
                             timeout=300, preexec_fn=close_them)
     assert (result.returncode, result.stdout) == (0, expected)
+
+
+def _on_a_terminal(env: dict, args: list[str]) -> tuple[int, str]:
+    """Run `args` with stdout on a pseudo-terminal; (exit code, what the terminal received)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, env=env, stdin=slave, stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    received = b""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        received += chunk
+    os.close(master)
+    return proc.wait(timeout=300), SGR.sub("", received.decode("utf-8", "replace")).replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize(("columns", "bound"), [("0", WIDTHS[0]), ("1", WIDTHS[0]), ("100000", WIDTHS[1])])
+@pytest.mark.parametrize("args", [("lookup", "502.83a"), ("search", "exalted"), ("define", "exalted"),
+                                  ("sources",)], ids=" ".join)
+def test_terminal_widths_are_held_within_bounds(mini, args, columns, bound):
+    """COLUMNS=0 printed nothing (exit 0); COLUMNS=100000 padded `define trample` to 10 MB. A width
+    outside the bounds answers as the nearest bound does."""
+    env, index = mini
+    env = {k: v for k, v in env.items() if k != "NO_COLOR"}  # panels and tables, drawn to the width
+    code, shown = _on_a_terminal({**env, "COLUMNS": columns, "LINES": "0", "PAGER": "cat"}, _cmd(index, *args))
+    assert code == 0 and shown.strip()
+    assert max(len(line) for line in shown.split("\n")) <= WIDTHS[1]
+    assert (code, shown) == _on_a_terminal({**env, "COLUMNS": str(bound), "LINES": str(HEIGHTS[0]),
+                                            "PAGER": "cat"}, _cmd(index, *args))
 
 
 @pytest.mark.parametrize("command", ["define", "diff --term"])
