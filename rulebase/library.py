@@ -31,7 +31,7 @@ from rulebase.index.generation import (
     stamp_matches,
 )
 from rulebase.index.integrity import damage as store_damage
-from rulebase.index.integrity import verify
+from rulebase.index.integrity import searched, verify
 from rulebase.index.store import RecordStore
 
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
@@ -109,18 +109,30 @@ class Library:
         from rulebase.build.builder import build
 
         check_directory(self.index_dir)
-        for attempt in range(1, CORPUS_RETRIES + 1):
-            sources = self.sources
-            try:
-                self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
-            except SourceError:
+        try:
+            for attempt in range(1, CORPUS_RETRIES + 1):
+                sources = self.sources
+                try:
+                    self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
+                except SourceError:
+                    if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
+                        raise  # the corpus did not move under the build: the error is the file's
+                    continue
                 if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
-                    raise  # the corpus did not move under the build: the error is the file's
-                continue
-            if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
-                break
+                    break
+        finally:
+            self._tell_refusals()
         self._opened.clear()
         return self._generation
+
+    def _tell_refusals(self) -> None:
+        """Say which build cache entries the build refused (altered, damaged, not this user's)."""
+        # lazy: build code only when an index is built
+        from rulebase.build.cache import refusals
+
+        for line in refusals():
+            if self.notify is not None:
+                self.notify(line)
 
     def _corpus_changed(self, sources: list[Source]) -> bool:
         """Whether the manifests now list other sources than `sources` (re-read, as `reload`)."""
@@ -241,7 +253,8 @@ class Library:
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
         generation = self.ensure()
-        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
+        # before Whoosh unpickles anything; then what the searcher reads whole without checks of its own
+        distrust = seal.problem(generation.path, generation.meta) or searched(generation)
         if distrust is not None:
             raise IndexError_(distrust, str(generation.path))
         return Searcher(generation.whoosh_path, pairs)
