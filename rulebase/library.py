@@ -17,17 +17,28 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError, SourceError, Unreadable
+from rulebase.core.errors import (
+    DamagedData,
+    DiskFull,
+    IndexError_,
+    ManifestError,
+    RulebaseError,
+    SourceError,
+    Unreadable,
+    UsageError,
+)
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.generation import (
     FAILED_FOR,
     POINTER,
+    Failure,
     Generation,
     current_generation,
     default_index_dir,
     leftovers,
     recent_failure,
     refuse_foreign,
+    remember_failure,
     stamp_matches,
 )
 from rulebase.index.integrity import damage as store_damage
@@ -35,6 +46,7 @@ from rulebase.index.integrity import searched, verify
 from rulebase.index.store import RecordStore
 
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
+SOURCES_HINT = "fix or 'rulebase remove' the document it names, then run 'rulebase index build'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +146,31 @@ class Library:
             if self.notify is not None:
                 self.notify(line)
 
+    def add(self, paths: list[Path], fmt: str | None = None, edition: str | None = None,
+            doc_id: str | None = None, progress=None) -> tuple[list, Generation]:
+        """`rulebase add`: store the documents (usercorpus.add_documents), then build. A build the
+        documents themselves make fail (a SourceError or UsageError: what the checks before
+        storing could not see) takes them out again: a document that cannot be built is not kept,
+        and the last good index keeps answering. A build that fails for want of space or a
+        writable index keeps them (the next build with room takes them in)."""
+        # lazy: each command loads only what it runs (cold start)
+        from rulebase import usercorpus
+
+        added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id)
+        self.reload()
+        try:
+            return added, self.build(progress, force=False)
+        except (SourceError, UsageError) as exc:
+            for one in added:
+                usercorpus.remove_document(one.source.id, self.sources)
+                self.reload()
+            them = "it" if len(added) == 1 else "them"
+            raise UsageError(f"{', '.join(map(str, paths))} not added: the index cannot be built with {them} "
+                             f"({exc.message})", hint="nothing was kept; the index answers as before") from None
+        except RulebaseError as exc:
+            raise IndexError_(f"added {', '.join(a.source.id for a in added)}, but the index was not rebuilt: "
+                              f"{exc.message}", hint="it rebuilds on next use of a writable --index") from None
+
     def _corpus_changed(self, sources: list[Source]) -> bool:
         """Whether the manifests now list other sources than `sources` (re-read, as `reload`)."""
         self.__dict__.pop("sources", None)
@@ -183,13 +220,12 @@ class Library:
                 return generation
             raise IndexError_("no index, and the directory is not writable", str(self.index_dir),
                               "point --index or RULEBASE_INDEX at a writable directory")
-        failed = recent_failure(self.index_dir)
-        if failed is not None:  # a full disk a minute ago: say so, do not spend seconds failing again
+        failed = recent_failure(self.index_dir, fingerprint=status.expected)
+        if failed is not None:  # a full disk a minute ago, or these sources: say so, do not fail again
             if generation is None:
                 raise self._failed(failed)
             self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {_ago(failed[1])} "
-                                 f"failed ({failed[0]}); showing the old index - free some space and run "
-                                 "'rulebase index build'")
+                                 f"failed ({failed[0]}); showing the old index - {failed[2]}")
             self._generation = generation
             return generation
         try:
@@ -201,13 +237,23 @@ class Library:
                                  f"(no space left: {exc.what.rpartition('(')[2].rstrip(')')}); showing the old index")
             self._generation = generation
             return generation
+        except (SourceError, UsageError, ManifestError) as exc:
+            if generation is None:
+                raise
+            # the corpus as it stands cannot be built (a stored copy changed, a manifest edited):
+            # the last good index answers, and reads do not try again until the sources change
+            remember_failure(self.index_dir, exc.message, fingerprint=status.expected, hint=SOURCES_HINT)
+            self.stale_reason = (f"the index at {self.index_dir} is out of date and could not be rebuilt "
+                                 f"({exc.message}); showing the old index - {SOURCES_HINT}")
+            self._generation = generation
+            return generation
 
-    def _failed(self, failed: tuple[str, float], problem: str | None = None) -> IndexError_:
+    def _failed(self, failed: Failure, problem: str | None = None) -> IndexError_:
         """The one-line error of a read that needs a build while the last one failed recently."""
         what = f"the index is damaged ({problem}) and " if problem else "no index: "
-        return IndexError_(f"{what}the last build, {_ago(failed[1])}, failed: {failed[0]}; not retried for "
-                           f"{FAILED_FOR // 60} minutes", str(self.index_dir),
-                           "free some space and run 'rulebase index build'")
+        until = "until the sources change" if failed.lasting else f"for {FAILED_FOR // 60} minutes"
+        return IndexError_(f"{what}the last build, {_ago(failed[1])}, failed: {failed[0]}; not retried {until}",
+                           str(self.index_dir), failed.hint)
 
     def _rebuild_damaged(self, problem: str, progress=None, late: bool = False) -> Generation:
         """Rebuild a damaged index once. `late`: found while reading, after ensure() returned

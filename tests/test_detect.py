@@ -95,11 +95,22 @@ def test_an_impossible_crystal_keep_date_names_the_file_and_line(stamp, shown):
         detect(text, "ck.txt")
 
 
-def test_a_real_date_outside_every_era_leaves_the_edition_to_the_user():
-    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025",
-                                                                                           "March 3, 1066")
-    found = detect(text, "doc.txt")
-    assert (found.date, found.edition) == ("1066-03-03", None)
+@pytest.mark.parametrize("when", ["March 3, 1066", "August 4, 1993", "January 1, 2100", "December 31, 9999"])
+def test_a_real_date_outside_the_dates_rulebase_knows_names_the_file_and_line(when):
+    """Issue 35.4: a release dated 1066, 2100 or 9999 was stored (given --edition), then every
+    build failed on its date and every read with it."""
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025", when)
+    with pytest.raises(UsageError) as err:
+        detect(text, "doc.txt")
+    assert str(err.value) == (f"doc.txt line 3: 'effective as of {when}' is outside the dates rulebase knows "
+                              "(1993-08-05, Magic's first rules, to 2099-12-31) - correct the date in a copy of the "
+                              "file and add that copy")
+
+
+@pytest.mark.parametrize(("when", "label"), [("August 5, 1993", "alpha"), ("December 31, 2099", "cr2099")])
+def test_the_first_and_last_days_rulebase_knows_are_accepted(when, label):
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025", when)
+    assert detect(text, "doc.txt").edition == label
 
 
 def test_add_of_a_file_with_an_impossible_date_is_a_usage_error(tmp_path):

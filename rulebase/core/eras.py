@@ -24,6 +24,7 @@ ERAS = (("1993-08-05", "alpha"), ("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1
 _DATE = re.compile(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
 _ANY_YEAR = re.compile(r"^\d{4}(?:-\d\d(?:-\d\d)?)?$")
 FIRST_YEAR, LAST_YEAR = 1900, 2099  # the dates the tool knows (the rules began in 1993)
+FIRST_DAY, LAST_DAY = ERAS[0][0], f"{LAST_YEAR}-12-31"  # the dates a document added may carry
 
 
 def day(text: str, end: bool = False) -> int:

@@ -1,0 +1,131 @@
+"""What `add` accepts and what it keeps (issue 35, items 4, 5, 7 and 13): a date outside the
+dates rulebase knows, a document the index cannot be built with, a release the archive already
+holds, a file too large or too long a line are each refused in one line with nothing stored;
+the last good index keeps answering whatever the corpus holds.
+
+Runs on a one-document corpus (Crystal Keep 2008) through real processes, and in-process where
+a build must be made to fail.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebase.cli.app import app
+from rulebase.core.errors import SourceError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RELEASE = FIXTURES / "comprules-2025-11-14.txt"
+runner = CliRunner()
+
+
+@pytest.fixture
+def mini(tmp_path, ck2008_corpus, monkeypatch):
+    """A one-document index built through the CLI; the environment is also this process's."""
+    _, env = ck2008_corpus(tmp_path, RULEBASE_USER_CORPUS=str(tmp_path / "user"),
+                           RULEBASE_CACHE=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"))
+    for key in ("RULEBASE_CORPUS", "RULEBASE_USER_CORPUS", "RULEBASE_CACHE", "XDG_STATE_HOME", "RULEBASE_WORKERS"):
+        monkeypatch.setenv(key, env[key])
+    index = tmp_path / "index"
+    assert _run(env, index, "index", "build").returncode == 0
+    lookup = _run(env, index, "lookup", "502.83a", "--json")
+    assert lookup.returncode == 0
+    return env, index, lookup.stdout
+
+
+def _run(env: dict, index: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulebase", "--index", str(index), *args], env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _stored(env: dict) -> list[str]:
+    manifest = Path(env["RULEBASE_USER_CORPUS"]) / "sources.toml"
+    if not manifest.is_file():
+        return []
+    return [s["id"] for s in tomllib.loads(manifest.read_text(encoding="utf-8")).get("source", [])]
+
+
+def _dated(tmp_path: Path, when: str) -> Path:
+    doc = tmp_path / f"release-{when.replace(' ', '-').replace(',', '')}.txt"
+    doc.write_bytes(RELEASE.read_bytes().replace(b"November 14, 2025", when.encode()))
+    return doc
+
+
+@pytest.mark.parametrize("when", ["January 1, 2100", "December 31, 9999", "March 3, 1066"])
+def test_a_date_outside_the_dates_rulebase_knows_is_refused_and_reads_go_on(mini, tmp_path, when):
+    """Issue 35.4: `add --edition 4e` of a release dated 2100 was stored, its build failed, and
+    then every lookup, search, define, sources and history exited 2, each retrying an 8 s build."""
+    env, index, baseline = mini
+    doc = _dated(tmp_path, when)
+    added = _run(env, index, "add", str(doc), "--edition", "4e")
+    assert (added.returncode, added.stdout) == (2, "")
+    assert added.stderr == (f"error: {doc} line 3: 'effective as of {when}' is outside the dates rulebase knows "
+                            "(1993-08-05, Magic's first rules, to 2099-12-31) - correct the date in a copy of the file "
+                            "and add that copy\n")
+    assert _stored(env) == []
+    for args in (("lookup", "502.83a", "--json"), ("search", "exalted"), ("define", "exalted"), ("sources",)):
+        read = _run(env, index, *args)
+        assert (read.returncode, read.stderr) == (0, ""), args
+    assert _run(env, index, "lookup", "502.83a", "--json").stdout == baseline
+
+
+def test_a_document_the_index_cannot_be_built_with_is_not_kept(mini, tmp_path, monkeypatch):
+    """What the checks before storing cannot see (a failure while the index is built with the
+    document) takes the document out again: nothing is kept, the index answers as before."""
+    env, index, baseline = mini
+    doc = _dated(tmp_path, "May 2, 2025")
+    from rulebase.build import builder
+
+    real = builder.assemble
+
+    def fails_with_the_added(sources, reports):
+        if any(not s.bundled for s in sources):
+            raise SourceError("a record the linker cannot place", str(sources[-1].path))
+        return real(sources, reports)
+
+    monkeypatch.setattr(builder, "assemble", fails_with_the_added)
+    result = runner.invoke(app, ["--index", str(index), "add", str(doc)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    stored = Path(env["RULEBASE_USER_CORPUS"]) / "cr2025.txt"
+    assert result.stderr == (f"error: {doc} not added: the index cannot be built with it ({stored}: a record the "
+                             "linker cannot place) - nothing was kept; the index answers as before\n")
+    assert _stored(env) == [] and not stored.exists()
+    monkeypatch.undo()
+    read = _run(env, index, "lookup", "502.83a", "--json")
+    assert (read.returncode, read.stdout, read.stderr) == (0, baseline, "")
+
+
+def test_a_corpus_that_cannot_be_built_leaves_the_last_good_index_answering(mini, tmp_path):
+    """A stored copy that no longer parses (changed on disk after it was added): reads answer from
+    the last good index with one warning and do not build again until the sources change;
+    `index build` says what failed; `remove` of the document repairs it."""
+    env, index, _ = mini
+    doc = _dated(tmp_path, "May 2, 2025")
+    assert _run(env, index, "add", str(doc)).returncode == 0
+    with_it = _run(env, index, "lookup", "cr2025:702.19a", "--json")
+    assert with_it.returncode == 0
+    stored = Path(env["RULEBASE_USER_CORPUS"]) / "cr2025.txt"
+    stored.write_text("nothing a parser can read\n", encoding="utf-8")
+    first = _run(env, index, "lookup", "cr2025:702.19a", "--json")
+    assert (first.returncode, first.stdout) == (0, with_it.stdout)
+    assert first.stderr == (f"warning: the index at {index} is out of date and could not be rebuilt ({stored}: no "
+                            "numbered rules found - is this a Comprehensive Rules text file? check 'format' in "
+                            "sources.toml); showing the old index - fix or 'rulebase remove' the document it names, then "
+                            "run 'rulebase index build'\n")
+    again = _run(env, index, "search", "trample", "--json")
+    assert again.returncode == 0
+    [line] = again.stderr.splitlines()
+    assert line.startswith(f"warning: the index at {index} is out of date and its rebuild ")  # not tried again
+    assert "failed (" in line and line.endswith("then run 'rulebase index build'")
+    built = _run(env, index, "index", "build")
+    assert built.returncode == 2 and "no numbered rules found" in built.stderr
+    assert _run(env, index, "remove", "cr2025").returncode == 0
+    after = _run(env, index, "lookup", "502.83a", "--json")
+    assert (after.returncode, after.stderr) == (0, "")
+
