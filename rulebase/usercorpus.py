@@ -207,11 +207,15 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
     taken |= {name[:-4] for name in _names(folder) if name.endswith(".txt")}  # never overwrite the user's own file
     digests: dict[str, str] = {}
     for path, sid in reversed([(s.path, s.id) for s in known if s.path.is_file()]):
-        digests[_digest(path)] = sid  # reversed: a file two documents share is named by the first
+        digests[_digest(path)] = repr(sid)  # reversed: a file two documents share is named by the first
+        digests[text_digest(path.read_bytes())] = repr(sid)
+    if any(item.found.format == "comprules" for item in checked):
+        digests.update(_archived(known))
     planned: list[tuple[_Checked, Source]] = []
     for item in checked:
-        if item.digest in digests:
-            raise UsageError(f"{item.path} is already in the corpus as {digests[item.digest]!r}")
+        held = digests.get(item.digest) or digests.get(text_digest(item.data))
+        if held is not None:
+            raise UsageError(f"{item.path} is already in the corpus as {held}")
         new_id = check_id(doc_id) if doc_id is not None else _default_id(item.found, item.label, taken)
         if new_id in taken:
             raise UsageError(f"document id {new_id!r} is already in use", hint="pass --id with another id")
@@ -321,6 +325,31 @@ def _names(folder: Path) -> list[str]:
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def text_digest(data: bytes) -> str:
+    """The digest of a text file's bytes as its text reads: without a UTF-8 byte-order mark, line
+    ends as LF, no trailing blank lines (a copy saved with CRLF is the same document)."""
+    body = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n").rstrip()
+    return "text:" + hashlib.sha256(body).hexdigest()
+
+
+def _archived(known: list[Source]) -> dict[str, str]:
+    """The text digest of every release the archives hold, naming it: re-adding one of them
+    relabelled today's rules as a document of its own (an identical release is the same release)."""
+    # lazy: only this rarer path needs it
+    from rulebase.ingest import ARCHIVES
+    from rulebase.ingest.comprules.archive import source_members
+
+    found: dict[str, str] = {}
+    for source in (s for s in known if s.format in ARCHIVES):
+        try:
+            members = source_members(source)
+        except SourceError:
+            continue  # an unreadable archive: the build says so
+        for _, member, data in members:
+            found.setdefault(text_digest(data), f"{source.id!r} (its release {member.rpartition('/')[2]})")
+    return found
 
 
 def _read(path: Path) -> bytes:

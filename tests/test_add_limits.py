@@ -129,3 +129,37 @@ def test_a_corpus_that_cannot_be_built_leaves_the_last_good_index_answering(mini
     after = _run(env, index, "lookup", "502.83a", "--json")
     assert (after.returncode, after.stderr) == (0, "")
 
+
+@pytest.fixture
+def archived(tmp_path, three_release_archive):
+    """An index of the three-release archive (conftest), with its own user corpus and cache."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
+    env.update(RULEBASE_CORPUS=str(three_release_archive), RULEBASE_USER_CORPUS=str(tmp_path / "user"),
+               RULEBASE_CACHE=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
+    index = tmp_path / "index"
+    assert _run(env, index, "index", "build").returncode == 0
+    return env, index
+
+
+@pytest.mark.parametrize("copy", ["as is", "CRLF, with a byte-order mark"])
+def test_a_release_the_archive_holds_is_refused(archived, tmp_path, copy):
+    """Issue 35.7: `add` of the archive's own newest file was accepted as a document of its own,
+    after which today's rules showed as its records, not in force now, with other ranks and totals."""
+    import tarfile
+
+    env, index = archived
+    before = _run(env, index, "search", "exalted", "--json").stdout
+    with tarfile.open(Path(env["RULEBASE_CORPUS"]) / "small.tar.xz", "r:xz") as tar:
+        data = tar.extractfile("comprules-archive/comprules-2009-09-04.txt").read()
+    if copy != "as is":
+        data = b"\xef\xbb\xbf" + data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    doc = tmp_path / "MagicCompRules.txt"
+    doc.write_bytes(data)
+    added = _run(env, index, "add", str(doc))
+    assert (added.returncode, added.stdout) == (2, "")
+    assert added.stderr == (f"error: {doc} is already in the corpus as 'cr' (its release comprules-2009-09-04.txt)\n")
+    assert _stored(env) == []
+    after = _run(env, index, "search", "exalted", "--json")
+    assert (after.returncode, after.stdout, after.stderr) == (0, before, "")
