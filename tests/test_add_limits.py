@@ -163,3 +163,48 @@ def test_a_release_the_archive_holds_is_refused(archived, tmp_path, copy):
     assert _stored(env) == []
     after = _run(env, index, "search", "exalted", "--json")
     assert (after.returncode, after.stdout, after.stderr) == (0, before, "")
+
+
+def test_a_release_dated_after_today_is_upcoming_not_in_force(archived, tmp_path):
+    """Issue 35.5: a release "effective as of March 3, 2031" became "now": its rules 'in force
+    2031-03-03 to now', today's labelled history, no definition in force. It is upcoming until
+    its day (RULEBASE_TODAY sets the day for this test; the real date is never read here)."""
+    import json
+    import tarfile
+
+    env, index = archived
+    env = {**env, "RULEBASE_TODAY": "2026-12-01"}
+    with tarfile.open(Path(env["RULEBASE_CORPUS"]) / "small.tar.xz", "r:xz") as tar:
+        assert "comprules-archive/comprules-2009-10-01.txt" not in tar.getnames()
+    with tarfile.open(Path(__file__).resolve().parent.parent / "corpus" / "comprules-archive-2003-2026.tar.xz") as tar:
+        data = tar.extractfile("comprules-archive/comprules-2009-10-01.txt").read()
+    data = data.replace(b"effective as of October 1, 2009", b"effective as of March 3, 2031")
+    data = data.replace(b"(usually with one fewer card)", b"(with one fewer card)")  # the glossary changes too
+    doc = tmp_path / "MagicCompRules-2031.txt"
+    doc.write_bytes(data)
+    assert _run(env, index, "add", str(doc)).returncode == 0
+
+    shown = json.loads(_run(env, index, "lookup", "103.4", "--json").stdout)
+    assert shown["id"] == "cr:103.4@2009-07-11"
+    assert shown["in_force"] == {"first": "2009-07-11", "last": "2031-03-02"}
+    assert shown["upcoming"]["id"] == "cr:103.4@2031-03-03" and shown["upcoming"]["first"] == "2031-03-03"
+    plain = _run(env, index, "lookup", "103.4").stdout
+    assert "  upcoming: rule 103.4 from 2031-03-03, text changes (cr:103.4@2031-03-03)\n" in plain
+    hits = json.loads(_run(env, index, "search", "mulligan", "--json").stdout)["hits"]
+    assert [(h["id"], h["in_force_now"]) for h in hits if h["number"] == "103.4"] == [("cr:103.4@2009-07-11", True)]
+    defined = json.loads(_run(env, index, "define", "mulligan", "--json").stdout)["definitions"]
+    now = [d for d in defined if d["in_force_now"]]
+    assert now and "(usually with one fewer card)" in now[0]["text"]
+    assert not any("(with one fewer card)" in d["text"] for d in defined)  # not yet, and not history
+    history = _run(env, index, "history", "103.4").stdout
+    assert "  2031-03-03 on, upcoming  103.4  text changed  (cr:103.4@2031-03-03)\n" in history
+    sources = _run(env, index, "sources").stdout
+    assert "  upcoming: 2031-03-03: not in force until its day; the rules in force now are the release before\n" in sources
+    assert "in cr's timeline (upcoming: in force from 2031-03-03)" in sources
+
+    on_the_day = {**env, "RULEBASE_TODAY": "2031-03-03"}  # its day: in force, nothing upcoming
+    shown = json.loads(_run(on_the_day, index, "lookup", "103.4", "--json").stdout)
+    assert shown["id"] == "cr:103.4@2031-03-03" and "upcoming" not in shown
+    defined = json.loads(_run(on_the_day, index, "define", "mulligan", "--json").stdout)["definitions"]
+    assert "(with one fewer card)" in [d for d in defined if d["in_force_now"]][0]["text"]
+

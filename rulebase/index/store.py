@@ -209,7 +209,7 @@ class RecordStore:
 
     def lineage(self, key: str, day: int | None = None) -> list[Record]:
         """Every version of one rule, oldest first (across edits and renumberings); with `day`,
-        only those in force that day (eras.OPEN_END: today)."""
+        only those in force that day (eras.today: now)."""
         if day is not None:
             return self._many("SELECT data FROM records WHERE lineage = ? AND first_day <= ? AND last_day >= ? "
                               "ORDER BY first_day, rank", (key, day, day))

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebase.core.eras import OPEN_END, edition_for_date, era_window
+from rulebase.core.eras import OPEN_END, edition_for_date, era_window, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_space
 from rulebase.core.sources import DATED, edition_rank
@@ -145,9 +145,10 @@ def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT)
         quotes = [Quote(h.id, fold_space(unmark(h.snippet)), tuple(results.records[h.id].pages))
                   for h in results.hits if h.id in results.records]
         first, last = era_window(ed, None)
-        if ed == newest:  # the rules in force now: from the newest release's first day
+        if ed == newest:  # the rules in force now: from the first day of the newest release in force
+            now = today()
             first, last = max([first, *(r["first_day"] for rs in library.store.releases().values() for r in rs
-                                        if r["first_day"] <= last)]), OPEN_END
+                                        if r["first_day"] <= min(last, now))]), OPEN_END
         comparison.editions.append(Stance(ed, None, quotes, Period(first, last)))
     return comparison
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebase.core.eras import OPEN_END, day, show
+from rulebase.core.eras import day, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
@@ -39,7 +39,9 @@ class Lineage:
 
     @property
     def current(self) -> bool:
-        return bool(self.steps) and self.steps[-1].last >= OPEN_END
+        """In force today (a lineage whose next version is upcoming still is)."""
+        now = today()
+        return any(s.first <= now <= s.last for s in self.steps)
 
 
 @dataclass(slots=True)
@@ -109,7 +111,7 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
                                 store.get_many(same_text_ids(archive))))
 
     number = cited_number(ref.strip().split(":", 1)[-1].split("@", 1)[0])
-    day = OPEN_END if when is None else when
+    day = today() if when is None else when
 
     def rank(lineage: Lineage) -> tuple:
         """The rule that held this number on `day` (else most recently) first."""

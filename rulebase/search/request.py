@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from rulebase.core.eras import OPEN_END, labels_between
+from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force
@@ -71,7 +71,7 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
 
             found = by_era(library.store, found, when)
             if current_first:
-                found = in_force(library.store, found, OPEN_END) or found
+                found = in_force(library.store, found, today()) or found
         for record in found:
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, clip(record.text, 200), exact_number=True))
@@ -119,7 +119,7 @@ def _cited_next(library, results: Results, when: int | None) -> None:
     (0.947 -> 0.917)."""
     first = results.records.get(results.hits[0].id) if results.hits else None
     cited = _SEE_RULE.search(first.text) if first is not None and first.kind == "rule" else None
-    if cited is None or not in_force(library.store, [first], OPEN_END if when is None else when):
+    if cited is None or not in_force(library.store, [first], today() if when is None else when):
         return  # (an older text's numbers are its own era's)
     rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
     if rule is None:
@@ -166,7 +166,7 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
             out.append(hit)
     results.hits = out[:limit]
     shown = [results.records[h.id] for h in results.hits if h.id in results.records]
-    results.now = {r.id for r in in_force(library.store, shown, OPEN_END)}
+    results.now = {r.id for r in in_force(library.store, shown, today())}
     return results
 
 
@@ -179,7 +179,7 @@ def _holds_rule_of(results: Results, section: str, within: int = 3) -> bool:
 
 def _in_force(store, records: list, when: int | None):
     """The archive version of a rule in force on `when` (else now), or None."""
-    live = in_force(store, [r for r in records if r.span], OPEN_END if when is None else when)
+    live = in_force(store, [r for r in records if r.span], today() if when is None else when)
     return max(live, key=lambda r: r.span[0], default=None)
 
 
