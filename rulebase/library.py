@@ -27,6 +27,7 @@ from rulebase.core.errors import (
     Unreadable,
     UsageError,
 )
+from rulebase.core.locking import held
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.generation import (
     FAILED_FOR,
@@ -226,6 +227,13 @@ class Library:
                 raise self._failed(failed)
             self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {_ago(failed[1])} "
                                  f"failed ({failed[0]}); showing the old index - {failed[2]}")
+            self._generation = generation
+            return generation
+        if generation is not None and held(self.index_dir):
+            # another command is building (an add, a remove): the last good generation answers
+            # now rather than after that build (3-26 s); the command that changed the corpus waits
+            self.stale_reason = (f"the index at {self.index_dir} is being rebuilt by another command; answering "
+                                 "from the previous build")
             self._generation = generation
             return generation
         try:

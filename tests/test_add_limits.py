@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rulebase.cli.app import app
-from rulebase.core.errors import SourceError
+from rulebase.core.errors import SourceError, UsageError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RELEASE = FIXTURES / "comprules-2025-11-14.txt"
@@ -208,3 +208,80 @@ def test_a_release_dated_after_today_is_upcoming_not_in_force(archived, tmp_path
     defined = json.loads(_run(on_the_day, index, "define", "mulligan", "--json").stdout)["definitions"]
     assert "(with one fewer card)" in [d for d in defined if d["in_force_now"]][0]["text"]
 
+
+# -- huge files (issue 35.13) ---------------------------------------------------------------------
+
+
+def _rules_shaped(path: Path, lines: int, text: str = " of a rules-shaped file about combat damage.") -> Path:
+    head = RELEASE.read_text(encoding="utf-8-sig")[:300]
+    body = "".join(f"{100 + n % 900}.{n // 900 + 1}. Rule {n}{text}\n" for n in range(lines))
+    path.write_text(head + "\n\n" + body, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("shape", "said"), [
+    ("50 MB", "is larger than 8 MB - give a rules text file"),
+    ("one 10 MB line", "is larger than 8 MB - give a rules text file"),
+    ("one 300,000-character line", "line 8 is 300,008 characters long; rulebase add takes lines of at most 262,144 - "
+                                   "check that this is a rules text, or break the line"),
+    ("200,000 lines", "has 200,004 lines of text; rulebase add takes documents of at most 20,000 - check that this is "
+                      "one rules document, or split it"),
+])
+def test_add_refuses_what_would_take_minutes_and_gigabytes_at_once(mini, tmp_path, shape, said):
+    """Issue 35.13: a 50 MB rules-shaped file took 4 min 46 s and 3.1 GB, one 10 MB line 45 s and
+    1.17 GB, a 200,000-line release 202 s. Each is refused before it is parsed, in one line."""
+    import time
+
+    env, index, baseline = mini
+    doc = tmp_path / "huge.txt"
+    if shape == "50 MB":
+        _rules_shaped(doc, 600_000, text=" of a rules-shaped file about combat damage and trample.")
+    elif shape == "200,000 lines":
+        _rules_shaped(doc, 200_000, text=".")
+    else:
+        words = "trample " * ((10 * 2**20 if "10 MB" in shape else 300_000) // 8)
+        doc.write_text(RELEASE.read_text(encoding="utf-8-sig")[:300] + "\n100.30. " + words + "\n", encoding="utf-8")
+    start = time.perf_counter()
+    result = _run(env, index, "add", str(doc))
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"error: {doc} {said}\n")
+    assert time.perf_counter() - start < 60 and _stored(env) == []
+    assert _run(env, index, "lookup", "502.83a", "--json").stdout == baseline
+
+
+def test_add_refuses_a_document_of_too_many_records(mini, tmp_path, monkeypatch):
+    """Records are counted after the parse (Crystal Keep's summary holds hundreds on one line)."""
+    from rulebase import usercorpus
+
+    monkeypatch.setattr(usercorpus, "MAX_RECORDS", 100)
+    doc = _rules_shaped(tmp_path / "many.txt", 150)
+    with pytest.raises(UsageError) as err:
+        usercorpus.add_document(doc, [])
+    assert str(err.value) == (f"{doc} holds 152 records; rulebase add takes documents of at most 100 (a "
+                              "Comprehensive Rules release has at most 4,275) - check that this is one rules document, "
+                              "or split it")
+    assert _stored(mini[0]) == []
+
+
+def test_reads_answer_from_the_last_generation_while_a_build_runs(mini):
+    """Searches that overlapped an `add` waited 3-26 s for its build. While another process builds
+    (holds the index's lock), a read of a stale index answers at once from the generation there,
+    with one line saying so."""
+    import fcntl
+    import time
+
+    env, index, baseline = mini
+    manifest = Path(env["RULEBASE_CORPUS"]) / "sources.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("Crystal Keep", "Crystal  Keep", 1),
+                        encoding="utf-8")  # the corpus changed: the index is stale
+    with open(index / ".lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a build is running
+        start = time.perf_counter()
+        read = _run(env, index, "lookup", "502.83a", "--json")
+        took = time.perf_counter() - start
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    assert (read.returncode, read.stdout) == (0, baseline)
+    assert read.stderr == (f"warning: the index at {index} is being rebuilt by another command; answering from the "
+                           "previous build\n")
+    assert took < 60  # (it waited for the lock before: for ever, here)
+    after = _run(env, index, "lookup", "502.83a", "--json")  # no build running: this read builds
+    assert (after.returncode, after.stderr) == (0, "")
