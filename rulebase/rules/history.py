@@ -90,7 +90,13 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
                 return [record.lineage]
             raise NotFound(f"{ref} has no history in the Comprehensive Rules archive",
                            hint=f"'rulebase lookup {ref}' shows the record itself")
-        ref = ref.split(":", 1)[1].split("@", 1)[0]
+        source, _, local = ref.partition(":")
+        if "@" in local:  # a version's id names that version: none, as lookup and show say (exit 1)
+            number = cited_number(local.split("@", 1)[0])
+            versions = [r.id for r in store.by_number(number) if r.source == source]
+            raise NotFound(f"no record {ref!r}", versions[-5:] or suggest(store, number),
+                           hint=f"'rulebase history {number}' lists every version of the rule")
+        ref = local
     number = cited_number(ref)
     keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
     if not keys:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
@@ -12,6 +11,7 @@ from rulebase.index.versions import by_era, in_force
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
+from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
 NUMBER_IN_QUERY = re.compile(
@@ -35,14 +35,15 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query, note = shorten(query)
     original = query
-    query = without_links(query)
+    query, starred = complete_stars(library.searcher.reader, without_links(query))
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:
-        era = read_era(query, date.today().year)
+        era = read_era(query, today() // 10000)
         if era.edition and era.text.strip() and library.searcher.scorer.docs("edition", [era.edition]):
             named = _search(library, era.text, {**filters, "edition": [era.edition]}, limit, None, False)
             if named.hits:
                 named.query = " ".join(query.split())
+                named.notes[:0] = starred
                 return _with_cited_rules(library, named, limit, None, bring=False)
         if era.day is not None and era.text.strip():
             query, when = era.text, era.day
@@ -52,6 +53,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     move = bring and (current_first or when is not None)  # (not for a question about older rules)
     results = _search(library, query, filters, max(limit, CITED_WITHIN) if move else limit, when, current_first)
     results.query = " ".join(original.split())
+    results.notes[:0] = starred
     if note:
         results.notes.append(note)
     if move:
