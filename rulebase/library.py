@@ -17,24 +17,37 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rulebase.core.errors import DamagedData, DiskFull, IndexError_, RulebaseError, SourceError, Unreadable
+from rulebase.core.errors import (
+    DamagedData,
+    DiskFull,
+    IndexError_,
+    ManifestError,
+    RulebaseError,
+    SourceError,
+    Unreadable,
+    UsageError,
+)
+from rulebase.core.locking import held
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.generation import (
     FAILED_FOR,
     POINTER,
+    Failure,
     Generation,
     current_generation,
     default_index_dir,
     leftovers,
     recent_failure,
     refuse_foreign,
+    remember_failure,
     stamp_matches,
 )
 from rulebase.index.integrity import damage as store_damage
-from rulebase.index.integrity import verify
+from rulebase.index.integrity import searched, verify
 from rulebase.index.store import RecordStore
 
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
+SOURCES_HINT = "fix or 'rulebase remove' the document it names, then run 'rulebase index build'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,18 +123,55 @@ class Library:
         from rulebase.build.builder import build
 
         check_directory(self.index_dir)
-        for attempt in range(1, CORPUS_RETRIES + 1):
-            sources = self.sources
-            try:
-                self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
-            except SourceError:
+        try:
+            for attempt in range(1, CORPUS_RETRIES + 1):
+                sources = self.sources
+                try:
+                    self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
+                except SourceError:
+                    if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
+                        raise  # the corpus did not move under the build: the error is the file's
+                    continue
                 if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
-                    raise  # the corpus did not move under the build: the error is the file's
-                continue
-            if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
-                break
+                    break
+        finally:
+            self._tell_refusals()
         self._opened.clear()
         return self._generation
+
+    def _tell_refusals(self) -> None:
+        """Say which build cache entries the build refused (altered, damaged, not this user's)."""
+        # lazy: build code only when an index is built
+        from rulebase.build.cache import refusals
+
+        for line in refusals():
+            if self.notify is not None:
+                self.notify(line)
+
+    def add(self, paths: list[Path], fmt: str | None = None, edition: str | None = None,
+            doc_id: str | None = None, progress=None) -> tuple[list, Generation]:
+        """`rulebase add`: store the documents (usercorpus.add_documents), then build. A build the
+        documents themselves make fail (a SourceError or UsageError: what the checks before
+        storing could not see) takes them out again: a document that cannot be built is not kept,
+        and the last good index keeps answering. A build that fails for want of space or a
+        writable index keeps them (the next build with room takes them in)."""
+        # lazy: each command loads only what it runs (cold start)
+        from rulebase import usercorpus
+
+        added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id)
+        self.reload()
+        try:
+            return added, self.build(progress, force=False)
+        except (SourceError, UsageError) as exc:
+            for one in added:
+                usercorpus.remove_document(one.source.id, self.sources)
+                self.reload()
+            them = "it" if len(added) == 1 else "them"
+            raise UsageError(f"{', '.join(map(str, paths))} not added: the index cannot be built with {them} "
+                             f"({exc.message})", hint="nothing was kept; the index answers as before") from None
+        except RulebaseError as exc:
+            raise IndexError_(f"added {', '.join(a.source.id for a in added)}, but the index was not rebuilt: "
+                              f"{exc.message}", hint="it rebuilds on next use of a writable --index") from None
 
     def _corpus_changed(self, sources: list[Source]) -> bool:
         """Whether the manifests now list other sources than `sources` (re-read, as `reload`)."""
@@ -172,13 +222,19 @@ class Library:
                 return generation
             raise IndexError_("no index, and the directory is not writable", str(self.index_dir),
                               "point --index or RULEBASE_INDEX at a writable directory")
-        failed = recent_failure(self.index_dir)
-        if failed is not None:  # a full disk a minute ago: say so, do not spend seconds failing again
+        failed = recent_failure(self.index_dir, fingerprint=status.expected)
+        if failed is not None:  # a full disk a minute ago, or these sources: say so, do not fail again
             if generation is None:
                 raise self._failed(failed)
             self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {_ago(failed[1])} "
-                                 f"failed ({failed[0]}); showing the old index - free some space and run "
-                                 "'rulebase index build'")
+                                 f"failed ({failed[0]}); showing the old index - {failed[2]}")
+            self._generation = generation
+            return generation
+        if generation is not None and held(self.index_dir):
+            # another command is building (an add, a remove): the last good generation answers
+            # now rather than after that build (3-26 s); the command that changed the corpus waits
+            self.stale_reason = (f"the index at {self.index_dir} is being rebuilt by another command; answering "
+                                 "from the previous build")
             self._generation = generation
             return generation
         if generation is None and self.announce is not None and all(
@@ -193,13 +249,23 @@ class Library:
                                  f"(no space left: {exc.what.rpartition('(')[2].rstrip(')')}); showing the old index")
             self._generation = generation
             return generation
+        except (SourceError, UsageError, ManifestError) as exc:
+            if generation is None:
+                raise
+            # the corpus as it stands cannot be built (a stored copy changed, a manifest edited):
+            # the last good index answers, and reads do not try again until the sources change
+            remember_failure(self.index_dir, exc.message, fingerprint=status.expected, hint=SOURCES_HINT)
+            self.stale_reason = (f"the index at {self.index_dir} is out of date and could not be rebuilt "
+                                 f"({exc.message}); showing the old index - {SOURCES_HINT}")
+            self._generation = generation
+            return generation
 
-    def _failed(self, failed: tuple[str, float], problem: str | None = None) -> IndexError_:
+    def _failed(self, failed: Failure, problem: str | None = None) -> IndexError_:
         """The one-line error of a read that needs a build while the last one failed recently."""
         what = f"the index is damaged ({problem}) and " if problem else "no index: "
-        return IndexError_(f"{what}the last build, {_ago(failed[1])}, failed: {failed[0]}; not retried for "
-                           f"{FAILED_FOR // 60} minutes", str(self.index_dir),
-                           "free some space and run 'rulebase index build'")
+        until = "until the sources change" if failed.lasting else f"for {FAILED_FOR // 60} minutes"
+        return IndexError_(f"{what}the last build, {_ago(failed[1])}, failed: {failed[0]}; not retried {until}",
+                           str(self.index_dir), failed.hint)
 
     def _rebuild_damaged(self, problem: str, progress=None, late: bool = False) -> Generation:
         """Rebuild a damaged index once. `late`: found while reading, after ensure() returned
@@ -245,7 +311,8 @@ class Library:
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
         generation = self.ensure()
-        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
+        # before Whoosh unpickles anything; then what the searcher reads whole without checks of its own
+        distrust = seal.problem(generation.path, generation.meta) or searched(generation)
         if distrust is not None:
             raise IndexError_(distrust, str(generation.path))
         return Searcher(generation.whoosh_path, pairs)

@@ -37,12 +37,13 @@ from rulebase.core.sources import (
     user_corpus_dir,
 )
 from rulebase.ingest import parser_for
+from rulebase.ingest.bounds import MAX_RECORDS, binary_kind, check_lines
 from rulebase.ingest.detect import Detected, detect, detect_as
 from rulebase.ingest.text import decode
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 PENDING = ".rulebase-pending.json"  # the names a writer is about to create (see clean_leftovers)
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = 8 * 1024 * 1024  # the largest real rules document is 1.7 MB (ingest/bounds.py)
 _CREDITS = {"comprules": "Magic: The Gathering Comprehensive Rules (C) Wizards of the Coast",
             "crystalkeep-2008": "Rulings summary by Stephen D'Angelo, Crystal Keep",
             "crystalkeep-1999": "Rules summary by Stephen D'Angelo, Crystal Keep"}
@@ -174,6 +175,7 @@ def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
     if kind is not None:  # else decode() read a program as UTF-16 and failed 'at byte 872'
         raise NotText(str(path), kind)
     decoded = decode(data, str(path))
+    check_lines(decoded.text, str(path))  # before parsing: a parse's time grows with its lines
     found = detect(decoded.text, str(path)) if fmt is None else detect_as(decoded.text, str(path), fmt)
     label = edition or found.edition
     if label is None:
@@ -184,6 +186,10 @@ def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
     if not parsed.records:
         raise SourceError(f"no records found by the {found.format!r} parser", str(path),
                           "pass --format with the file's real format")
+    if len(parsed.records) > MAX_RECORDS:
+        raise UsageError(f"{path} holds {len(parsed.records):,} records; rulebase add takes documents of at most "
+                         f"{MAX_RECORDS:,} (a Comprehensive Rules release has at most 4,275)",
+                         hint="check that this is one rules document, or split it")
     kinds = dict(sorted(Counter(r.kind for r in parsed.records).items()))
     return _Checked(path, data, hashlib.sha256(data).hexdigest(), found, label, decoded.encoding,
                     decoded.repairs, kinds, len(parsed.records))
@@ -207,11 +213,15 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
     taken |= {name[:-4] for name in _names(folder) if name.endswith(".txt")}  # never overwrite the user's own file
     digests: dict[str, str] = {}
     for path, sid in reversed([(s.path, s.id) for s in known if s.path.is_file()]):
-        digests[_digest(path)] = sid  # reversed: a file two documents share is named by the first
+        digests[_digest(path)] = repr(sid)  # reversed: a file two documents share is named by the first
+        digests[text_digest(path.read_bytes())] = repr(sid)
+    if any(item.found.format == "comprules" for item in checked):
+        digests.update(_archived(known))
     planned: list[tuple[_Checked, Source]] = []
     for item in checked:
-        if item.digest in digests:
-            raise UsageError(f"{item.path} is already in the corpus as {digests[item.digest]!r}")
+        held = digests.get(item.digest) or digests.get(text_digest(item.data))
+        if held is not None:
+            raise UsageError(f"{item.path} is already in the corpus as {held}")
         new_id = check_id(doc_id) if doc_id is not None else _default_id(item.found, item.label, taken)
         if new_id in taken:
             raise UsageError(f"document id {new_id!r} is already in use", hint="pass --id with another id")
@@ -331,6 +341,31 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def text_digest(data: bytes) -> str:
+    """The digest of a text file's bytes as its text reads: without a UTF-8 byte-order mark, line
+    ends as LF, no trailing blank lines (a copy saved with CRLF is the same document)."""
+    body = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n").rstrip()
+    return "text:" + hashlib.sha256(body).hexdigest()
+
+
+def _archived(known: list[Source]) -> dict[str, str]:
+    """The text digest of every release the archives hold, naming it: re-adding one of them
+    relabelled today's rules as a document of its own (an identical release is the same release)."""
+    # lazy: only this rarer path needs it
+    from rulebase.ingest import ARCHIVES
+    from rulebase.ingest.comprules.archive import source_members
+
+    found: dict[str, str] = {}
+    for source in (s for s in known if s.format in ARCHIVES):
+        try:
+            members = source_members(source)
+        except SourceError:
+            continue  # an unreadable archive: the build says so
+        for _, member, data in members:
+            found.setdefault(text_digest(data), f"{source.id!r} (its release {member.rpartition('/')[2]})")
+    return found
+
+
 def _read(path: Path) -> bytes:
     """The file's bytes: regular files only (not /dev/zero, a FIFO or a socket), at most MAX_BYTES.
 
@@ -361,52 +396,6 @@ def _check_mode(path: Path, info: os.stat_result) -> None:
         raise UsageError(f"{path} is not a regular file (a device, FIFO or socket)", hint="give a rules text file")
     if info.st_size > MAX_BYTES:
         raise UsageError(f"{path} is larger than {MAX_BYTES // 2**20} MB", hint="give a rules text file")
-
-
-_MAGIC = ((b"\x7fELF", "a program (ELF)"), (b"MZ", "a Windows program"),
-          (b"\xcf\xfa\xed\xfe", "a macOS program"), (b"\xca\xfe\xba\xbe", "a macOS program or Java class"),
-          (b"%PDF-", "a PDF document"), (b"PK\x03\x04", "a ZIP archive (or a Word or OpenDocument file)"),
-          (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Microsoft Office file"),
-          (b"\x1f\x8b", "a gzip archive"), (b"\xfd7zXZ\x00", "an xz archive"), (b"BZh", "a bzip2 archive"),
-          (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"), (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-          (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"), (b"SQLite format 3\x00", "an SQLite database"))
-_TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # decode() reads these
-_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r\x0b\x0c\x1b")
-
-
-def binary_kind(data: bytes) -> str | None:
-    """What `data` looks like when it is not text ("a program (ELF)", "a PDF document", "binary
-    data"), else None. A known signature counts only when binary bytes follow it (a text may
-    begin "MZ"); without one, NUL bytes (outside UTF-16 text) or a sample of which
-    more than a tenth is control bytes mean binary data."""
-    sample = data[:65536]
-    if sample.startswith(_TEXT_BOMS):
-        return None
-    binary = b"\x00" in sample[:4096] or _undecodable(sample)
-    for magic, kind in _MAGIC:
-        if sample.startswith(magic) and binary:
-            return kind
-    if b"\x00" in sample:
-        odd, even = sample[1::2].count(0), sample[0::2].count(0)
-        if max(odd, even) * 10 >= len(sample) * 4:  # as ingest.text.decode tells UTF-16 without a BOM
-            try:
-                text = sample[:len(sample) // 2 * 2].decode("utf-16-le" if odd > even else "utf-16-be")
-            except UnicodeDecodeError:
-                return "binary data"
-            if sum(ch < " " and ch not in "\t\n\r\x0b\x0c\x1b" for ch in text) * 100 <= len(text):
-                return None
-        return "binary data"
-    if sum(sample.count(b) for b in _CONTROL_BYTES) * 10 > len(sample):
-        return "binary data"
-    return None
-
-
-def _undecodable(sample: bytes) -> bool:
-    try:
-        sample.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.start < len(sample) - 3  # not just a character cut at the end of the sample
-    return False
 
 
 def _default_id(found: Detected, label: str, taken: set[str]) -> str:

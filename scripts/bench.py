@@ -99,14 +99,20 @@ def build_process(env: dict, *args: str) -> tuple[float, float]:
 RELEASE = ROOT.parent / "shared" / "extra" / "comprules-2025-11-14.txt"
 
 
-def add_times(env: dict, tmp: Path, runs: int, document: Path = RELEASE, name: str = "add") -> list[float]:
-    """Wall times of `rulebase add DOCUMENT` (by default the 2025-11-14 release, a document of its
-    own), each on a fresh copy of the built index, the warm build cache and an empty user corpus,
-    as a user's first add after the first build."""
+def add_times(env: dict, tmp: Path, runs: int, document: Path | None = None, name: str = "add") -> list[float]:
+    """Wall times of `rulebase add DOCUMENT` (by default a user's copy of the 2025-11-14 release,
+    one word changed: a document of its own, since `add` refuses the archive's own text), each on
+    a fresh copy of the built index, the warm build cache and an empty user corpus, as a user's
+    first add after the first build."""
     # lazy: only this rarer path needs it
     import shutil
 
-    if not document.is_file():
+    if document is None and RELEASE.is_file():
+        document = tmp / "in" / "comprules-2025-11-14-mine.txt"
+        document.parent.mkdir(exist_ok=True)
+        document.write_bytes(RELEASE.read_bytes().replace(b"Trample is a static ability",
+                                                          b"Trample is a static keyword ability", 1))
+    if document is None or not document.is_file():
         return []
     times = []
     for n in range(runs):

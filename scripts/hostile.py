@@ -7,7 +7,8 @@
 
 Builds, in a temporary directory, the bundled corpus plus hostile user documents added as
 `rulebase add` adds them (RULEBASE_USER_CORPUS points into the temporary directory): a rule whose
-text is "first strike" x20,000, and a 10 MB single line of "trample". Then times hostile queries
+text is "first strike" x20,000, and a rule of 7.5 MB of "trample" (in lines of 256 KiB, the longest
+`add` takes: ingest/bounds.py). Then times hostile queries
 (phrases, repeated words, 20 typos, long queries) and prints each one's time against the 1 s
 target. Each query runs in its own process (index already open; postings cache and spelling
 vocabulary emptied before each run, so every term is read afresh) and is abandoned after
@@ -66,11 +67,15 @@ def queries() -> list[tuple[str, str]]:
 
 def write_documents(folder: Path, scale: float) -> list[Path]:
     """The hostile user documents, as Comprehensive Rules files (`rulebase add` recognises them)."""
+    # lazy: the script puts the checkout on sys.path first (see the top)
+    from rulebase.ingest.bounds import MAX_LINE
+
     first = folder / "first-strike.txt"
     first.write_text(HEADER + "100.30. " + "first strike " * int(20_000 * scale) + "\n", encoding="utf-8")
     trample = folder / "trample.txt"
-    line = ("trample " * (int(10 * 2**20 * scale) // 8)).rstrip()
-    trample.write_text(HEADER.replace("hostile", "trampling") + "100.30. " + line + "\n", encoding="utf-8")
+    line = ("trample " * (MAX_LINE // 8))[:MAX_LINE - 16].rstrip()  # as long as `add` takes a line
+    lines = [line] * max(1, int(30 * scale))  # 7.5 MB at scale 1, under add's 8 MB
+    trample.write_text(HEADER.replace("hostile", "trampling") + "100.30. " + "\n".join(lines) + "\n", encoding="utf-8")
     return [first, trample]
 
 

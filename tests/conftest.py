@@ -90,3 +90,41 @@ def ck2008_corpus():
         return corpus, env
 
     return write
+
+
+THREE_RELEASES = ("2009-05-01", "2009-07-11", "2009-09-04")
+
+
+@pytest.fixture(scope="session")
+def three_release_archive(tmp_path_factory) -> Path:
+    """A corpus of one Comprehensive Rules archive holding three releases of 2009, made from the
+    bundled archive (with its own SHA256SUMS): the archive's build, cache and timeline in seconds."""
+    import hashlib
+    import io
+    import tarfile
+
+    folder = tmp_path_factory.mktemp("small-archive")
+    members = {}
+    bundled = Path(__file__).resolve().parent.parent / "corpus" / "comprules-archive-2003-2026.tar.xz"
+    with tarfile.open(bundled, "r:xz") as tar:
+        for date in THREE_RELEASES:
+            name = f"comprules-archive/comprules-{date}.txt"
+            members[name] = tar.extractfile(name).read()
+    sums = "".join(f"{hashlib.sha256(data).hexdigest()}  {Path(name).name}\n" for name, data in members.items())
+    with tarfile.open(folder / "small.tar.xz", "w:xz") as out:
+        for name, data in [*members.items(), ("comprules-archive/SHA256SUMS", sums.encode())]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            out.addfile(info, io.BytesIO(data))
+    (folder / "sources.toml").write_text('''[[source]]
+id = "cr"
+title = "Comprehensive Rules, three releases of 2009"
+edition = "dated"
+date = "2009-05-01/2009-09-04"
+lang = "en"
+file = "small.tar.xz"
+format = "comprules-archive"
+provenance = "three members of the bundled archive"
+credit = "Comprehensive Rules (C) Wizards of the Coast"
+''', encoding="utf-8")
+    return folder

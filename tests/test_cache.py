@@ -5,8 +5,6 @@ from the bundled one, so each build takes seconds."""
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import tarfile
 from pathlib import Path
@@ -19,35 +17,12 @@ from rulebase.library import Library
 from rulebase.search.request import run_search
 
 ROOT = Path(__file__).resolve().parent.parent
-RELEASES = ("2009-05-01", "2009-07-11", "2009-09-04")
+RELEASES = ("2009-05-01", "2009-07-11", "2009-09-04")  # conftest.three_release_archive
 
 
 @pytest.fixture(scope="module")
-def small_corpus(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("small-archive")
-    members = {}
-    with tarfile.open(ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz", "r:xz") as tar:
-        for date in RELEASES:
-            name = f"comprules-archive/comprules-{date}.txt"
-            members[name] = tar.extractfile(name).read()
-    sums = "".join(f"{hashlib.sha256(data).hexdigest()}  {Path(name).name}\n" for name, data in members.items())
-    with tarfile.open(folder / "small.tar.xz", "w:xz") as out:
-        for name, data in [*members.items(), ("comprules-archive/SHA256SUMS", sums.encode())]:
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            out.addfile(info, io.BytesIO(data))
-    (folder / "sources.toml").write_text('''[[source]]
-id = "cr"
-title = "Comprehensive Rules, three releases of 2009"
-edition = "dated"
-date = "2009-05-01/2009-09-04"
-lang = "en"
-file = "small.tar.xz"
-format = "comprules-archive"
-provenance = "three members of the bundled archive"
-credit = "Comprehensive Rules (C) Wizards of the Coast"
-''', encoding="utf-8")
-    return folder
+def small_corpus(three_release_archive) -> Path:
+    return three_release_archive
 
 
 def answers(library: Library) -> list:
@@ -237,10 +212,13 @@ def test_a_newer_release_is_folded_from_the_cached_parse_as_a_full_parse_would(s
     assert damaged == full
     assert len(parsed) == 2 * len(RELEASES) + 1  # the build, the damaged entry parsed again, then the add
 
-    def unfit(cache: Path) -> None:  # intact (sizes kept) but not this archive's: extend declines it
+    def unfit(cache: Path) -> None:  # intact (sealed again) but not this archive's: extend declines it
+        from rulebase.build.cache import seal_entry
+
         resume = next(cache.glob("cr-*/resume.json"))
         text = resume.read_text(encoding="utf-8")
         resume.write_text(text.replace('"2009-07-11", "2009-09-04"]', '"2009-07-11", "2009-09-05"]'), encoding="utf-8")
+        seal_entry(resume.parent)
 
     parsed.clear()
     assert _add_and_answer(small_corpus, tmp_path, "unfit", data, monkeypatch, unfit) == full
@@ -289,10 +267,11 @@ def test_a_folded_release_copies_the_closed_segment_and_indexes_as_a_build_from_
     own, added = _closed_of(tmp_path / "fast" / "cache")
     assert own == added and own["docs"] > 0  # copied: the same segment
 
-    def rekey(cache_folder: Path) -> None:  # intact (sizes kept) but another key: written again
+    def rekey(cache_folder: Path) -> None:  # intact (sealed again) but another key: written again
         closed = next(cache_folder.glob("cr-*/whoosh/closed.json"))
         held = json.loads(closed.read_text(encoding="utf-8"))
         closed.write_text(json.dumps({**held, "key": "x" + held["key"][1:]}), encoding="utf-8")
+        cache.seal_entry(closed.parent.parent)
 
     rekeyed = _add_and_answer(small_corpus, tmp_path, "rekeyed", data, monkeypatch, rekey)
     rekeyed.extend(_searches(tmp_path, "rekeyed"))

@@ -95,11 +95,22 @@ def test_an_impossible_crystal_keep_date_names_the_file_and_line(stamp, shown):
         detect(text, "ck.txt")
 
 
-def test_a_real_date_outside_every_era_leaves_the_edition_to_the_user():
-    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025",
-                                                                                           "March 3, 1066")
-    found = detect(text, "doc.txt")
-    assert (found.date, found.edition) == ("1066-03-03", None)
+@pytest.mark.parametrize("when", ["March 3, 1066", "August 4, 1993", "January 1, 2100", "December 31, 9999"])
+def test_a_real_date_outside_the_dates_rulebase_knows_names_the_file_and_line(when):
+    """Issue 35.4: a release dated 1066, 2100 or 9999 was stored (given --edition), then every
+    build failed on its date and every read with it."""
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025", when)
+    with pytest.raises(UsageError) as err:
+        detect(text, "doc.txt")
+    assert str(err.value) == (f"doc.txt line 3: 'effective as of {when}' is outside the dates rulebase knows "
+                              "(1993-08-05, Magic's first rules, to 2099-12-31) - correct the date in a copy of the "
+                              "file and add that copy")
+
+
+@pytest.mark.parametrize(("when", "label"), [("August 5, 1993", "alpha"), ("December 31, 2099", "cr2099")])
+def test_the_first_and_last_days_rulebase_knows_are_accepted(when, label):
+    text = (FIXTURES / "comprules-2025-11-14.txt").read_text(encoding="utf-8-sig").replace("November 14, 2025", when)
+    assert detect(text, "doc.txt").edition == label
 
 
 def test_add_of_a_file_with_an_impossible_date_is_a_usage_error(tmp_path):
@@ -157,3 +168,17 @@ def test_add_of_a_release_whose_line_breaks_were_lost_says_so(tmp_path):
         "rules run into each other (' Concepts100. General100.1. These Magic rules appl'): its line breaks were "
         "lost - take a copy with its line breaks (LF, CRLF or CR) and read that\n")
     assert not (tmp_path / "user").exists()
+
+
+def test_format_comprules_given_for_a_text_detection_does_not_recognise():
+    """Issue 35.6: `add --format comprules` of a text that is not recognised as one (a greeting, or
+    a release with fewer than 20 numbered rules in its first 400 kB) crashed (TypeError, exit 3)."""
+    from rulebase.ingest.detect import detect_as
+
+    found = detect_as("hello world\n", "h.txt", "comprules")
+    assert (found.format, found.date, found.edition) == ("comprules", "undated", None)
+    padded = "Comprehensive Rules\n\nThese rules are effective as of May 2, 2025.\n\n" + "x\n" * 250_000 + (
+        "100.1. A rule.\n" * 30)
+    found = detect_as(padded, "late.txt", "comprules")
+    assert (found.format, found.date, found.edition) == ("comprules", "2025-05-02", "cr2025")
+    assert found.evidence[0] == "format given: comprules"

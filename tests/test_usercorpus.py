@@ -359,7 +359,7 @@ def test_the_1999_crystal_keep_texts_can_be_added(tmp_path, corpus_without_archi
 ])
 def test_binary_kind_tells_programs_archives_and_images_from_text(data, kind):
     """Issue 20.5: `add /bin/ls` was read as UTF-16 and failed 'at byte 872'."""
-    from rulebase.usercorpus import binary_kind
+    from rulebase.ingest.bounds import binary_kind
 
     assert binary_kind(data) == kind
 

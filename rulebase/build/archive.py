@@ -92,7 +92,7 @@ def load_or_parse(source: Source, added: archive.Added = ()) -> tuple[archive.Ar
     releases = archived.parsed.meta["releases"]
     spans = windows(archived.parsed.records, [source], {source.id: releases})
     # the closed documents' segment of the archive's own entry: what a fold of a newer release leaves alone
-    reuse = own.segment_dir if resume is not None else None
+    reuse = own.segment() if resume is not None else None
 
     def write_segment(folder: Path) -> None:
         writer.write_archive_index(folder, archived.parsed.records, spans, default_workers(),

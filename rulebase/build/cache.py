@@ -4,8 +4,16 @@ The archive is most of the corpus (128 releases in three files) and never change
 or our code do, so a build keeps what it made of it: the versions (JSON) and a Whoosh index holding only
 them (the segments of its closed versions, then the rest: writer.write_archive_index). The next build, say after `rulebase add` of one release, parses and indexes the other
 documents and copies the segment in: seconds, not a minute. Entries are keyed by the archive's
-bytes and the code digest, written to a temporary folder and renamed into place, and checked
-against the file sizes they recorded; a damaged or unreadable entry is ignored and rebuilt.
+bytes and the code digest, written to a temporary folder and renamed into place.
+
+The cache is held to the promise the index's generations keep (index/seal.py): Whoosh unpickles
+what it opens, and the versions are shown as the rules' text, so nothing in an entry is used
+before it is verified. Each entry lists every file's size and SHA-256 in `sums.json`, sealed
+(`sums.seal`) with an HMAC under the per-user key; a reader checks the seal, then the bytes of
+each file it uses (and that the index folder holds no file the list lacks) before Whoosh or
+json sees them, and Whoosh opens only a verified copy (copy_verified). An entry that fails is
+ignored and rebuilt from the sources, and said so once (refusals): a damaged, planted or altered
+entry is never trusted, whoever wrote it.
 A build keeps the entries and segments it used and a few of the most recently used others
 (prune_entries, prune_segments): older code's entries do not pile up.
 Copies, not hard links: damage to a generation must never reach the cache.
@@ -14,6 +22,7 @@ Copies, not hard links: damage to a generation must never reach the cache.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -22,8 +31,10 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+from rulebase.core.errors import IndexError_
 from rulebase.core.pool import Beside
 from rulebase.core.records import from_dict, to_dict
+from rulebase.index import seal
 from rulebase.ingest.comprules.archive import Resume
 from rulebase.ingest.comprules.lineage import Traced
 from rulebase.ingest.text import Parsed, Warning_
@@ -61,27 +72,24 @@ class Entry:
     def segment_dir(self) -> Path:
         return self.path / "whoosh"
 
-    def _sizes_ok(self) -> bool:
-        try:
-            sizes = json.loads((self.path / "sizes.json").read_text(encoding="utf-8"))
-            return isinstance(sizes, dict) and all(
-                (self.path / name).stat().st_size == size for name, size in sizes.items())
-        except (OSError, ValueError, TypeError):
-            return False
-
     def load(self) -> tuple[Parsed, Counter] | None:
-        """The cached versions, or None (absent, damaged, unreadable, or without their segment)."""
-        if not (self._sizes_ok() and (self.segment_dir / "_MAIN_1.toc").is_file()):
+        """The cached versions, or None (absent, damaged, unreadable, not sealed by this user, or
+        without their verified segment)."""
+        sums = _trusted(self.path)
+        data = _read_verified(self.path, "versions.json", sums)
+        if data is None or not _segment_ok(self.path, sums):
             return None
         try:
-            data = json.loads((self.path / "versions.json").read_text(encoding="utf-8"))
+            data = json.loads(data)
             records = [from_dict(r) for r in data["records"]]
             warnings = [Warning_(*w) for w in data["warnings"]]
             parsed = Parsed(records, warnings, notes=list(data["notes"]), meta=dict(data["meta"]))
-        except (OSError, ValueError, KeyError, TypeError):
+            encodings = Counter(data["encodings"])
+        except (ValueError, KeyError, TypeError):
+            _refuse(self.path, "versions.json is not what a build writes")
             return None
         touch(self.path)
-        return parsed, Counter(data["encodings"])
+        return parsed, encodings
 
     def save(self, parsed: Parsed, encodings: Counter, write_segment, resume: Resume | None = None) -> bool:
         """Store the versions and, through `write_segment(folder)`, their index segment (and, of
@@ -100,24 +108,29 @@ class Entry:
     def dates(self) -> list[str] | None:
         """The dates of the archive's releases, from an entry with a Resume (a small file: which
         added releases the archive lacks is known without loading its versions), or None."""
-        if not self._sizes_ok():
-            return None
+        data = _read_verified(self.path, "dates.json", _trusted(self.path))
         try:
-            dates = json.loads((self.path / "dates.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            dates = json.loads(data) if data is not None else None
+        except ValueError:
             return None
         return dates if isinstance(dates, list) and all(isinstance(d, str) for d in dates) else None
 
     def load_resume(self) -> Resume | None:
-        """The cached Resume (archive.Resume), or None (absent, damaged or unreadable)."""
-        if not self._sizes_ok():
+        """The cached Resume (archive.Resume), or None (absent, damaged, unreadable or unsealed)."""
+        data = _read_verified(self.path, "resume.json", _trusted(self.path))
+        if data is None:
             return None
         try:
-            resume = _resume_of(json.loads((self.path / "resume.json").read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            resume = _resume_of(json.loads(data))
+        except (ValueError, KeyError, TypeError, IndexError):
+            _refuse(self.path, "resume.json is not what a build writes")
             return None
         touch(self.path)
         return resume
+
+    def segment(self) -> Path | None:
+        """The entry's index folder once verified (Whoosh then opens a verified copy of it), else None."""
+        return self.segment_dir if _segment_ok(self.path, _trusted(self.path)) else None
 
 
 def _write_versions(tmp: Path, parsed: Parsed, encodings: Counter, resume: Resume | None) -> None:
@@ -163,7 +176,7 @@ class Segment:
     """A Whoosh index holding one group of documents (the bundled documents besides the archive,
     or one added document), keyed by the digest of exactly the documents it indexes (writer.py):
     a rebuild whose documents for that group are the same copies it instead of indexing them
-    again. Written to a temporary folder and renamed into place, checked against its sizes."""
+    again. Written to a temporary folder and renamed into place, verified as an Entry is."""
 
     def __init__(self, key: str = "", root: Path | None = None, path: Path | None = None):
         self.path = path or (root or cache_root()) / f"segment-{key}"
@@ -173,30 +186,150 @@ class Segment:
         return self.path / "whoosh"
 
     def ready(self) -> bool:
-        return _sizes_ok(self.path) and (self.segment_dir / "_MAIN_1.toc").is_file()
+        return _segment_ok(self.path, _trusted(self.path))
 
     def save(self, write_segment) -> bool:
         """Write the segment through `write_segment(folder)`; False when the cache cannot be written."""
         return _publish(self.path, lambda tmp: write_segment(tmp / "whoosh"))
 
 
-def _sizes_ok(folder: Path) -> bool:
+SUMS, SUMS_SEAL = "sums.json", "sums.seal"  # every file's [size, SHA-256], and its HMAC (index/seal.py)
+_REFUSED: dict[Path, str] = {}  # entries found altered or damaged by this process, and why
+
+
+def _refuse(folder: Path, why: str) -> None:
+    _REFUSED.setdefault(folder, why)
+
+
+def refusals() -> list[str]:
+    """What this process refused of the cache since last asked, one line an entry (the builder's
+    caller shows them as warnings)."""
+    lines = [f"the build cache entry {folder} is not as this user's rulebase wrote it ({why}); not used, "
+             "rebuilt from the sources" for folder, why in _REFUSED.items()]
+    _REFUSED.clear()
+    return lines
+
+
+def _trusted(folder: Path) -> dict[str, list] | None:
+    """The entry's file list when this user's rulebase sealed it, else None (an absent entry
+    quietly; one that is there but unsealed, altered or unreadable is refused)."""
     try:
-        sizes = json.loads((folder / "sizes.json").read_text(encoding="utf-8"))
-        return isinstance(sizes, dict) and all((folder / name).stat().st_size == size for name, size in sizes.items())
-    except (OSError, ValueError, TypeError):
+        data = (folder / SUMS).read_bytes()
+        mark = (folder / SUMS_SEAL).read_text(encoding="ascii")
+    except FileNotFoundError:
+        if folder.is_dir():
+            _refuse(folder, f"it has no sealed {SUMS}")
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        _refuse(folder, f"its {SUMS} is unreadable ({getattr(exc, 'strerror', None) or exc})")
+        return None
+    if not seal.sealed(data, mark):
+        _refuse(folder, f"its {SUMS} is not sealed by this user's rulebase: written elsewhere or altered")
+        return None
+    try:
+        sums = json.loads(data)
+    except ValueError:
+        sums = None
+    if not isinstance(sums, dict) or not all(isinstance(v, list) and len(v) == 2 for v in sums.values()):
+        _refuse(folder, f"its {SUMS} is not what a build writes")
+        return None
+    return sums
+
+
+def _digest(path: Path) -> tuple[int, str]:
+    digest, size = hashlib.sha256(), 0
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return size, digest.hexdigest()
+
+
+def _read_verified(folder: Path, name: str, sums: dict | None) -> bytes | None:
+    """The bytes of `name` in the entry when they are what its sealed list says, else None."""
+    if sums is None:
+        return None
+    if name not in sums:
+        return None  # an entry without it (an archive's with added releases has no Resume)
+    try:
+        data = (folder / name).read_bytes()
+    except OSError as exc:
+        _refuse(folder, f"{name} is unreadable ({exc.strerror})")
+        return None
+    if [len(data), hashlib.sha256(data).hexdigest()] != sums[name]:
+        _refuse(folder, f"{name} differs from its sealed checksum")
+        return None
+    return data
+
+
+def _segment_ok(folder: Path, sums: dict | None) -> bool:
+    """Whether the entry's Whoosh folder holds exactly the files its sealed list names, each with
+    its recorded SHA-256 (a stray _MAIN_2.toc would be the one Whoosh opens)."""
+    if sums is None:
         return False
+    whoosh = folder / "whoosh"
+    try:
+        found = {f"whoosh/{p.name}" for p in whoosh.iterdir()}
+    except OSError:
+        _refuse(folder, "its index folder is missing or unreadable")
+        return False
+    listed = {name for name in sums if name.startswith("whoosh/")}
+    if found != listed or "whoosh/_MAIN_1.toc" not in listed:
+        stray = sorted(found - listed) or sorted(listed - found) or ["whoosh/_MAIN_1.toc"]
+        _refuse(folder, f"{stray[0]} is {'not in' if stray[0] in found else 'missing from'} its sealed list")
+        return False
+    for name in sorted(listed):
+        try:
+            got = list(_digest(folder / name))
+        except OSError as exc:
+            _refuse(folder, f"{name} is unreadable ({exc.strerror})")
+            return False
+        if got != sums[name]:
+            _refuse(folder, f"{name} differs from its sealed checksum")
+            return False
+    return True
+
+
+def copy_verified(whoosh: Path, into: Path) -> None:
+    """Copy a cache entry's Whoosh folder (verified by Entry.segment, Entry.load or
+    Segment.ready) into `into`, checking every byte against the sealed list again as it is
+    copied: what Whoosh then opens is the checked copy, never the cache folder, so a file swapped
+    after the check is never read. A mismatch is an IndexError_ (the entry is dropped: the next
+    build writes it again)."""
+    folder = whoosh.parent
+    sums = _trusted(folder)
+    try:
+        names = sorted(p.name for p in whoosh.iterdir())
+        if sums is None or {f"whoosh/{n}" for n in names} != {n for n in sums if n.startswith("whoosh/")}:
+            raise ValueError("its files changed")
+        into.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            digest, size = hashlib.sha256(), 0
+            with open(whoosh / name, "rb") as source, open(into / name, "wb") as target:
+                for block in iter(lambda: source.read(1 << 20), b""):  # noqa: B023 - read before the next file
+                    digest.update(block)
+                    size += len(block)
+                    target.write(block)
+            if [size, digest.hexdigest()] != sums[f"whoosh/{name}"]:
+                raise ValueError(f"whoosh/{name} changed")
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise  # a full disk, said as such by the builder
+        shutil.rmtree(folder, ignore_errors=True)
+        raise IndexError_(f"a build cache entry changed while it was read ({exc})", str(folder),
+                          "run the command again: the entry is written anew") from None
 
 
 def _publish(path: Path, fill) -> bool:
-    """Fill a temporary folder beside `path` (`fill(folder)`), record its files' sizes and rename
-    it into place; False, and nothing left behind, when the cache cannot be written."""
+    """Fill a temporary folder beside `path` (`fill(folder)`), record and seal its files'
+    sizes and checksums and rename it into place; False, and nothing left behind, when the cache
+    cannot be written."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         fill(tmp)
-        _write_sizes(tmp)
+        seal_entry(tmp)
         shutil.rmtree(path, ignore_errors=True)
         os.replace(tmp, path)
         return True
@@ -205,9 +338,13 @@ def _publish(path: Path, fill) -> bool:
         return False
 
 
-def _write_sizes(folder: Path) -> None:
-    sizes = {p.relative_to(folder).as_posix(): p.stat().st_size for p in sorted(folder.rglob("*")) if p.is_file()}
-    (folder / "sizes.json").write_text(json.dumps(sizes), encoding="utf-8")
+def seal_entry(folder: Path) -> None:
+    """Write the entry's sealed list: every file's size and SHA-256 (SUMS), and its HMAC (SUMS_SEAL)."""
+    sums = {p.relative_to(folder).as_posix(): list(_digest(p)) for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name not in (SUMS, SUMS_SEAL)}
+    data = json.dumps(sums, sort_keys=True).encode("utf-8")
+    (folder / SUMS).write_bytes(data)
+    (folder / SUMS_SEAL).write_text(seal.seal_of(data) + "\n", encoding="ascii")
 
 
 def touch(path: Path) -> None:

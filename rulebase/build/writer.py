@@ -297,28 +297,35 @@ def _write_parts(path: Path, parts: list[list[dict]], workers: int) -> list:
 
 
 def _closed_segments(reuse: Path, key: str, closed: int, into: Path) -> list:
-    """The closed segments of the archive index in `reuse` (CLOSED), copied into `into`, when
-    they hold the `closed` documents of `key`; else none."""
+    """The closed segments of the archive index in `reuse` (CLOSED; a cache entry's folder,
+    verified), copied into `into`, when they hold the `closed` documents of `key`; else none.
+    Whoosh reads a copy checked byte for byte against the entry's sealed list (cache.copy_verified)."""
     # lazy: only this rarer path needs it
     import json
     import shutil
 
+    from rulebase.build.cache import copy_verified
+
+    staging = into.parent / f".closed-{into.name}"
     try:
-        held = json.loads((reuse / CLOSED).read_text(encoding="utf-8"))
+        copy_verified(reuse, staging)
+        held = json.loads((staging / CLOSED).read_text(encoding="utf-8"))
         ids = held["segments"]
-        segments = whoosh_index.open_dir(str(reuse), readonly=True)._segments()[:len(ids)]  # noqa: SLF001
+        segments = whoosh_index.open_dir(str(staging), readonly=True)._segments()[:len(ids)]  # noqa: SLF001
         if (held["key"] != key or held["docs"] != closed or [s.segment_id() for s in segments] != ids
                 or sum(s.doc_count_all() for s in segments) != closed):
             return []
-        copying = [(s, [f for f in reuse.iterdir() if f.name.startswith(f"{s.segment_id()}.")]) for s in segments]
-        if not all(files for _, files in copying):
+        moving = [(s, [f for f in staging.iterdir() if f.name.startswith(f"{s.segment_id()}.")]) for s in segments]
+        if not all(files for _, files in moving):
             return []
-        for _, files in copying:
+        for _, files in moving:
             for file in files:
-                shutil.copyfile(file, into / file.name)
+                os.replace(file, into / file.name)
         return segments
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError, IndexError_):
         return []
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 ADDED_PART = 1500  # an added document of more records than twice this is indexed by two workers
@@ -394,22 +401,29 @@ def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int,
 
 
 def _copy_segments(folders: list[Path], into: Path) -> list:
-    """Copy every segment of the indexes in `folders` into `into`; returns the segment objects."""
+    """Copy every segment of the cached indexes in `folders` into `into`; returns the segment
+    objects. Each folder is first copied beside `into`, every byte checked against the cache
+    entry's sealed list (cache.copy_verified), and Whoosh opens only that copy."""
     # lazy: only this rarer path needs it
     import shutil
 
+    from rulebase.build.cache import copy_verified
+
     found = []
-    for folder in folders:
-        ix = whoosh_index.open_dir(str(folder), readonly=True)
-        for segment in ix._segments():  # noqa: SLF001 - the segment list is what a TOC holds
-            prefix = f"{segment.segment_id()}."  # "MAIN_<segid>."
-            copied = 0
-            for file in Path(folder).iterdir():
-                if file.name.startswith(prefix):
-                    shutil.copyfile(file, into / file.name)
-                    copied += 1
-            if not copied:
-                raise IndexError_("a cached index segment has no files", str(folder),
-                                  "delete the cache folder (RULEBASE_CACHE) and build again")
-            found.append(segment)
+    for n, folder in enumerate(folders):
+        staging = into.parent / f".cached-{into.name}-{n}"
+        try:
+            copy_verified(folder, staging)
+            ix = whoosh_index.open_dir(str(staging), readonly=True)
+            for segment in ix._segments():  # noqa: SLF001 - the segment list is what a TOC holds
+                prefix = f"{segment.segment_id()}."  # "MAIN_<segid>."
+                files = [file for file in staging.iterdir() if file.name.startswith(prefix)]
+                if not files:
+                    raise IndexError_("a cached index segment has no files", str(folder),
+                                      "delete the cache folder (RULEBASE_CACHE) and build again")
+                for file in files:
+                    os.replace(file, into / file.name)
+                found.append(segment)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return found

@@ -5,6 +5,7 @@ every `rulebase lookup`.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -25,6 +26,10 @@ def failure(exc: BaseException) -> tuple[list[str], int]:
                 "documents saved as plain text"], exc.exit_code
     if isinstance(exc, RulebaseError):
         return [f"error: {exc.message}"], exc.exit_code
+    if output_failed(exc):
+        drop_output()  # what is still buffered would fail again at exit
+        return [f"error: cannot write the answer to standard output ({exc.strerror}) - check where the output "
+                "goes (a full disk, a closed or read-only file)"], 2
     return [f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"], 3
 
 
@@ -53,6 +58,56 @@ def package_version() -> str:
         from rulebase import __version__
 
         return __version__
+
+
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+
+
+def output_failed(exc: BaseException) -> bool:
+    """Whether `exc` is a write to standard output that failed (`> /dev/full`, a full disk, a
+    descriptor closed under us): an OSError with no file name. Every file this tool opens itself
+    is named in its errors, and the index's and the user corpus's writes become typed errors."""
+    return (isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError) and exc.errno in _OUTPUT_ERRNOS
+            and exc.filename is None)
+
+
+def drop_output() -> None:
+    """Point standard output at /dev/null (stderr stays): after a write to it failed."""
+    # lazy: only this rarer path needs it
+    from contextlib import suppress
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        with suppress(OSError, ValueError, AttributeError):  # closed, or not a real file (tests)
+            os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
+def standard_streams() -> str | None:
+    """Make sure descriptors 0-2 are open before any file is: a closed one (`>&-`) is taken by
+    the next file opened, and a write meant for the terminal would land in it (the index's
+    records.db). stdin and stderr are opened on /dev/null; a closed stdout is an error to report
+    (the answer has nowhere to go): its message, else None."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    for fd in closed:
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    if 2 in closed:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    if 0 in closed:
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    if 1 in closed or sys.stdout is None:
+        return ("error: standard output is closed - give the command somewhere to write its answer "
+                "(a terminal, a pipe or a file; '> /dev/null' to discard it)")
+    return None
 
 
 def silence_output() -> None:

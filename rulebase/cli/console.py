@@ -44,9 +44,21 @@ class SafeConsole(Console):
         raise BrokenPipeError(32, "Broken pipe")
 
 
+WIDTHS = (20, 500)  # columns: COLUMNS=0 printed nothing, COLUMNS=100000 padded `define` to 10 MB
+HEIGHTS = (5, 10_000)  # lines: LINES=0 paged a one-line answer
+
+
+def sized(console: Console) -> Console:
+    """The console with its width and height (COLUMNS and LINES, else the terminal's) held
+    within sane bounds."""
+    width, height = console.size
+    console.size = (min(max(width, WIDTHS[0]), WIDTHS[1]), min(max(height, HEIGHTS[0]), HEIGHTS[1]))
+    return console
+
+
 def make_console(stderr: bool = False) -> Console:
     # emoji=False: record text is shown as written (':x:' is not an emoji code in a rules text)
-    return SafeConsole(stderr=stderr, highlight=False, soft_wrap=False, emoji=False)
+    return sized(SafeConsole(stderr=stderr, highlight=False, soft_wrap=False, emoji=False))
 
 
 def cell(value, style: str = "") -> Text:
@@ -132,7 +144,7 @@ def build_progress(enabled: bool = True):
     """A progress bar on stderr while the index builds; a no-op when piped or disabled. The bar
     (and rich.progress) starts with the first report, so a command on a current index pays
     nothing for it and prints no cursor codes."""
-    console = Console(stderr=True)
+    console = sized(Console(stderr=True))
     if not enabled or not console.is_terminal:
         yield None
         return

@@ -211,6 +211,13 @@ def main() -> None:
     # index is written inside `with` blocks and explicit commits), so nothing is left to flush.
     gc.set_threshold(50_000, 20, 100)
     try:
+        # lazy: each command loads only what it runs (cold start)
+        from rulebase.cli.common import standard_streams
+
+        closed = standard_streams()
+        if closed is not None:
+            print(closed, file=sys.stderr)
+            sys.exit(2)
         if sys.argv[1:] == ["--version"]:  # no typer needed to say this
             # lazy: each command loads only what it runs (cold start)
             from rulebase.cli.common import version_line

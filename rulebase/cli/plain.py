@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from rulebase.core.eras import OPEN_END
-from rulebase.core.records import Record
+from rulebase.core.records import Record, fold_typography
 from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results, unmark
 
@@ -146,6 +146,7 @@ def ref_lines(entry: Entry) -> Iterable[str]:
         yield f"<- referenced by {label(rec)} ({rec.id})"
     for rec in entry.same:
         yield f"= same rule in {rec.source}: {rec.id}"
+    yield from upcoming_lines(entry)
     if entry.record.lineage:
         yield f"history: rulebase history {entry.record.id}"
 
@@ -171,8 +172,19 @@ def compact_ref_lines(entry: Entry) -> Iterable[str]:
         yield f"= same rule in {rec.source}: {rec.id}"
     if entry.now:
         yield f"now: {now_note(entry)} ({entry.now.id})"
+    yield from upcoming_lines(entry)
     if entry.record.lineage:
         yield f"history: rulebase history {entry.record.id}"
+
+
+def upcoming_lines(entry: Entry) -> Iterable[str]:
+    """'upcoming: rule 103.4 from 2031-03-03, text changes (id)': the rule's version in a release
+    dated after today, not in force until its day."""
+    nxt = entry.upcoming
+    if nxt is not None:
+        name = f"rule {nxt.number}" if nxt.number else label(nxt)
+        same = fold_typography(nxt.text) == fold_typography(entry.record.text)
+        yield f"upcoming: {name} from {nxt.span[0]}, {'same text' if same else 'text changes'} ({nxt.id})"
 
 
 def now_note(entry: Entry) -> str:
@@ -305,7 +317,7 @@ def defined_note(entry, when: int | None = None) -> str:
 
     state = ("in force now" if when is None else f"in force on {show(when)}") if entry.now else "history"
     parts = [state] + (["the rule it cites"] if entry.cited else [])
-    parts += [entry.era, f"{show(entry.first)} to {show(entry.last)}"]
+    parts += [entry.era, span_text(entry.first, entry.last)]
     if entry.same_text:
         parts.append("= same text in " + ", ".join(entry.same_text))
     return "-- " + " · ".join(parts)
@@ -313,7 +325,6 @@ def defined_note(entry, when: int | None = None) -> str:
 
 def span_text(first: int, last: int) -> str:
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.core.eras import show
+    from rulebase.core.eras import span_text as days
 
-    end = show(last)
-    return f"{show(first)} to {end}" if end != "now" else f"{show(first)} to now"
+    return days(first, last)

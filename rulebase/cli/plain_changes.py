@@ -25,11 +25,10 @@ def compare_title(comparison) -> str:
 def period_note(stance) -> str:
     """A column's days in force ("in force 2009-07-11 to now"), and the curated column it shows
     when the era asked for lies inside another's ("the cr2009 column: ...")."""
-    from rulebase.core.eras import show  # (only compare needs it)
 
     if stance.period is None:
         return ""
-    note = f"in force {show(stance.period.first)} to {show(stance.period.last)}"
+    note = f"in force {span_text(stance.period.first, stance.period.last)}"
     return f"the {stance.column} column, {note}" if stance.column else note
 
 

@@ -299,6 +299,10 @@ def release_fields(s: dict) -> list[tuple[str, str]]:
     files = sum(1 + len(r.get("printings", [])) for r in releases)
     fields = [("releases", f"{len(releases)} ({files} files in {', '.join(s.get('files') or [s['file']])}), "
                            f"{releases[0]['date']} to {releases[-1]['date']}, each dated by its own text")]
+    ahead = [r["date"] for r in releases if upcoming_date(r["date"])]
+    if ahead:
+        fields.append(("upcoming", f"{', '.join(ahead)}: not in force until {'its' if len(ahead) == 1 else 'their'} "
+                                   "day; the rules in force now are the release before"))
     if s.get("gaps"):
         fields.append(("gaps", s["gaps"]))
     fields.append(("", "a release it lacks can be added: rulebase add FILE"))
@@ -316,7 +320,16 @@ def _joined(s: dict) -> str | None:
     joined = (s.get("meta") or {}).get("joined")
     if not joined or s["records"]:
         return None
-    return f"in {joined}'s timeline: its rules are {joined}:NUMBER@{s['date']} versions, counted under {joined}"
+    ahead = f" (upcoming: in force from {s['date']})" if upcoming_date(s["date"]) else ""
+    return f"in {joined}'s timeline{ahead}: its rules are {joined}:NUMBER@{s['date']} versions, counted under {joined}"
+
+
+def upcoming_date(date: str) -> bool:
+    """Whether a document's or release's date (YYYY-MM-DD) is after today (eras.today)."""
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.core.eras import day, upcoming
+
+    return len(date) == 10 and date[:4].isdigit() and upcoming(day(date))
 
 
 def _counts(s: dict) -> list[tuple[str, str]]:

@@ -25,7 +25,17 @@ class State:
             from rulebase.library import Library
 
             self._library = Library(self.index)
+            self._library.notify = _warn  # what a build refused or repaired: one line each, on stderr
         return self._library
+
+
+def _warn(message: str) -> None:
+    # lazy: each command loads only what it runs (cold start)
+    import sys
+
+    from rulebase.cli.plain import printable
+
+    print(printable(f"warning: {message}"), file=sys.stderr)
 
 
 _STATE = State(None, False)  # replaced by the root callback on every invocation

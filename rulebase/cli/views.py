@@ -54,13 +54,18 @@ def _shown(entry: Entry, data: dict) -> dict:
     data["twins"] = [brief(r) for r in entry.twins]
     data["copies"] = dict(entry.copies)
     data["now"] = dict(brief(entry.now), same_text=entry.now_same) if entry.now else None
+    if entry.upcoming is not None:  # (only then: a release dated after today)
+        data["upcoming"] = dict(brief(entry.upcoming), first=entry.upcoming.span[0])
     return data
 
 
 def _days(days: tuple[int, int] | None) -> dict | None:
-    from rulebase.core.eras import show
+    """{"first", "last"} ("now": open-ended), and "upcoming": true for days that have not begun."""
+    from rulebase.core.eras import show, upcoming
 
-    return {"first": show(days[0]), "last": show(days[1])} if days else None
+    if not days:
+        return None
+    return {"first": show(days[0]), "last": show(days[1]), **({"upcoming": True} if upcoming(days[0]) else {})}
 
 
 def lookup_json(result: Lookup) -> dict:
@@ -128,12 +133,12 @@ def history_json(found) -> dict:
     "to", "change", "previous_number", "text", "diff"}], "linked": [ids]}]}."""
     # lazy: only the output form asked for
     from rulebase.cli.plain_changes import diff_text
-    from rulebase.core.eras import show
+    from rulebase.core.eras import show, upcoming
 
     return {"ref": found.ref, "lineages": [
         {"key": lin.key, "current": lin.current,
          "steps": [{"id": s.record.id, "number": s.record.number, "from": show(s.first), "to": show(s.last),
-                    "change": s.change, "previous_number": s.previous_number, "text": s.record.text,
+                    **({"upcoming": True} if upcoming(s.first) else {}), "change": s.change, "previous_number": s.previous_number, "text": s.record.text,
                     "diff": diff_text(s.diff) if s.diff else None} for s in lin.steps],
          "linked": [r.id for r in lin.linked]} for lin in found.lineages]}
 

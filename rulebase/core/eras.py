@@ -9,6 +9,7 @@ the 1995 rulebook answers for 1995-1997, the 2008 release from 2008-10-01 to the
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import date, timedelta
 from functools import lru_cache
@@ -24,6 +25,7 @@ ERAS = (("1993-08-05", "alpha"), ("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1
 _DATE = re.compile(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
 _ANY_YEAR = re.compile(r"^\d{4}(?:-\d\d(?:-\d\d)?)?$")
 FIRST_YEAR, LAST_YEAR = 1900, 2099  # the dates the tool knows (the rules began in 1993)
+FIRST_DAY, LAST_DAY = ERAS[0][0], f"{LAST_YEAR}-12-31"  # the dates a document added may carry
 
 
 def day(text: str, end: bool = False) -> int:
@@ -63,6 +65,34 @@ def edition_for_date(date: str) -> tuple[str, str]:
     if label is None:
         return f"cr{date[:4]}", f"rules in force in {date[:4]} (no edition label for that era)"
     return label, f"effective {date}, within the {label} rules era"
+
+
+ENV_TODAY = "RULEBASE_TODAY"
+
+
+def today() -> int:
+    """The day "now" means (YYYYMMDD): $RULEBASE_TODAY (YYYY-MM-DD: the rules as that day sees
+    them, and a clock tests can set), else the system's date. What is in force now is what is in
+    force on this day: a release dated after it is upcoming, not in force until its day (a real
+    update added a week early must not retire today's rules)."""
+    told = os.environ.get(ENV_TODAY)
+    if told:
+        return day(told)
+    now = date.today()
+    return now.year * 10000 + now.month * 100 + now.day
+
+
+def upcoming(first: int) -> bool:
+    """Whether a window starting on `first` has not begun yet (see today)."""
+    return first > today()
+
+
+def span_text(first: int, last: int) -> str:
+    """Days in force as every command words them: '2021-04-22 to now', '2009-07-11 to 2011-06-16';
+    a window that has not begun is upcoming: '2031-03-03 on, upcoming'."""
+    if first > today():
+        return f"{show(first)} on, upcoming" if last >= OPEN_END else f"{show(first)} to {show(last)}, upcoming"
+    return f"{show(first)} to {show(last)}"
 
 
 def show(value: int) -> str:

@@ -23,3 +23,21 @@ def folder_lock(folder: Path, fail: Callable[[OSError], Exception]) -> Iterator[
     finally:
         fcntl.flock(handle, fcntl.LOCK_UN)
         handle.close()
+
+
+def held(folder: Path) -> bool:
+    """Whether another process holds `folder`'s lock now (a build running): asked without
+    waiting, and without creating anything."""
+    try:
+        handle = open(folder / ".lock", "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        return False  # no lock file: nobody has built here
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    else:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+    finally:
+        handle.close()

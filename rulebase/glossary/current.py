@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from rulebase.core.eras import OPEN_END
+from rulebase.core.eras import today
 from rulebase.core.records import Record, number_key
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import without_twins
@@ -26,7 +26,7 @@ LIVE_KINDS = (*RULE_KINDS, "example")  # examples are shown on their rule's page
 @dataclass(slots=True)
 class Archive:
     source: str
-    release: dict  # the newest release: date, first_day, ...
+    release: dict  # the release in force today (else the oldest): date, first_day, ...
     live: list[Record]  # in force in the newest release (RULE_KINDS and examples), document order
     parent: dict[str, str] = field(default_factory=dict)  # live id -> live parent id
     steps: dict[str, list[Step]] = field(default_factory=dict)  # lineage -> its versions, oldest first
@@ -48,9 +48,12 @@ def load_archives(store: RecordStore, shown: list[Record]) -> list[Archive]:
     records; an archive glossary version with the same text as one of them is that record
     (index/versions.without_twins), as `define` shows it."""
     out = []
+    day = today()
     for source, releases in sorted(store.releases().items()):
-        if releases:
-            out.append(_load(store, source, releases[-1], [r for r in shown if r.kind == "glossary"]))
+        if releases:  # the release in force today (an upcoming one is not yet the rules)
+            current = max((r for r in releases if r["first_day"] <= day), key=lambda r: r["first_day"],
+                          default=releases[0])
+            out.append(_load(store, source, current, [r for r in shown if r.kind == "glossary"]))
     return out
 
 
@@ -90,11 +93,12 @@ def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -
     for versions in by_lineage.values():
         archive.step_of.update((s.record.id, s) for s in steps_of(versions, spans, diffs=False))
     alone = {g.id for g in without_twins(glossary, shown)}  # in force now: kept, its days are news
-    kept = [g for g in glossary if g.id in alone or spans[g.id][1] >= OPEN_END]
+    day = today()
+    kept = [g for g in glossary if g.id in alone or spans[g.id][0] <= day <= spans[g.id][1]]
     ids, shown_ids = {g.id for g in kept}, {r.id for r in shown}
     archive.twin_of = {g.id: link.target for g in glossary if g.id not in ids
                        for link in g.links if link.kind == "same-text" and link.target in shown_ids}
-    archive.glossary = [_retarget(archive, g) if spans[g.id][1] >= OPEN_END else g for g in kept]
+    archive.glossary = [_retarget(archive, g) if spans[g.id][0] <= day <= spans[g.id][1] else g for g in kept]
     archive.parts = [e for e in store.versions(source, ("example",)) if e.parent in ids]
     archive.live = [_retarget(archive, r) for r in _as_printed(live, archive.parent)]
     return archive

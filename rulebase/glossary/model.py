@@ -95,3 +95,4 @@ class GlossarySummary:
     terms: int
     rule_pages: int  # the older documents' rule pages and the current rules' pages
     files: int  # every file written, assets and the search index included
+    kept: tuple[str, ...] = ()  # files the previous build listed, not deleted: they changed since it wrote them

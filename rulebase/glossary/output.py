@@ -1,33 +1,58 @@
 """Writing a built site into OUT: only a directory we wrote (or an empty one, or with --force), never
-through a link out of it, our own stale pages removed (the marker file lists what we wrote)."""
+through a link out of it, our own stale pages removed.
+
+The marker file lists every file a build wrote with its SHA-256. A file the previous build listed
+and this one does not write is deleted only while it still holds the bytes written then: a file
+the user changed since, or one a marker names that this tool never wrote (a hand-made or
+planted marker; one written before the checksums were listed), is kept, and the build says so.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
 from rulebase.core.errors import UsageError
 
 MARKER = ".rulebase-glossary"
-MARKER_HEAD = "# written by 'rulebase glossary build'; files it wrote (deleted on the next build):"
+MARKER_HEAD = ("# written by 'rulebase glossary build'; the SHA-256 and name of each file it wrote (deleted by the "
+               "next build only while it holds those bytes):")
+OLD_HEADS = ("# written by 'rulebase glossary build'; files it wrote (deleted on the next build):",)  # names only
 
 
-def prepare(out: Path, force: bool) -> list[str]:
-    """Refuse a foreign OUT; create a missing one; return what our previous build wrote there."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory", hint="give a directory for the glossary")
-    if not out.exists():
-        out.mkdir(parents=True)
-        return []
-    marker = out / MARKER
-    if marker.is_file() and not marker.is_symlink():
-        lines = marker.read_text(encoding="utf-8", errors="replace").splitlines()
-        if lines[:1] == [MARKER_HEAD]:
-            return lines[1:]
-    if any(out.iterdir()) and not force:
-        raise UsageError(f"{out} is not empty and was not written by 'rulebase glossary build'",
-                         hint="choose a new or empty directory, or pass --force to write into it anyway")
-    return []
+def prepare(out: Path, force: bool) -> dict[str, str | None]:
+    """Refuse a foreign OUT; create a missing one; return what our previous build wrote there
+    (each file's SHA-256, None where the marker does not give one)."""
+    try:
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"{out} exists and is not a directory", hint="give a directory for the glossary")
+        if not out.exists():
+            out.mkdir(parents=True)
+            return {}
+        marker = out / MARKER
+        if marker.is_file() and not marker.is_symlink():
+            lines = marker.read_text(encoding="utf-8", errors="replace").splitlines()
+            if lines[:1] == [MARKER_HEAD] or lines[:1] and lines[0] in OLD_HEADS:
+                return dict(_listed(line) for line in lines[1:] if line and not line.startswith("#"))
+        if any(out.iterdir()) and not force:
+            raise UsageError(f"{out} is not empty and was not written by 'rulebase glossary build'",
+                             hint="choose a new or empty directory, or pass --force to write into it anyway")
+    except OSError as exc:
+        raise _unwritable(out, exc) from None
+    return {}
+
+
+def _listed(line: str) -> tuple[str, str | None]:
+    digest, sep, name = line.partition("  ")
+    if sep and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest):
+        return name, digest
+    return line, None  # a name alone: nothing says what it held
+
+
+def _unwritable(out: Path, exc: OSError) -> UsageError:
+    return UsageError(f"cannot write the glossary to {out} ({exc.strerror})",
+                      hint="choose a directory you can write, outside any file")
 
 
 def _inside(root: Path, name: str) -> Path:
@@ -37,25 +62,41 @@ def _inside(root: Path, name: str) -> Path:
     return path
 
 
-def write(out: Path, files: dict[str, bytes], previous: list[str], progress: Callable[[str, int, int], None] | None) -> None:
-    """Write `files` under OUT, never through a link out of it; delete our own stale pages."""
+def _marker_text(digests: dict[str, str | None]) -> str:
+    return "\n".join([MARKER_HEAD, *(f"{d}  {n}" if d else n for n, d in sorted(digests.items()))]) + "\n"
+
+
+def write(out: Path, files: dict[str, bytes], previous: dict[str, str | None],
+          progress: Callable[[str, int, int], None] | None) -> list[str]:
+    """Write `files` under OUT, never through a link out of it; delete our own stale pages.
+    Returns the stale files kept because they no longer hold (or never held) what we wrote."""
     root = out.resolve()
     names = sorted(files)
-    (root / MARKER).write_text("\n".join([MARKER_HEAD, *sorted(set(names) | set(previous))]) + "\n",
-                               encoding="utf-8")  # first, so a crash mid-way still leaves OUT ours
-    for stale in sorted(set(previous) - set(files)):
-        try:
-            path = _inside(root, stale)
-        except UsageError:
-            continue
-        if path.is_symlink() or path.is_file():
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    kept: list[str] = []
+    try:
+        # first, so a crash mid-way still leaves OUT ours, its old files still listed
+        (root / MARKER).write_text(_marker_text({**previous, **digests}), encoding="utf-8")
+        for stale in sorted(set(previous) - set(files)):
+            try:
+                path = _inside(root, stale)
+            except UsageError:
+                continue
+            if path.is_symlink() or not path.is_file():
+                continue
+            if previous[stale] is None or hashlib.sha256(path.read_bytes()).hexdigest() != previous[stale]:
+                kept.append(stale)
+                continue
             path.unlink()
-    for n, name in enumerate(names, 1):
-        path = _inside(root, name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.is_symlink():
-            path.unlink()
-        _inside(root, name).write_bytes(files[name])
-        if progress:
-            progress("write", n, len(names))
-    (root / MARKER).write_text("\n".join([MARKER_HEAD, *names]) + "\n", encoding="utf-8")
+        for n, name in enumerate(names, 1):
+            path = _inside(root, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.is_symlink():
+                path.unlink()
+            _inside(root, name).write_bytes(files[name])
+            if progress:
+                progress("write", n, len(names))
+        (root / MARKER).write_text(_marker_text(digests), encoding="utf-8")
+    except OSError as exc:
+        raise _unwritable(out, exc) from None
+    return kept

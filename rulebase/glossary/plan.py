@@ -401,9 +401,10 @@ def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Pa
     # before OUT is touched
     previous = prepare(out, force)
     files = render.render_site(built, fmt)
-    write(out, files, previous, progress)
+    kept = write(out, files, previous, progress)
     pages = sum(1 for name in files if name.endswith("." + fmt))
-    return GlossarySummary(out, fmt, pages, len(built.terms), len(built.rules) + len(built.current), len(files) + 1)
+    return GlossarySummary(out, fmt, pages, len(built.terms), len(built.rules) + len(built.current), len(files) + 1,
+                           tuple(kept))
 
 
 def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[str], list[str]]]:

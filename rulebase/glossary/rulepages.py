@@ -8,7 +8,7 @@ Mixins of site.py's renderers: they use the renderer's `esc`/`md`, `link`, `href
 
 from __future__ import annotations
 
-from rulebase.core.eras import show
+from rulebase.core.eras import span_text
 from rulebase.core.records import Record
 from rulebase.glossary.escape import esc, md
 from rulebase.glossary.model import CurrentPage
@@ -21,7 +21,7 @@ def heading(r: Record) -> str:
 
 
 def days(step: Step) -> str:
-    return f"{show(step.first)} to {show(step.last)}"
+    return span_text(step.first, step.last)
 
 
 def numbers(steps: list[Step]) -> list[str]:

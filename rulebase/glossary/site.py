@@ -12,7 +12,7 @@ import posixpath
 from importlib import resources
 from urllib.parse import quote
 
-from rulebase.core.eras import show
+from rulebase.core.eras import span_text
 from rulebase.core.records import Record, fold_accents, fold_space
 from rulebase.core.sources import edition_rank
 from rulebase.glossary.escape import esc, md
@@ -85,7 +85,7 @@ class _Renderer:
     def source_line(self, r: Record, edition: bool = True, d: Definition | None = None) -> str:
         info = self.site.source(r.source)
         if d is not None and d.step is not None:  # an archive version: its days in force, what changed
-            period = f"in force {show(d.step.first)} to {show(d.step.last)}, {change_text(d.step)}"
+            period = f"in force {span_text(d.step.first, d.step.last)}, {change_text(d.step)}"
             return " · ".join(x for x in (r.edition if edition else "", f"Comprehensive Rules ({r.source})",
                                           period) if x)
         where = r.number or (f"p. {', '.join(r.pages)}" if r.pages else "")

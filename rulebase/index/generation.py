@@ -31,6 +31,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from rulebase.core.errors import IndexError_
 
@@ -219,34 +220,59 @@ def refuse_foreign(index_dir: Path) -> None:
         raise _refuse(index_dir)
 
 
-def remember_failure(index_dir: Path, error: str, now: float | None = None) -> None:
-    """Note beside the generations that a build failed for lack of space, with its error and
-    time: for FAILED_FOR seconds read commands report it instead of building again (3.5 s each
-    on a full disk). Written atomically; when even that finds no space, the failure is kept in
-    the nanoseconds of .lock's modification time (which takes no space; the error is then the
-    generic one). Never raises: remembering is a courtesy."""
+SPACE_HINT = "free some space and run 'rulebase index build'"
+
+
+class Failure(NamedTuple):
+    """A build that failed (recent_failure): its error, how long ago, what to do, and whether it
+    stands until the sources change (the sources could not be built) rather than FAILED_FOR."""
+
+    error: str
+    ago: float
+    hint: str = SPACE_HINT
+    lasting: bool = False
+
+
+def remember_failure(index_dir: Path, error: str, now: float | None = None, fingerprint: str | None = None,
+                     hint: str | None = None) -> None:
+    """Note beside the generations that a build failed, with its error and time: for FAILED_FOR
+    seconds read commands report it instead of building again (3.5 s each on a full disk). With
+    `fingerprint` (the sources' and code's, builder.expected_fingerprint) the sources themselves
+    failed: reads say so, without building, until the sources change. Written atomically; when
+    even that finds no space, the failure is kept in the nanoseconds of .lock's modification time
+    (which takes no space; the error is then the generic one). Never raises: remembering is a
+    courtesy."""
     now = time.time() if now is None else now
     tmp = index_dir / f"{FAILED}.{os.getpid()}"
+    record: dict = {"error": error, "at": now}
+    if fingerprint is not None:
+        record.update(fingerprint=fingerprint, hint=hint or SPACE_HINT)
     try:
-        tmp.write_text(json.dumps({"error": error, "at": now}), encoding="utf-8")
+        tmp.write_text(json.dumps(record), encoding="utf-8")
         os.replace(tmp, index_dir / FAILED)
         return
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+    if fingerprint is not None:
+        return  # (.lock's time says 'no space': not this failure)
     stamp_ns = int(now) * 1_000_000_000 + _FAILED_NS
     with contextlib.suppress(OSError):
         os.utime(index_dir / ".lock", ns=(stamp_ns, stamp_ns))
 
 
-def recent_failure(index_dir: Path, now: float | None = None) -> tuple[str, float] | None:
-    """(error, seconds ago) of a build that failed less than FAILED_FOR seconds ago, else None."""
+def recent_failure(index_dir: Path, now: float | None = None, fingerprint: str | None = None) -> Failure | None:
+    """The build that failed less than FAILED_FOR seconds ago, or whose sources (`fingerprint`)
+    are those a build now would read; else None."""
     now = time.time() if now is None else now
     try:
         data = json.loads((index_dir / FAILED).read_bytes())
         error, at = data["error"], float(data["at"])
-        if isinstance(error, str) and 0 <= now - at < FAILED_FOR:
-            return error, now - at
+        if isinstance(error, str) and "fingerprint" in data:
+            if data["fingerprint"] == fingerprint and isinstance(data.get("hint"), str):
+                return Failure(error, max(0.0, now - at), data["hint"], True)
+        elif isinstance(error, str) and 0 <= now - at < FAILED_FOR:
+            return Failure(error, now - at)
     except (OSError, ValueError, KeyError, TypeError):
         pass
     try:
@@ -254,7 +280,7 @@ def recent_failure(index_dir: Path, now: float | None = None) -> tuple[str, floa
     except OSError:
         return None
     if mtime % 1_000_000_000 == _FAILED_NS and 0 <= now - mtime / 1e9 < FAILED_FOR:
-        return "no space left to build the index (No space left on device)", now - mtime / 1e9
+        return Failure("no space left to build the index (No space left on device)", now - mtime / 1e9)
     return None
 
 

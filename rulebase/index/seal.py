@@ -4,9 +4,11 @@ Whoosh unpickles its table of contents when an index is opened, so a crafted ind
 pickle that runs a command, with meta.json rewritten to match) would run code. A build signs
 its meta.json with a per-user key kept outside every index folder ($XDG_STATE_HOME/rulebase/key,
 created 0600 on first build); meta.json records every file's size, mtime and CRC-32, and the
-table of contents is checked against it, so nothing Whoosh reads first can be swapped. Readers
-check the seal before Whoosh opens anything; a folder whose seal fails is damage (rebuilt, or
-refused when read-only), never opened.
+table of contents is checked against it, so nothing Whoosh reads first can be swapped, and the
+index folder may hold no file meta.json does not list (Whoosh opens the newest table of contents
+it finds). Readers check the seal before Whoosh opens anything; a folder whose seal fails is
+damage (rebuilt, or refused when read-only), never opened. The build cache is sealed the same
+way (build/cache.py: seal_of, sealed).
 """
 
 from __future__ import annotations
@@ -55,23 +57,39 @@ def user_key(create: bool = False) -> bytes | None:
     return path.read_bytes()
 
 
+def seal_of(data: bytes) -> str:
+    """The seal of `data` under this user's key (created if needed): what a build writes."""
+    return hmac.new(user_key(create=True), data, hashlib.sha256).hexdigest()
+
+
+def sealed(data: bytes, seal: str) -> bool:
+    """Whether `seal` is this user's seal of `data` (False without a key: nothing was sealed)."""
+    key = user_key()
+    return key is not None and hmac.compare_digest(seal.strip(), hmac.new(key, data, hashlib.sha256).hexdigest())
+
+
 def sign(generation_dir: Path) -> None:
     """Write the seal of the generation's meta.json (at build time, key created if needed)."""
-    key = user_key(create=True)
-    digest = hmac.new(key, (generation_dir / "meta.json").read_bytes(), hashlib.sha256).hexdigest()
-    (generation_dir / SEAL).write_text(digest + "\n", encoding="ascii")
+    (generation_dir / SEAL).write_text(seal_of((generation_dir / "meta.json").read_bytes()) + "\n", encoding="ascii")
 
 
 def problem(generation_dir: Path, meta: dict) -> str | None:
     """Why the generation must not be opened by Whoosh (None: this user's build, as built)."""
-    key = user_key()
     try:
         seal = (generation_dir / SEAL).read_text(encoding="ascii").strip()
         data = (generation_dir / "meta.json").read_bytes()
     except (OSError, UnicodeDecodeError):
         return "it has no seal from this user's rulebase: built elsewhere or by an older version"
-    if key is None or not hmac.compare_digest(seal, hmac.new(key, data, hashlib.sha256).hexdigest()):
+    if not sealed(data, seal):
         return "its meta.json is not sealed by this user's rulebase: built elsewhere or altered"
+    listed = meta.get("files") if isinstance(meta.get("files"), dict) else {}
+    try:  # Whoosh opens the newest table of contents it finds: a planted _MAIN_2.toc would win
+        found = sorted(f"whoosh/{entry.name}" for entry in os.scandir(generation_dir / "whoosh"))
+    except OSError:
+        found = []
+    stranger = next((name for name in found if name not in listed), None)
+    if stranger is not None:
+        return f"{stranger} is not a file its build wrote"
     checks = meta.get("integrity") if isinstance(meta.get("integrity"), dict) else {}
     for name, recorded in checks.items():
         if name.endswith(".toc"):  # the pickle Whoosh loads first: small, checked in full

@@ -38,6 +38,7 @@ CREATE TABLE releases (source TEXT, idx INTEGER, date TEXT, effective TEXT, memb
                        first_day INTEGER, last_day INTEGER, PRIMARY KEY (source, idx));
 """
 SQLITE_MAGIC = b"SQLite format 3\x00"
+LIKE_LIMIT = 50_000  # bytes: SQLITE_MAX_LIKE_PATTERN_LENGTH, beyond which LIKE raises "pattern too complex"
 
 
 def write_db(path: Path, records: list[Record], sources: list | None = None,
@@ -153,6 +154,8 @@ class RecordStore:
         now, or when it was last in force); with `when`, only what was in force that day. `like`:
         only records whose stored data matches one of these SQL LIKE patterns (a cheap prefilter
         for a scan that would otherwise parse thousands of records)."""
+        if any(len(pattern.encode("utf-8")) > LIKE_LIMIT for pattern in like):
+            like = ()  # SQLite refuses the pattern; a prefilter only saves time, so scan them all
         extra = " AND (" + " OR ".join(["data LIKE ?"] * len(like)) + ")" if like else ""
         if when is not None:
             return self._many(f"SELECT data FROM records WHERE kind = ? AND first_day <= ? AND last_day >= ?{extra} "
@@ -206,7 +209,7 @@ class RecordStore:
 
     def lineage(self, key: str, day: int | None = None) -> list[Record]:
         """Every version of one rule, oldest first (across edits and renumberings); with `day`,
-        only those in force that day (eras.OPEN_END: today)."""
+        only those in force that day (eras.today: now)."""
         if day is not None:
             return self._many("SELECT data FROM records WHERE lineage = ? AND first_day <= ? AND last_day >= ? "
                               "ORDER BY first_day, rank", (key, day, day))

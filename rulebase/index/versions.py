@@ -6,7 +6,7 @@ these questions of the same store, so the answers live here, below all three.
 
 from __future__ import annotations
 
-from rulebase.core.eras import OPEN_END, previous_day
+from rulebase.core.eras import OPEN_END, previous_day, today
 from rulebase.core.records import Record, fold_typography
 from rulebase.index.store import RecordStore
 
@@ -24,11 +24,12 @@ def _within(window: tuple[int, int], day: int) -> bool:
 
 
 def by_era(store: RecordStore, records: list[Record], when: int | None) -> list[Record]:
-    """One archive version per rule lineage: the one in force on `when` (else the newest), the
-    rules in force that day (else now) first, then what the number meant in other eras. Other
-    documents' records keep their place; with `when`, only those in force that day."""
+    """One archive version per rule lineage: the one in force on `when` (else today: an upcoming
+    version is not yet the rule), else the newest, the rules in force that day first, then what
+    the number meant in other eras (an upcoming version first). Other documents' records keep
+    their place; with `when`, only those in force that day."""
     spans = store.windows([r.id for r in records])
-    day = OPEN_END if when is None else when
+    day = today() if when is None else when
 
     def live(record: Record) -> bool:
         return spans[record.id][0] <= day <= spans[record.id][1]

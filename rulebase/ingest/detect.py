@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 from pathlib import Path
 
-from rulebase.core.eras import edition_for_date
+from rulebase.core.eras import FIRST_DAY, LAST_DAY, edition_for_date
 from rulebase.core.errors import UsageError
 from rulebase.ingest.rulebooks import forum
 
@@ -113,12 +113,17 @@ def _cr_title(head: str) -> str:
 def _checked_date(name: str, text: str, found: re.Match, year: int, month: int, day: int) -> str:
     """`year-month-day` as YYYY-MM-DD, or a UsageError naming the file and line of a date that
     does not exist (February 30), so no impossible date reaches the index."""
+    line = text.count("\n", 0, found.start()) + 1
     try:
-        return _date(year, month, day).isoformat()
+        iso = _date(year, month, day).isoformat()
     except ValueError:
-        line = text.count("\n", 0, found.start()) + 1
         raise UsageError(f"{name} line {line}: {found.group(0)!r} is not a real date",
                          hint="correct the date in a copy of the file and add that copy") from None
+    if not FIRST_DAY <= iso <= LAST_DAY:  # 1066 and 2100 failed the build after the copy was stored
+        raise UsageError(f"{name} line {line}: {found.group(0)!r} is outside the dates rulebase knows "
+                         f"({FIRST_DAY}, Magic's first rules, to {LAST_DAY})",
+                         hint="correct the date in a copy of the file and add that copy")
+    return iso
 
 
 def _comprules(text: str, head: str, name: str) -> Detected:
@@ -137,10 +142,7 @@ def _comprules(text: str, head: str, name: str) -> Detected:
                              int(month), int(day))
     else:
         return Detected("comprules", title, "undated", None, evidence=["numbered rules (100.1 ...)"])
-    try:
-        edition, why = edition_for_date(date)
-    except UsageError:  # a real date no rules era knows (1066): --edition must say
-        return Detected("comprules", f"{title} ({date})", date, None, evidence=evidence)
+    edition, why = edition_for_date(date)
     return Detected("comprules", f"{title} ({date})", date, edition, edition_note=f"inferred: {why}",
                     evidence=[*evidence, "numbered rules (100.1 ...)"])
 

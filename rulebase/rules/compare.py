@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebase.core.eras import OPEN_END, edition_for_date, era_window
-from rulebase.core.errors import UsageError
+from rulebase.core.eras import OPEN_END, edition_for_date, era_window, show, today
+from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_space
 from rulebase.core.sources import DATED, edition_rank
 from rulebase.rules.periods import Period, Removal, column_periods, is_era, removal
@@ -145,9 +145,10 @@ def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT)
         quotes = [Quote(h.id, fold_space(unmark(h.snippet)), tuple(results.records[h.id].pages))
                   for h in results.hits if h.id in results.records]
         first, last = era_window(ed, None)
-        if ed == newest:  # the rules in force now: from the newest release's first day
+        if ed == newest:  # the rules in force now: from the first day of the newest release in force
+            now = today()
             first, last = max([first, *(r["first_day"] for rs in library.store.releases().values() for r in rs
-                                        if r["first_day"] <= last)]), OPEN_END
+                                        if r["first_day"] <= min(last, now))]), OPEN_END
         comparison.editions.append(Stance(ed, None, quotes, Period(first, last)))
     return comparison
 
@@ -165,8 +166,8 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
     if when is not None:  # the columns whose rules had taken effect by then (a curated era: by its period)
         periods = column_periods(library.store, topic) if topic else {}
         chosen = [ed for ed in chosen if (periods[ed].first if ed in periods else era_window(ed, None)[0]) <= when]
-        if not chosen:
-            raise UsageError("no edition's rules had taken effect by then", hint="the corpus starts in 1993")
+        if not chosen:  # nothing to show, as lookup says of a rule not yet in force (exit 1, not a usage error)
+            raise NotFound(f"no edition's rules had taken effect by {show(when)}", hint="the corpus starts in 1993")
     if topic is not None:
         return curated(library, topic, chosen)
     return searched(library, text, chosen, limit)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebase.core.eras import OPEN_END, edition_for_date, show
+from rulebase.core.eras import OPEN_END, edition_for_date, show, today
 from rulebase.core.records import Record
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import in_force, text_since
@@ -33,7 +33,7 @@ class Defined:
     record: Record
     era: str  # "4e", or for the archive the eras of its first and last day: "cr2009 to cr2026"
     first: int
-    last: int  # eras.OPEN_END: in force now
+    last: int  # eras.OPEN_END: open-ended
     now: bool  # in force on the day asked (today without --as-of)
     cited: bool = False  # a rule the glossary entry above it cites
     versions: list[str] = field(default_factory=list)  # the archive versions this text stands for
@@ -44,7 +44,7 @@ class Defined:
 
 def in_time(store: RecordStore, records: list[Record], when: int | None) -> list[Defined]:
     """The records definitions.py found, as entries in time (see the module docstring)."""
-    day = OPEN_END if when is None else when
+    day = today() if when is None else when  # (an upcoming release's text is not yet in force, nor history)
     newest = _newest_label(store)
     shown = {r.id for r in records}
     entries: list[Defined] = []
@@ -109,8 +109,9 @@ def cited_rules(store: RecordStore, entry: Defined, day: int, newest: str) -> li
 
 
 def _newest_label(store: RecordStore) -> str:
-    """The era label of the newest archive release (what "now" is, for an era label)."""
-    dates = [r["date"] for rows in store.releases().values() for r in rows]
+    """The era label of the newest archive release in force (what "now" is, for an era label)."""
+    now = today()
+    dates = [r["date"] for rows in store.releases().values() for r in rows if r["first_day"] <= now]
     return edition_for_date(max(dates))[0] if dates else "now"
 
 

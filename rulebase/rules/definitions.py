@@ -77,6 +77,9 @@ def loose_term(text: str) -> str:
     return " ".join(words)
 
 
+MAX_TERM = 200  # characters: the longest glossary title is 42
+
+
 def define(store: RecordStore, term: str, when: int | None = None,
            also_named: Iterable[str] = ()) -> Definitions:
     """Every era's definition of `term` (or its Hungarian name): the one in force now (or on
@@ -85,6 +88,9 @@ def define(store: RecordStore, term: str, when: int | None = None,
     `also_named`: further names the caller knows for the term (a curated topic's aliases); they
     count only where a document names them in so many words."""
 
+    if len(term) > MAX_TERM:  # no glossary term is a tenth as long (42 characters at most)
+        raise UsageError(f"the term is {len(term)} characters long; a glossary term has at most {MAX_TERM}",
+                         hint="give a glossary term, e.g. 'rulebase define trample', or use 'rulebase search'")
     key = loose_term(term)
     if not key:
         raise UsageError("empty term", hint="give a glossary term, e.g. 'rulebase define trample'")

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulebase.core.eras import OPEN_END, day, show
+from rulebase.core.eras import day, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
 from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
-from rulebase.rules.lookup import cited_number, unknown
+from rulebase.rules.lookup import cited_number, suggest, unknown
 
 
 @dataclass(slots=True)
@@ -39,7 +39,9 @@ class Lineage:
 
     @property
     def current(self) -> bool:
-        return bool(self.steps) and self.steps[-1].last >= OPEN_END
+        """In force today (a lineage whose next version is upcoming still is)."""
+        now = today()
+        return any(s.first <= now <= s.last for s in self.steps)
 
 
 @dataclass(slots=True)
@@ -88,7 +90,13 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
                 return [record.lineage]
             raise NotFound(f"{ref} has no history in the Comprehensive Rules archive",
                            hint=f"'rulebase lookup {ref}' shows the record itself")
-        ref = ref.split(":", 1)[1].split("@", 1)[0]
+        source, _, local = ref.partition(":")
+        if "@" in local:  # a version's id names that version: none, as lookup and show say (exit 1)
+            number = cited_number(local.split("@", 1)[0])
+            versions = [r.id for r in store.by_number(number) if r.source == source]
+            raise NotFound(f"no record {ref!r}", versions[-5:] or suggest(store, number),
+                           hint=f"'rulebase history {number}' lists every version of the rule")
+        ref = local
     number = cited_number(ref)
     keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
     if not keys:
@@ -107,7 +115,7 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
                                 store.get_many(same_text_ids(archive))))
 
     number = cited_number(ref.strip().split(":", 1)[-1].split("@", 1)[0])
-    day = OPEN_END if when is None else when
+    day = today() if when is None else when
 
     def rank(lineage: Lineage) -> tuple:
         """The rule that held this number on `day` (else most recently) first."""

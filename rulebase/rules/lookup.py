@@ -9,7 +9,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from rulebase.core.eras import OPEN_END, show
+from rulebase.core.eras import OPEN_END, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
@@ -44,6 +44,7 @@ class Entry:
     leads: dict[str, str] = field(default_factory=dict)  # record id -> first words (outline, era)
     now: Record | None = None  # the version of this rule in force now, if another and not shown
     now_same: bool = False  # ... and its words are this record's (quotes and dashes aside)
+    upcoming: Record | None = None  # the rule's next version, in a release dated after today
     left_out: dict[str, int] = field(default_factory=dict)  # what is not shown: see LEFT_OUT
     # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
     # the whole period its lineage held the number, across the versions of that period
@@ -163,7 +164,20 @@ def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = F
     result = _lookup(store, ref, when)
     result = result if full else compact(store, result, when)
     _date(store, result)
+    if when is None:
+        _upcoming(store, result)
     return result
+
+
+def _upcoming(store: RecordStore, result: Lookup) -> None:
+    """The next version of each entry's rule in a release dated after today (eras.today): not in
+    force yet, named so that nobody reads today's text as the last word."""
+    now = today()
+    for entry in result.entries:
+        if entry.record.span and entry.record.lineage and not entry.era:
+            versions = [v for v in store.lineage(entry.record.lineage) if v.span]
+            spans = store.windows([v.id for v in versions])
+            entry.upcoming = next((v for v in versions if spans[v.id][0] > now), None)
 
 
 def _date(store: RecordStore, result: Lookup) -> None:
@@ -255,8 +269,8 @@ def compact(store: RecordStore, result: Lookup, when: int | None = None) -> Look
     gone: set[str] = set()
     if when is None and result.kind == "number":  # after the first match, archive versions no
 
-        spans = store.windows([e.record.id for e in entries[1:] if e.record.span])
-        gone = {rid for rid, (_, last) in spans.items() if last < OPEN_END}
+        spans, now = store.windows([e.record.id for e in entries[1:] if e.record.span]), today()
+        gone = {rid for rid, (first, last) in spans.items() if not first <= now <= last}  # (or upcoming)
     folded: dict[int, int] = {}  # entry -> the earlier entry it is a copy of
     for j, entry in enumerate(entries):
         if entry.record.id not in gone:
@@ -286,7 +300,7 @@ def _now(store: RecordStore, entry: Entry, named: set[str]) -> None:
     if not entry.record.lineage:
         return
 
-    live = store.lineage(entry.record.lineage, OPEN_END)
+    live = store.lineage(entry.record.lineage, today())
     if live and not named & {v.id for v in live}:
         entry.now = live[-1]
         entry.now_same = fold_typography(live[-1].text) == fold_typography(entry.record.text)

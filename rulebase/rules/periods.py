@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulebase.core.eras import OPEN_END, era_window, next_day, previous_day
+from rulebase.core.eras import OPEN_END, era_window, next_day, previous_day, today
 from rulebase.core.errors import ManifestError
 from rulebase.core.records import Record
 from rulebase.core.sources import YEAR_LABEL
@@ -43,11 +43,12 @@ class Removal:
 @dataclass(frozen=True, slots=True)
 class Period:
     first: int
-    last: int  # eras.OPEN_END: in force now
+    last: int  # eras.OPEN_END: open-ended
 
     @property
     def now(self) -> bool:
-        return self.last >= OPEN_END
+        """In force today (eras.today: not an upcoming release's)."""
+        return self.first <= today() <= self.last
 
 
 def runs(store: RecordStore, key: str) -> list[list[Record]]:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 
-from rulebase.core.eras import OPEN_END, labels_between
+from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
+from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
 NUMBER_IN_QUERY = re.compile(
@@ -35,14 +35,15 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query, note = shorten(query)
     original = query
-    query = without_links(query)
+    query, starred = complete_stars(library.searcher.reader, without_links(query))
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:
-        era = read_era(query, date.today().year)
+        era = read_era(query, today() // 10000)
         if era.edition and era.text.strip() and library.searcher.scorer.docs("edition", [era.edition]):
             named = _search(library, era.text, {**filters, "edition": [era.edition]}, limit, None, False)
             if named.hits:
                 named.query = " ".join(query.split())
+                named.notes[:0] = starred
                 return _with_cited_rules(library, named, limit, None, bring=False)
         if era.day is not None and era.text.strip():
             query, when = era.text, era.day
@@ -52,6 +53,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     move = bring and (current_first or when is not None)  # (not for a question about older rules)
     results = _search(library, query, filters, max(limit, CITED_WITHIN) if move else limit, when, current_first)
     results.query = " ".join(original.split())
+    results.notes[:0] = starred
     if note:
         results.notes.append(note)
     if move:
@@ -71,7 +73,7 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
 
             found = by_era(library.store, found, when)
             if current_first:
-                found = in_force(library.store, found, OPEN_END) or found
+                found = in_force(library.store, found, today()) or found
         for record in found:
             if all(not values or getattr(record, name) in values for name, values in filters.items()):
                 numbered.append(Hit(record.id, 0.0, clip(record.text, 200), exact_number=True))
@@ -119,7 +121,7 @@ def _cited_next(library, results: Results, when: int | None) -> None:
     (0.947 -> 0.917)."""
     first = results.records.get(results.hits[0].id) if results.hits else None
     cited = _SEE_RULE.search(first.text) if first is not None and first.kind == "rule" else None
-    if cited is None or not in_force(library.store, [first], OPEN_END if when is None else when):
+    if cited is None or not in_force(library.store, [first], today() if when is None else when):
         return  # (an older text's numbers are its own era's)
     rule = _in_force(library.store, library.store.by_number(cited.group(1)), when)
     if rule is None:
@@ -166,7 +168,7 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
             out.append(hit)
     results.hits = out[:limit]
     shown = [results.records[h.id] for h in results.hits if h.id in results.records]
-    live = in_force(library.store, shown, OPEN_END)
+    live = in_force(library.store, shown, today())
     spans = library.store.windows([r.id for r in live])
     since = texts_since(library.store, live)
     results.now = {r.id: since.get(r.id, spans[r.id][0]) for r in live}
@@ -182,7 +184,7 @@ def _holds_rule_of(results: Results, section: str, within: int = 3) -> bool:
 
 def _in_force(store, records: list, when: int | None):
     """The archive version of a rule in force on `when` (else now), or None."""
-    live = in_force(store, [r for r in records if r.span], OPEN_END if when is None else when)
+    live = in_force(store, [r for r in records if r.span], today() if when is None else when)
     return max(live, key=lambda r: r.span[0], default=None)
 
 

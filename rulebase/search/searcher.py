@@ -21,7 +21,7 @@ from math import log
 from operator import itemgetter
 from pathlib import Path
 
-from rulebase.core.eras import OPEN_END
+from rulebase.core.eras import today
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
@@ -164,9 +164,9 @@ class Searcher:
         field = "title_hu" if lang == "hu" else "title"
         title = tuple(self._tokens(field, text))  # (as respelled: "legnd rule" is "legend rule")
         if scores and title and not phrases:  # (a title that is the query, word for word, or nearly)
-            last = self.docmeta()[2]
+            current = self.in_force(today())
             for docnum in self.scorer.whole(field, title, TITLE_SLACK) & scores.keys():
-                if not now_first or last[docnum] == OPEN_END:
+                if not now_first or current(docnum):
                     scores[docnum] *= TITLE_FACTOR
         # The pool re-ranked below does not depend on --limit (up to POOL), so a longer list
         # starts with the shorter one.
@@ -199,8 +199,8 @@ class Searcher:
         rarity = [r * w for r, w in zip(self._rarity(word_terms), weights, strict=True)]
         now: set[str] = set()
         if now_first:
-            last = self.docmeta()[2]
-            now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if last[docnum] == OPEN_END}
+            current = self.in_force(today())
+            now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if current(docnum)}
         ranked = rerank(pooled, word_terms, rarity, now)
         if tokens and top:  # each rare rules term the question names shows its rule near the top
             terms = self.concepts.aspects(tokens, lambda t: self._df("text", t), self.reader.doc_count_all())
@@ -360,8 +360,10 @@ class Searcher:
     def _best_per_group(self, scores: dict[int, float], pool: int,
                         keep_all: int) -> tuple[list[tuple[int, float]], int]:
         """The top `pool` groups (every group, when no more than `keep_all` match), each as its
-        newest version with the group's best score, and the number of matching groups (rules)."""
-        group, _, last = self.docmeta()
+        version in force today (an upcoming one is not yet the rule), else its newest, with the
+        group's best score, and the number of matching groups (rules)."""
+        group, first, last = self.docmeta()
+        now = today()
         total = len(set(map(group.__getitem__, scores)))
         if total <= keep_all:
             pool = max(pool, total)
@@ -379,8 +381,12 @@ class Searcher:
             if held is None:
                 best[g] = (docnum, score)
             else:
-                newer = last[docnum] > last[held[0]] or (last[docnum] == last[held[0]] and docnum < held[0])
-                best[g] = (docnum if newer else held[0], max(score, held[1]))
+                kept, live = held[0], first[docnum] <= now <= last[docnum]
+                if live != (first[kept] <= now <= last[kept]):
+                    better = live
+                else:
+                    better = last[docnum] > last[kept] or (last[docnum] == last[kept] and docnum < kept)
+                best[g] = (docnum if better else kept, max(score, held[1]))
         return sorted(best.values(), key=itemgetter(1), reverse=True)[:pool], total
 
     def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:

@@ -7,6 +7,7 @@ only asks for a word's spellings or its suggestion.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 
@@ -17,6 +18,8 @@ MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have score
 MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
 TYPO_MIN_LENGTH = 5  # a shorter unknown word ("dude", "guys") is too near too many words to respell
 TYPO_MIN_DOCS = 5  # a respelling must be a word of at least this many documents
+STAR = re.compile(r"(?<![\w*])(\w+)\*+(?![\w*])")  # 'tram*': a word typed as a prefix
+STAR_TERMS = 2000  # index words read for one prefix (the most used of them stands for it)
 
 
 class Vocabulary:
@@ -189,3 +192,27 @@ def spelled_fuzzy_term():
             return self.spellings
 
     return SpelledFuzzyTerm
+
+
+def complete_stars(reader, text: str) -> tuple[str, list[str]]:
+    """`text` with each word typed as a prefix ('tram*') read as the index's most used word that
+    begins so ('trample': its stem then finds 'tramples' and 'trampling'), or as the prefix alone
+    when no word does; and a note for each ("read 'tram*' as 'trample'"). Queries have no
+    wildcards: 'tram*' was searched as 'tram', which no document holds, and the spelling
+    fallback answered "Did you mean: that" with hits about "team"."""
+    notes: list[str] = []
+
+    def complete(match: re.Match) -> str:
+        prefix, best, most = fold(match[1].lower()), match[1], 0
+        if len(prefix) >= 2:
+            for n, term in enumerate(reader.expand_prefix("exact", prefix)):
+                if n >= STAR_TERMS:
+                    break
+                word = term.decode("utf-8") if isinstance(term, bytes) else term
+                count = reader.doc_frequency("exact", word)
+                if count > most:
+                    best, most = word, count
+        notes.append(f"read {match[0]!r} as {best!r}" + ("" if most else " ('*' is no wildcard here)"))
+        return best
+
+    return STAR.sub(complete, text), notes

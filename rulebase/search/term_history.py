@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rulebase.core.eras import OPEN_END
+from rulebase.core.eras import today
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.scorer import Scorer
 from rulebase.search.renames import Rename, older_names_in, read_renames, renamed_in
@@ -34,11 +34,11 @@ class TermHistory:
 
     def current_count(self, field: str, token: str, enough: int) -> int:
         """How many documents in force now hold the term, counted up to `enough`."""
-        last = self._docmeta()[2]
+        _, first, last = self._docmeta()
         postings = self.scorer.postings(field, token)
-        count = 0
+        count, now = 0, today()
         for docnum in postings.ids if postings else ():
-            if last[docnum] == OPEN_END:
+            if first[docnum] <= now <= last[docnum]:
                 count += 1
                 if count >= enough:
                     break
@@ -80,9 +80,10 @@ class TermHistory:
         them: "summoning sickness" is rare in today's rules text but the glossary still names it,
         so it is no old term; nor is "played" or "plays", since the glossary names "Play"."""
         if self._glossary_words is None:
-            last, ids = self._docmeta()[2], self._column("id")
+            _, first, last = self._docmeta()
+            ids, now = self._column("id"), today()
             # (the kind's postings, not a read of every document's kind: 45 ms -> under 5)
-            docs = [ids[d] for d in sorted(self.scorer.docs("kind", ["glossary"])) if last[d] == OPEN_END]
+            docs = [ids[d] for d in sorted(self.scorer.docs("kind", ["glossary"])) if first[d] <= now <= last[d]]
             titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
             self._glossary_words = {token for t in titles if "(obsolete)" not in t.lower()
                                     for token in self._tokens("text", t)}
@@ -124,7 +125,8 @@ class TermHistory:
             since: dict[int, int] = {}
             for d in held:  # every version of the entry is one group
                 since[group[d]] = min(first[d], since.get(group[d], first[d]))
-            now = {ids[d]: since[group[d]] for d in held if last[d] == OPEN_END}
+            day = today()
+            now = {ids[d]: since[group[d]] for d in held if first[d] <= day <= last[d]}
             records = (texts(list(now)) if texts else {}).values()
             self._obsolete_entries = sorted((r.title, r.text, now[r.id]) for r in records
                                             if "(obsolete)" in (r.title or "").lower())

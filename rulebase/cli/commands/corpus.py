@@ -138,12 +138,12 @@ def add(
     """Add your own rules documents to the per-user corpus, then rebuild the index once.
 
     Every file is checked before any is stored: one bad file and nothing is added."""
-    # lazy: each command loads only what it runs (cold start)
-    from rulebase import usercorpus
+    # lazy: rich (~40 ms) only for a terminal
+    from rulebase.cli.console import build_progress
 
     library = state.current().library()
-    added = usercorpus.add_documents(files, library.sources, fmt, edition, doc_id)
-    generation = rebuild_after(library, json_out, "added " + ", ".join(a.source.id for a in added))
+    with build_progress(enabled=not json_out) as progress:
+        added, generation = library.add(files, fmt, edition, doc_id, progress)
     if json_out:
         items = [{"id": a.source.id, "title": a.source.title, "edition": a.source.edition, "date": a.source.date,
                   "format": a.source.format, "file": str(a.source.path), "encoding": a.encoding,

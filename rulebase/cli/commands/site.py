@@ -32,9 +32,16 @@ def glossary_build(
     chosen = [e.strip() for e in editions.split(",") if e.strip()] if editions else None
     with build_progress(enabled=not json_out) as progress:
         summary = build_from_library(library, out, fmt=fmt, editions=chosen, force=force, progress=progress)
+    if summary.kept:  # stderr: --json stays JSON
+        # lazy: each command loads only what it runs (cold start)
+        from rulebase.cli.common import say_notes
+
+        say_notes([f"kept {len(summary.kept)} file(s) the previous build listed, as they no longer hold what it "
+                   f"wrote (or never did): {', '.join(summary.kept)}"])
     if json_out:
         print_json({"out": str(summary.out), "format": summary.format, "pages": summary.pages,
-                    "terms": summary.terms, "rule_pages": summary.rule_pages, "files": summary.files})
+                    "terms": summary.terms, "rule_pages": summary.rule_pages, "files": summary.files,
+                    "kept": list(summary.kept)})
         return
     typer.echo(f"wrote {summary.pages} pages ({summary.terms} terms, {summary.rule_pages} rule pages, "
                f"{summary.files} files) as {summary.format} to {summary.out}")

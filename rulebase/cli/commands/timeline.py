@@ -123,15 +123,13 @@ def changes(
 
 
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
-    # lazy: only this rarer path needs it
-    from datetime import date
-
     # lazy: only the output form asked for
     from rulebase.cli.views import changes_between_json
-    from rulebase.core.eras import day
+    from rulebase.core.eras import day, show, today
     from rulebase.core.errors import UsageError
     from rulebase.rules import history as histories
 
+    kinds = tuple(k.lower() for k in kinds)  # as search reads --kind ('Rule' is rule)
     bad = [k for k in kinds if k not in ("rule", "chapter", "glossary", "example", "section", "note")]
     if bad:
         raise UsageError(f"unknown kind {bad[0]!r} for --from/--to",
@@ -140,7 +138,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
         raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
     library = ready_library(json_out)
     note_outside(library, day(start), histories.as_of_day(end) if end else None)
-    found = histories.changes_between(library.store, start, end or date.today().isoformat(), kinds=kinds)
+    found = histories.changes_between(library.store, start, end or show(today()), kinds=kinds)
     answer(json_out, lambda: changes_between_json(found), "render_changes.render_changes_between", found)
 
 
