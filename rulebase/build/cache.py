@@ -205,6 +205,16 @@ def _publish(path: Path, fill) -> bool:
         return False
 
 
+def sizes_ok(folder: Path) -> bool:
+    """Whether a cache folder's files have the sizes it recorded (an entry of another kind's)."""
+    return _sizes_ok(folder)
+
+
+def publish(path: Path, fill) -> bool:
+    """Fill and publish a cache folder of another kind (`_publish`): False when it cannot be written."""
+    return _publish(path, fill)
+
+
 def _write_sizes(folder: Path) -> None:
     sizes = {p.relative_to(folder).as_posix(): p.stat().st_size for p in sorted(folder.rglob("*")) if p.is_file()}
     (folder / "sizes.json").write_text(json.dumps(sizes), encoding="utf-8")

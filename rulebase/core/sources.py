@@ -11,6 +11,7 @@ from rulebase.core.errors import ManifestError
 
 EDITIONS = ("alpha", "4e", "5e", "6e", "10e")
 DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
+DATED_FORMATS = ("comprules-archive", "tournament-archive")  # the formats of such archives
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
 ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
@@ -104,9 +105,9 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
         if entry["id"] in seen:
             raise ManifestError(f"duplicate source id {entry['id']!r}", where)
         if entry["edition"] not in EDITIONS and not (entry["edition"] == DATED
-                                                      and entry["format"] == "comprules-archive"):
+                                                      and entry["format"] in DATED_FORMATS):
             raise ManifestError(f"unknown edition {entry['edition']!r}", where,
-                                f"use one of {', '.join(EDITIONS)} ('{DATED}' for a comprules-archive)")
+                                f"use one of {', '.join(EDITIONS)} ('{DATED}' for a {' or '.join(DATED_FORMATS)})")
         seen.add(entry["id"])
         name = entry["file"]
         if Path(name).name != name:

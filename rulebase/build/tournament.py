@@ -1,0 +1,115 @@
+"""The tournament documents' versions, parsed once per archive, added releases and code: loaded
+from the build cache, or parsed (rulebase.ingest.tournament) and cached.
+
+Their 66 files are 19 MB of HTML, most of it converted from PDFs: reading them takes seconds, so
+a build keeps what it made of them (one JSON file of every document's versions, keyed by the
+archive's bytes, the added releases' bytes and the code) and the next build, after `rulebase add`
+of anything, loads it. Their index segment is cached as the other documents' are: they are one
+group of writer._grouped, keyed by the digest of exactly their search documents. A release added
+with `rulebase add` of a document the archive holds joins that document's timeline; the added
+document then holds no records (its report says where they went).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from rulebase.build.cache import cache_root, entry_key, publish, sizes_ok, touch
+from rulebase.build.digest import code_digest
+from rulebase.core.records import from_dict, to_dict
+from rulebase.core.sources import Source
+from rulebase.ingest import TOURNAMENT, SourceReport
+from rulebase.ingest.text import Parsed, Warning_
+
+ADDED = "tournament"  # the format of a release a user added
+SPARE = 1  # entries kept beside the one a build used (another set of added releases, older code)
+_ENTRY = re.compile(r"tournament-[0-9a-f]{24}")
+
+
+def joins(source: Source, held: set[str]) -> bool:
+    """A release added with `rulebase add`, dated by its text, of a document the archive holds:
+    it joins that document's timeline."""
+    return (source.format == ADDED and not source.bundled and source.part in held
+            and bool(re.match(r"^\d{4}-\d\d-\d\d$", source.date)))
+
+
+def reports(sources: list[Source]) -> dict[str, SourceReport]:
+    """The ingest reports of the tournament documents and of the releases that join them, by
+    source id (none when the corpus holds no tournament archive)."""
+    bundled = [s for s in sources if s.format == TOURNAMENT]
+    if not bundled:
+        return {}
+    held = {s.part for s in bundled if s.part}
+    added = [s for s in sources if joins(s, held)]
+    folder = _folder(bundled, added)
+    parsed = _load(folder) if folder is not None else None
+    if parsed is None or set(parsed) != {s.id for s in bundled}:
+        # lazy: the parsers only where the cache cannot answer
+        from rulebase.ingest.tournament.archive import parse_all
+
+        parsed = parse_all(bundled, added)
+        if folder is not None:
+            _save(folder, parsed)
+    if folder is not None:
+        _prune(folder)
+    out = {s.id: SourceReport(s, parsed[s.id], "per file: see the notes", []) for s in bundled}
+    target = {s.part: s.id for s in bundled}
+    for source in added:
+        note = (f"{source.id}: the release of {source.date} joined {target[source.part]}'s timeline: its "
+                f"sections are {target[source.part]}:NUMBER@DATE versions")
+        out[source.id] = SourceReport(source, Parsed([], [], notes=[note], meta={"joined": target[source.part]}),
+                                      "see " + target[source.part], [])
+    return out
+
+
+def _folder(bundled: list[Source], added: list[Source]) -> Path | None:
+    """The cache entry of these files and this code, or None when a file cannot be read (the
+    parse then says which)."""
+    try:
+        key = entry_key([bundled[0].path, *(s.path for s in added)], code_digest())
+    except OSError:
+        return None
+    parts = hashlib.sha256(f"{key}|{sorted((s.id, s.part) for s in bundled)}".encode()).hexdigest()[:24]
+    return cache_root() / f"tournament-{parts}"
+
+
+def _load(folder: Path) -> dict[str, Parsed] | None:
+    if not sizes_ok(folder):
+        return None
+    try:
+        data = json.loads((folder / "versions.json").read_text(encoding="utf-8"))
+        out = {sid: Parsed([from_dict(r) for r in one["records"]], [Warning_(*w) for w in one["warnings"]],
+                           Counter(one["set_aside"]), list(one["notes"]), dict(one["meta"]))
+               for sid, one in data.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    touch(folder)
+    return out
+
+
+def _save(folder: Path, parsed: dict[str, Parsed]) -> None:
+    data = {sid: {"records": [to_dict(r) for r in one.records],
+                  "warnings": [[w.file, w.line, w.message] for w in one.warnings],
+                  "set_aside": dict(one.set_aside), "notes": one.notes, "meta": one.meta}
+            for sid, one in parsed.items()}
+    publish(folder, lambda tmp: (tmp / "versions.json").write_text(json.dumps(data, ensure_ascii=False),
+                                                                      encoding="utf-8"))
+
+
+def _prune(used: Path) -> None:
+    """Keep the entry a build used and the SPARE most recently used others."""
+    # lazy: only this rarer path needs it
+    import shutil
+
+    try:
+        found = sorted((p for p in used.parent.iterdir() if _ENTRY.fullmatch(p.name) and p != used),
+                       key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for path in found[SPARE:]:
+        shutil.rmtree(path, ignore_errors=True)
+
