@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 
 from rulebase.core.records import Record
+from rulebase.core.sources import release_label
 from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results, unmark
 
@@ -33,7 +34,7 @@ def printable(text: str) -> str:
 
 def label(record: Record) -> str:
     """'cr2008 502.83a', 'rb4e p11 Basic Spellcasting' - how a record is named in lists."""
-    parts = [record.source]
+    parts = [record.source.upper() if release_label(record) else record.source]
     if record.number:
         parts.append(record.number)
     if record.pages:
@@ -85,7 +86,9 @@ def _item_text(item: dict) -> str:
 
 
 def meta_line(record: Record, days: tuple[int, int] | None = None) -> str:
-    bits = [record.kind, f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
+    released = release_label(record)
+    bits = [record.kind, f"release {released}" if released else f"edition {record.edition}", f"source {record.source}",
+            f"id {record.id}"]
     if record.pages:
         bits.append("page " + ", ".join(record.pages))
     if record.changed:
@@ -251,7 +254,8 @@ def search_lines(results: Results) -> list[str]:
     lines.append(results_header(results))
     for n, hit in enumerate(results.hits, 1):
         record = results.records[hit.id]
-        lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {era_note(hit.id, results)} · {record.kind} · {hit.id}]")
+        edition = release_label(record) or record.edition
+        lines.append(f"{n:>2}. {label(record)}  [{edition} · {era_note(hit.id, results)} · {record.kind} · {hit.id}]")
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
         if hit.also:
             lines.append(printable(f"    = same text in {also_text(hit.also)}"))

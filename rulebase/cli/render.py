@@ -36,6 +36,7 @@ from rulebase.cli.plain import (
     tail_lines,
 )
 from rulebase.core.records import Record
+from rulebase.core.sources import release_label
 from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results
 
@@ -199,7 +200,7 @@ def render_search(console: Console, results: Results) -> None:
         where.append(printable(f"\n{hit.id}"), style="dim")
         if hit.also:
             where.append(printable(f"\n= {also_text(hit.also)}"), style="dim")
-        era = cell(record.edition)
+        era = cell(release_label(record) or record.edition)
         era.append(printable(f"\n{era_note(hit.id, results)}"), style="green" if hit.id in results.now else "dim")
         table.add_row(str(n), where, era, marked(" ".join(hit.snippet.split())))
     console.print(table)
