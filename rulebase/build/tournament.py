@@ -27,7 +27,7 @@ from rulebase.ingest.text import Parsed, Warning_
 
 ADDED = "tournament"  # the format of a release a user added
 SPARE = 1  # entries kept beside the one a build used (another set of added releases, older code)
-_ENTRY = re.compile(r"tournament-[0-9a-f]{24}")
+_ENTRY = re.compile(r"tournament-(?:files-)?[0-9a-f]{24}")
 
 
 def joins(source: Source, held: set[str]) -> bool:
@@ -51,7 +51,12 @@ def reports(sources: list[Source]) -> dict[str, SourceReport]:
         # lazy: the parsers only where the cache cannot answer
         from rulebase.ingest.tournament.archive import parse_all
 
-        parsed = parse_all(bundled, added)
+        files = _folder(bundled, [], "files")  # the archive's files as read: an added release reads only itself
+        known = _load_files(files) if files is not None else {}
+        before = len(known)
+        parsed = parse_all(bundled, added, known=known)
+        if files is not None and len(known) != before:
+            _save_files(files, known)
         if folder is not None:
             _save(folder, parsed)
     if folder is not None:
@@ -66,15 +71,37 @@ def reports(sources: list[Source]) -> dict[str, SourceReport]:
     return out
 
 
-def _folder(bundled: list[Source], added: list[Source]) -> Path | None:
-    """The cache entry of these files and this code, or None when a file cannot be read (the
-    parse then says which)."""
+def _folder(bundled: list[Source], added: list[Source], kind: str = "") -> Path | None:
+    """The cache entry of these files and this code (`kind` 'files': of the archive's files as
+    read, one by one), or None when a file cannot be read (the parse then says which)."""
     try:
         key = entry_key([bundled[0].path, *(s.path for s in added)], code_digest())
     except OSError:
         return None
-    parts = hashlib.sha256(f"{key}|{sorted((s.id, s.part) for s in bundled)}".encode()).hexdigest()[:24]
-    return cache_root() / f"tournament-{parts}"
+    parts = hashlib.sha256(f"{key}|{kind}|{sorted((s.id, s.part) for s in bundled)}".encode()).hexdigest()[:24]
+    return cache_root() / f"tournament-{kind + '-' if kind else ''}{parts}"
+
+
+def _load_files(folder: Path) -> dict:
+    # lazy: only a build that parses again reads it
+    from rulebase.ingest.tournament.release import file_of
+
+    if not sizes_ok(folder):
+        return {}
+    try:
+        data = json.loads((folder / "files.json").read_text(encoding="utf-8"))
+        return {name: (file_of(one), encoding) for name, (one, encoding) in data.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _save_files(folder: Path, known: dict) -> None:
+    # lazy: only a build that parses again writes it
+    from rulebase.ingest.tournament.release import file_dict
+
+    data = {name: [file_dict(got), encoding] for name, (got, encoding) in known.items()}
+    publish(folder, lambda tmp: (tmp / "files.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8"))
+    touch(folder)
 
 
 def _load(folder: Path) -> dict[str, Parsed] | None:
@@ -110,6 +137,9 @@ def _prune(used: Path) -> None:
                        key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return
-    for path in found[SPARE:]:
-        shutil.rmtree(path, ignore_errors=True)
+    for kind in ("tournament-files-", "tournament-"):  # the SPARE newest of each kind
+        mine = [p for p in found if p.name.startswith(kind)]
+        found = [p for p in found if p not in mine]
+        for path in mine[SPARE + (kind == "tournament-files-"):]:
+            shutil.rmtree(path, ignore_errors=True)
 

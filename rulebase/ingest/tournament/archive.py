@@ -87,10 +87,12 @@ def _read(job: tuple[str, bytes, str, dict, str | None]) -> tuple[FileParsed, st
     return read_file(decoded.text, name, sid, meta, document), decoded.encoding
 
 
-def parse_all(sources: list[Source], added: list[Source] = (), workers: int | None = None) -> dict[str, Parsed]:
+def parse_all(sources: list[Source], added: list[Source] = (), workers: int | None = None,
+              known: dict[str, tuple[FileParsed, str]] | None = None) -> dict[str, Parsed]:
     """Every document of `sources` (format 'tournament-archive', one archive file), with the
     releases in `added` (format 'tournament', `part` naming their document) joining their
-    document's timeline: Parsed versions per source id (timeline.py)."""
+    document's timeline: Parsed versions per source id (timeline.py). `known`: the archive's
+    files already read (by name, as a build cache keeps them); the files read now are added to it."""
     # lazy: the timeline only where a build parses the documents
     from rulebase.ingest.tournament import timeline
 
@@ -101,9 +103,9 @@ def parse_all(sources: list[Source], added: list[Source] = (), workers: int | No
     if len(paths) != 1:
         raise SourceError("the tournament documents must be read from one archive", ", ".join(sorted(map(str, paths))),
                           "give every tournament-archive source the same 'file'")
-    found = cached_members(sources[0].path)
+    known = {} if known is None else known
     jobs, owners = [], []
-    for member in found:
+    for member in cached_members(sources[0].path):
         source = by_doc.get(member.document)
         if source is not None:
             jobs.append((f"{source.path.name}:{member.name}", member.data, source.id,
@@ -120,14 +122,18 @@ def parse_all(sources: list[Source], added: list[Source] = (), workers: int | No
                               "run 'rulebase remove' for it or restore the file") from None
         jobs.append((f"added:{extra.path.name}", data, source.id, {"edition": "dated", "lang": source.lang}, extra.part))
         owners.append((None, source.id))
-    n = max(1, min(workers or default_workers(), len(jobs) // 8))
+    todo = [i for i, job in enumerate(jobs) if not (owners[i][0] is not None and job[0] in known)]
+    n = max(1, min(workers or default_workers(), len(todo) // 8))
     if n > 1:
         with pool(n) as running:  # the biggest first: the two workers finish together
-            order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
+            order = sorted(todo, key=lambda i: -len(jobs[i][1]))
             done = dict(zip(order, running.map(_read, [jobs[i] for i in order], chunksize=1), strict=True))
-        results = [done[i] for i in range(len(jobs))]
     else:
-        results = [_read(job) for job in jobs]
+        done = {i: _read(jobs[i]) for i in todo}
+    for i, got in done.items():
+        if owners[i][0] is not None:
+            known[jobs[i][0]] = got
+    results = [done[i] if i in done else known[job[0]] for i, job in enumerate(jobs)]
     files = [timeline.File(got, encoding, member.commit if member else None, member.printed if member else None)
              for (got, encoding), (member, _) in zip(results, owners, strict=True)]
     out: dict[str, Parsed] = {}

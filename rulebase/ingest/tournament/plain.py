@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from rulebase.ingest.tournament.dating import printed
 from rulebase.ingest.tournament.units import Read, Unit, first_line_stamp, fold
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -55,9 +56,10 @@ def read_markdown(text: str) -> Read:
 
 
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,3}(?:\s+of\s+\d{1,3})?$", re.IGNORECASE)
-_NUMBERED = re.compile(r"^(?:\d{1,2}\.(?:\d{1,2}\.?)?|Appendix\s+[A-Z])\s+\S")
+_NUMBERED = re.compile(r"^(?:\d{1,2}\.(?:\d{1,2}\.?)?\s|Appendix\s+[A-Z](?![a-z]))\s*\S")
 _PARTS = re.compile(r"^(?:Definition|Examples?|Philosophy|Additional Remedy|Upgrade)\s*$")
 _ITEM = re.compile(r"^(?:[A-Z]\.|\d{1,2}\.|[•·\u2022\u25aa\u25cf\uf0b7-])\s")
+_TITLE = re.compile(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)*(?: (?:[A-Z][a-z]+(?:-[A-Z][a-z]+)*|of|and|the|to|in|for))*$")  # capitalised words, no full stop
 
 
 def read_text(text: str) -> Read:
@@ -86,6 +88,10 @@ def read_text(text: str) -> Read:
             out.set_aside("repeated page title", no)
             continue
         heading = _heading(words)
+        if not out.units or printed(words, no) is not None:  # the title, a date line: lines of their own
+            out.units.append(Unit(words, [no], heading=3 if not out.units else 0))
+            blank = False
+            continue
         prev = out.units[-1] if out.units else None
         if prev is not None and not blank and not heading and not prev.heading and not _ITEM.match(words):
             glue = "" if prev.text.endswith("-") and words[:1].islower() else " "
@@ -105,7 +111,11 @@ def _heading(words: str) -> bool:
     """A line that heads: a numbered section's title, an infraction's part, a line in capitals."""
     if _PARTS.match(words):
         return True
-    if _NUMBERED.match(words) and len(words.split()) <= 14 and not words.endswith((".", ",", ";")):
+    if _NUMBERED.match(words) and len(words.split()) <= 14 and not re.search(r"[.,;:!?\"\u201d]$", words):
+        first, _, rest = words.partition(" ")
+        # '2.2 Play/Draw Rule', '2. Tournament Mechanics'; not a list's '1. Match points'
+        return "." in first.rstrip(".") or not first[:1].isdigit() or bool(_TITLE.match(rest.strip()))
+    if _TITLE.match(words) and len(words.split()) <= 5:  # 'Common Issues': a named section's title
         return True
     return _capitals(words)
 

@@ -13,20 +13,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from rulebase.core.records import Record
-from rulebase.core.sources import Source
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS, Source
 from rulebase.ingest.text import Parsed, Warning_
 from rulebase.ingest.tournament import dating, sections
 from rulebase.ingest.tournament.units import Read
 
 FORMAT = "tournament"  # one release, as a file a user adds
 ARCHIVE_FORMAT = "tournament-archive"  # the bundled tarball's releases of one document (Source.part)
-DOCUMENTS = {  # id -> what the documents call themselves
-    "mtr": "Magic: The Gathering Tournament Rules",
-    "ipg": "Magic Infraction Procedure Guide",
-    "jar": "Judging at Regular Rules Enforcement Level",
-    "dmtr": "Magic: The Gathering Digital Tournament Rules",
-    "dipg": "Magic Digital Infraction Procedure Guide",
-}
+DOCUMENTS = TOURNAMENT_DOCUMENTS  # id -> what the documents call themselves
 _KIND = (  # which document a title names, most specific first
     ("dipg", re.compile(r"digital\s+infraction\s+procedure", re.IGNORECASE)),
     ("dmtr", re.compile(r"digital\s+(?:magic\s+)?tournament\s+rules|digital-mtr", re.IGNORECASE)),
@@ -129,3 +123,26 @@ def as_parsed(got: FileParsed) -> Parsed:
             "effective": got.printed.isoformat() if got.printed else None}
     return Parsed([replace(r) for r in got.records], list(got.warnings),
                   Counter({k: len(v) for k, v in got.aside.items()}), notes, meta)
+
+
+def file_dict(got: FileParsed) -> dict:
+    """A file's parse as JSON (what a build cache keeps of it)."""
+    # lazy: only this rarer path needs it
+    from rulebase.core.records import to_dict
+
+    return {"name": got.name, "document": got.document, "reader": got.reader,
+            "records": [to_dict(r) for r in got.records],
+            "printed": got.printed.isoformat() if got.printed else None, "how": got.how,
+            "evidence": [[d.isoformat(), why] for d, why in got.evidence],
+            "warnings": [[w.file, w.line, w.message] for w in got.warnings], "aside": got.aside}
+
+
+def file_of(data: dict) -> FileParsed:
+    """`file_dict` read back."""
+    # lazy: only this rarer path needs it
+    from rulebase.core.records import from_dict
+
+    return FileParsed(data["name"], data["document"], data["reader"], [from_dict(r) for r in data["records"]],
+                      date.fromisoformat(data["printed"]) if data["printed"] else None, data["how"],
+                      [(date.fromisoformat(d), why) for d, why in data["evidence"]],
+                      [Warning_(*w) for w in data["warnings"]], {k: list(v) for k, v in data["aside"].items()})

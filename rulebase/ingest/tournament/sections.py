@@ -120,7 +120,7 @@ def _contents_entries(units: list[Unit], candidates: list[Heading], contents: se
         if nxt is None:
             continue
         between = [u for u in units[head.at + 1: nxt.at]
-                   if not (LEADERS.search(u.text) or u.link or APPENDIX.match(u.text) or number_of(u.text)
+                   if not (LEADERS.search(u.text) or u.link or APPENDIX.match(u.text) or (number_of(u.text) and not u.item)
                            or CONTENTS.match(u.text) or NAMED.match(u.text))]
         if not between and not (nxt.number or "").startswith(f"{head.number}."):
             contents.add(head.at)
@@ -246,7 +246,7 @@ def records(units: list[Unit], source_lines: list[str], sid: str, meta: dict, nu
              parent: str | None = None, section: list[str] | None = None, skip_first: bool = False) -> Record:
         lines = sorted({ln for n in members for ln in units[n].lines})
         body = [units[n].text for n in (members[1:] if skip_first else members)]
-        text = "\n".join(body) if body else (title or "")
+        text = "\n\n".join(body) if body else (title or "")
         raw = "\n".join(source_lines[ln - 1] for ln in lines)
         return Record(id=f"{sid}:{rid}", source=sid, edition=meta["edition"], lang=meta["lang"], kind=kind,
                       text=text, raw=raw, number=number, title=title, section=section or [], parent=parent,
@@ -286,7 +286,7 @@ def records(units: list[Unit], source_lines: list[str], sid: str, meta: dict, nu
         text_units = ([Unit(head.penalty, units[head.at].lines)] if head.penalty else []) + [units[n] for n in body_members]
         record = make(rid, "section", members, head.title, head.number, parent, path, skip_first=True)
         if head.penalty:
-            record.text = "\n".join(u.text for u in text_units) or record.title
+            record.text = "\n\n".join(u.text for u in text_units) or record.title
             record.refs = refs_of(record.text)
         ids[id(head)] = record.id
         out.append(record)

@@ -194,11 +194,13 @@ def build(source: Source, mine: list[File], everything: list[File]) -> Parsed:
 def _versions(sid: str, releases: list[list[Record]], dates: list[str]) -> list[Record]:
     """One record per (text, contiguous run of releases), with parents, references resolved in
     their first release, and lineage."""
-    runs: dict[tuple, list[int]] = {}  # (local id, kind, title, text) -> the releases printing it
+    # (local id, kind, title, words) -> the releases printing it: a release that prints the same
+    # words set out in other paragraphs (a copy of the PDF as plain text) goes on with the version
+    runs: dict[tuple, list[int]] = {}
     sample: dict[tuple, Record] = {}
     for n, records in enumerate(releases):
         for record in records:
-            key = (record.id, record.kind, record.title or "", record.text)
+            key = (record.id, record.kind, fold_space(record.title or ""), fold_space(record.text))
             runs.setdefault(key, []).append(n)
             sample.setdefault(key, record)
     at: list[dict[str, Record]] = [{} for _ in releases]  # per release: local id -> version
