@@ -61,10 +61,12 @@ def outside_note(store: RecordStore, when: int) -> str | None:
     from rulebase.core.eras import era_window  # lazy: only a date outside the corpus needs it
 
     starts: list[tuple[int, str]] = []  # (the day it took effect, what it is)
-    for rows in store.releases().values():
-        starts += [(row["first_day"], f"the Comprehensive Rules release of {row['date']}") for row in rows]
+    releases = store.releases()
+    for source, rows in releases.items():
+        name = "the Comprehensive Rules" if source == "cr" else f"the {source.upper()}"
+        starts += [(row["first_day"], f"{name} release of {row['date']}") for row in rows]
     for doc in store.documents().values():
-        if doc["format"] != "comprules-archive":
+        if doc["id"] not in releases:  # (a dated document: its releases are above)
             dated = f"{doc['title']} ({doc['date']})" if doc["date"] not in ("", "undated") else doc["title"]
             starts.append((era_window(doc["edition"], doc["date"])[0], dated))
     if not starts:

@@ -90,7 +90,7 @@ def diff(
     ("rulebase changes", "Crystal Keep's (+) list"),
     ("rulebase changes --from 2009-05-01 --to 2009-07-11", "Magic 2010's changes"),
     ("rulebase changes --from 2020 --kind glossary", "glossary since 2020"),
-    ("rulebase changes --source ipg --from 2024-01-01 --to 2024-12-31", "the IPG's changes in 2024")])
+    ("rulebase changes -s ipg --from 2024-01 --to 2024-12", "the IPG's 2024 changes")])
 @funnel
 def changes(
     start: Annotated[str | None, typer.Option(
@@ -151,7 +151,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
 @command(app, examples=[
     ("rulebase history 702.83a", "every version of a rule, by date"),
     ("rulebase history 702.17 --as-of 2010", "the 2010 rule first (trample)"),
-    ('rulebase history "IPG 2.1"', "every release of a tournament document's section"),
+    ('rulebase history "IPG 2.1"', "an IPG section, every release"),
     ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
 def history(ref: Annotated[str, typer.Argument(
