@@ -37,38 +37,74 @@ def joins(source: Source, held: set[str]) -> bool:
             and bool(re.match(r"^\d{4}-\d\d-\d\d$", source.date)))
 
 
-def reports(sources: list[Source]) -> dict[str, SourceReport]:
-    """The ingest reports of the tournament documents and of the releases that join them, by
-    source id (none when the corpus holds no tournament archive)."""
-    bundled = [s for s in sources if s.format == TOURNAMENT]
-    if not bundled:
-        return {}
-    held = {s.part for s in bundled if s.part}
-    added = [s for s in sources if joins(s, held)]
-    folder = _folder(bundled, added)
-    parsed = _load(folder) if folder is not None else None
-    if parsed is None or set(parsed) != {s.id for s in bundled}:
-        # lazy: the parsers only where the cache cannot answer
-        from rulebase.ingest.tournament.archive import parse_all
+class Pending:
+    """The tournament documents' reports, being made while the build does the rest: on a cache
+    miss their files are read in a process of their own (one core: the Comprehensive Rules
+    archive's parse and its serial steps leave the other idle much of the time) that writes the
+    cache entry, which `reports()` then loads. A cache that cannot be written: read here."""
 
-        files = _folder(bundled, [], "files")  # the archive's files as read: an added release reads only itself
-        known = _load_files(files) if files is not None else {}
-        before = len(known)
-        parsed = parse_all(bundled, added, known=known)
-        if files is not None and len(known) != before:
-            _save_files(files, known)
-        if folder is not None:
-            _save(folder, parsed)
+    def __init__(self, sources: list[Source]) -> None:
+        self.bundled = [s for s in sources if s.format == TOURNAMENT]
+        held = {s.part for s in self.bundled if s.part}
+        self.added = [s for s in sources if joins(s, held)]
+        self.ids = {s.id for s in [*self.bundled, *self.added]}
+        self.folder = _folder(self.bundled, self.added) if self.bundled else None
+        self.parsed = _load(self.folder) if self.folder is not None else None
+        self.running = None
+        if self.bundled and self.folder is not None and not self._complete():
+            # lazy: only a build that reads the files again
+            from rulebase.core.pool import Beside
+
+            self.running = Beside(_parse_and_save, self.bundled, self.added, self.folder)
+
+    def _complete(self) -> bool:
+        return self.parsed is not None and set(self.parsed) == {s.id for s in self.bundled}
+
+    def reports(self) -> dict[str, SourceReport]:
+        """The ingest reports of the tournament documents and of the releases that join them, by
+        source id (none when the corpus holds no tournament archive)."""
+        if not self.bundled:
+            return {}
+        if self.running is not None:
+            self.running.wait()  # (raises what the reading raised: a file that cannot be read or dated)
+            self.parsed = _load(self.folder)
+        if not self._complete():
+            self.parsed = _parse_and_save(self.bundled, self.added, self.folder)
+        if self.folder is not None:
+            _prune(self.folder)
+        out = {s.id: SourceReport(s, self.parsed[s.id], "per file: see the notes", []) for s in self.bundled}
+        target = {s.part: s.id for s in self.bundled}
+        for source in self.added:
+            note = (f"{source.id}: the release of {source.date} joined {target[source.part]}'s timeline: its "
+                    f"sections are {target[source.part]}:NUMBER@DATE versions")
+            out[source.id] = SourceReport(source, Parsed([], [], notes=[note], meta={"joined": target[source.part]}),
+                                          "see " + target[source.part], [])
+        return out
+
+
+def _parse_and_save(bundled: list[Source], added: list[Source], folder: Path | None) -> dict[str, Parsed]:
+    """Read the documents (the archive's files from the cache where it holds them, in one process:
+    see Pending) and keep the result in the cache."""
+    # lazy: the parsers only where the cache cannot answer
+    from rulebase.ingest.tournament.archive import parse_all
+
+    files = _folder(bundled, [], "files")  # the archive's files as read: an added release reads only itself
+    known = _load_files(files) if files is not None else {}
+    before = len(known)
+    parsed = parse_all(bundled, added, workers=1, known=known)
+    if files is not None and len(known) != before:
+        _save_files(files, known)
     if folder is not None:
-        _prune(folder)
-    out = {s.id: SourceReport(s, parsed[s.id], "per file: see the notes", []) for s in bundled}
-    target = {s.part: s.id for s in bundled}
-    for source in added:
-        note = (f"{source.id}: the release of {source.date} joined {target[source.part]}'s timeline: its "
-                f"sections are {target[source.part]}:NUMBER@DATE versions")
-        out[source.id] = SourceReport(source, Parsed([], [], notes=[note], meta={"joined": target[source.part]}),
-                                      "see " + target[source.part], [])
-    return out
+        _save(folder, parsed)
+        # their index segment too, as the build's writer will key it (writer._grouped): in this
+        # process, while the build parses the Comprehensive Rules
+        from rulebase.build.writer import cache_group
+        from rulebase.core.eras import windows
+
+        records = [r for source in bundled for r in parsed[source.id].records]  # (the build's order)
+        releases = {sid: one.meta["releases"] for sid, one in parsed.items()}
+        cache_group(records, windows(records, bundled, releases))
+    return parsed
 
 
 def _folder(bundled: list[Source], added: list[Source], kind: str = "") -> Path | None:

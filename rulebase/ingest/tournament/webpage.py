@@ -33,7 +33,7 @@ def read(text: str) -> Read:
 
     out = Read([], stamp=first_line_stamp(text))
     starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    soup = BeautifulSoup(text, "html.parser")
+    soup = BeautifulSoup(text, "html.parser", multi_valued_attributes=None)  # (class as one string: faster)
     skipped = (Comment, Declaration, Doctype, ProcessingInstruction)
 
     def offset(tag: Tag) -> int:
@@ -80,7 +80,7 @@ def read(text: str) -> Read:
                 block = node
             if name in HEADINGS and not heading:
                 heading = HEADINGS[name]
-            elif not heading and HEADING_CLASSES & set(node.get("class") or ()):
+            elif not heading and HEADING_CLASSES & set(str(node.get("class") or "").split()):
                 heading = 2
             node = node.parent
         got = block_of[id(parent)] = (block, heading, bold, link, item)
@@ -139,7 +139,7 @@ def _block_span(node) -> bool:
     if node.name != "span":
         return False
     ident = str(node.get("id") or "")
-    return ident.endswith(BLOCK_SPANS[0]) or BLOCK_SPANS[1] in (node.get("class") or ())
+    return ident.endswith(BLOCK_SPANS[0]) or BLOCK_SPANS[1] in str(node.get("class") or "").split()
 
 
 def _skipped(parent) -> bool:
@@ -151,30 +151,20 @@ def _skipped(parent) -> bool:
     return False
 
 
+_START_TAG = re.compile(r"""<[^\s>/]*(?:[^>"']|"[^"]*"|'[^']*')*>""")  # (one character an alternative: linear)
+
+
 def _tag_end(text: str, start: int) -> int:
-    """The offset just past the start tag beginning at `start` (quoted '>' skipped)."""
-    quote = ""
-    for n in range(start + 1, min(len(text), start + 20_000)):
-        ch = text[n]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == ">":
-            return n + 1
-    return start
+    """The offset just past the start tag beginning at `start` (a '>' inside quotes skipped)."""
+    found = _START_TAG.match(text, start)
+    return found.end() if found else start
+
+
+_ALNUM = re.compile(r"[A-Za-z0-9]+")
 
 
 def _first_word(value: str) -> tuple[int, str] | None:
     """(index, run) of the first run of letters and digits in `value`: characters that an HTML
     file never writes as entities, so the run is found in the source as it is."""
-    start = None
-    for n, ch in enumerate(value):
-        if ch.isascii() and ch.isalnum():
-            if start is None:
-                start = n
-        elif start is not None:
-            return start, value[start:n]
-    return (start, value[start:]) if start is not None else None
-
+    found = _ALNUM.search(value)
+    return (found.start(), found.group()) if found else None
