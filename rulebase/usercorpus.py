@@ -46,9 +46,10 @@ PENDING = ".rulebase-pending.json"  # the names a writer is about to create (see
 MAX_BYTES = 8 * 1024 * 1024  # the largest real rules document is 1.7 MB (ingest/bounds.py)
 _CREDITS = {"comprules": "Magic: The Gathering Comprehensive Rules (C) Wizards of the Coast",
             "crystalkeep-2008": "Rulings summary by Stephen D'Angelo, Crystal Keep",
-            "crystalkeep-1999": "Rules summary by Stephen D'Angelo, Crystal Keep"}
+            "crystalkeep-1999": "Rules summary by Stephen D'Angelo, Crystal Keep",
+            "tournament": "Magic tournament documents (C) Wizards of the Coast"}
 _PREFIX = {"comprules": "cr", "crystalkeep-2008": "ck", "crystalkeep-1999": "ck", "forum-rulebook": "rb",
-           "hu-guide": "hu-guide"}
+           "hu-guide": "hu-guide", "tournament": "tr"}
 _HEADER = ("# Documents added with 'rulebase add' (remove them with 'rulebase remove ID').\n"
            "# Edition labels: 4e, 5e, 6e, 10e, or crYYYY for rules outside those eras.\n")
 
@@ -399,7 +400,7 @@ def _check_mode(path: Path, info: os.stat_result) -> None:
 
 
 def _default_id(found: Detected, label: str, taken: set[str]) -> str:
-    prefix = _PREFIX.get(found.format, "doc")
+    prefix = found.part if found.format == "tournament" and found.part else _PREFIX.get(found.format, "doc")
     year = found.date[:4] if found.date[:4].isdigit() else label.removeprefix("cr")
     base = prefix if prefix == "hu-guide" else f"{prefix}{year}"
     candidates = [base, f"{base}-{found.date[5:].replace('-', '')}" if len(found.date) > 4 else base]

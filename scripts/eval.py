@@ -4,8 +4,8 @@ baselines on the same records (grep-style term counting, and SQLite FTS5 bm25).
 
     python scripts/eval.py [QUERIES.tsv ...] [--index DIR] [--verbose]
 
-A QUERIES file has three tab-separated columns: query, edition filter ("-" for none), and the
-acceptable answers separated by " || ". A hit is relevant when its title + text, lower-cased with
+A QUERIES file has three tab-separated columns: query, filter ("-" for none; an edition label, or
+"source:ID" for one document, e.g. "source:ipg"), and the acceptable answers separated by " || ". A hit is relevant when its title + text, lower-cased with
 punctuation and markup folded to single spaces, contains one of the answers folded the same way.
 """
 
@@ -65,8 +65,9 @@ class GrepBaseline:
     def search(self, query: str, edition: str | None, limit: int = 10) -> list[Record]:
         words = set(fold(query).split())
         scored = []
+        edition, source = scope(edition)
         for record, tokens in zip(self.records, self.folded, strict=True):
-            if edition and record.edition != edition:
+            if (edition and record.edition != edition) or (source and record.source != source):
                 continue
             counts = Counter(t for t in tokens if t in words)
             if counts:
@@ -81,28 +82,42 @@ class Fts5Baseline:
     def __init__(self, records: list[Record]):
         self.records = records
         self.conn = sqlite3.connect(":memory:")
-        self.conn.execute("CREATE VIRTUAL TABLE f USING fts5(title, text, edition UNINDEXED, "
+        self.conn.execute("CREATE VIRTUAL TABLE f USING fts5(title, text, edition UNINDEXED, source UNINDEXED, "
                           "tokenize='porter unicode61 remove_diacritics 2')")
-        self.conn.executemany("INSERT INTO f(rowid, title, text, edition) VALUES (?,?,?,?)",
-                              [(n, r.title or "", r.text, r.edition) for n, r in enumerate(records)])
+        self.conn.executemany("INSERT INTO f(rowid, title, text, edition, source) VALUES (?,?,?,?,?)",
+                              [(n, r.title or "", r.text, r.edition, r.source) for n, r in enumerate(records)])
 
     def search(self, query: str, edition: str | None, limit: int = 10) -> list[Record]:
         words = fold(query).split()
         if not words:
             return []
         match = " OR ".join(f'"{w}"' for w in words)
+        edition, source = scope(edition)
         sql = "SELECT rowid FROM f WHERE f MATCH ?" + (" AND edition = ?" if edition else "")
-        sql += " ORDER BY bm25(f) LIMIT ?"
-        args = (match, edition, limit) if edition else (match, limit)
+        sql += (" AND source = ?" if source else "") + " ORDER BY bm25(f) LIMIT ?"
+        args = (match, *(x for x in (edition, source) if x), limit)
         return [self.records[row[0]] for row in self.conn.execute(sql, args)]
+
+
+def scope(value: str | None) -> tuple[str | None, str | None]:
+    """A query's filter column as (edition, source): 'cr2024' -> ('cr2024', None), 'source:ipg' ->
+    (None, 'ipg')."""
+    if value and value.startswith("source:"):
+        return None, value.split(":", 1)[1]
+    return value, None
 
 
 def evaluate(library: Library, queries, verbose: bool = False) -> dict[str, tuple[float, float]]:
     records = library.store.all()
     by_id = {r.id: r for r in records}
+
+    def ours(query: str, value: str | None) -> list[Record]:
+        edition, source = scope(value)
+        filters = {"edition": [edition] if edition else [], "source": [source] if source else []}
+        return [by_id[h.id] for h in run_search(library, query, filters, 10).hits]
+
     systems = {
-        "rulebase": lambda q, e: [by_id[h.id] for h in run_search(
-            library, q, {"edition": [e] if e else []}, 10).hits],
+        "rulebase": ours,
         "grep": GrepBaseline(records).search,
         "fts5": Fts5Baseline(records).search,
     }

@@ -52,7 +52,7 @@ def test_unrecognised_text_names_the_formats():
     with pytest.raises(UsageError) as err:
         detect("just some words\nand more words\n", "notes.txt")
     assert err.value.message == ("notes.txt: cannot tell what kind of rules document this is - pass --format "
-                                 "comprules, crystalkeep-2008, crystalkeep-1999, forum-rulebook or hu-guide")
+                                 "comprules, crystalkeep-2008, crystalkeep-1999, forum-rulebook, hu-guide or tournament")
 
 
 @pytest.mark.parametrize(("date", "label"), [

@@ -19,7 +19,8 @@ credit = "c"
 
 def test_bundled_manifest_names_every_corpus_file_with_credit():
     sources = load_manifest()
-    assert [s.id for s in sources] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr"]
+    assert [s.id for s in sources] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr",
+                                       "mtr", "ipg", "jar", "dmtr", "dipg"]
     assert {s.edition for s in sources} == {*EDITIONS, "dated"}  # the archive: each release its own era
     for source in sources:
         assert source.path.is_file(), source.path
@@ -28,6 +29,10 @@ def test_bundled_manifest_names_every_corpus_file_with_credit():
     assert hu.edition == "6e" and hu.edition_note.startswith("inferred")
     ck = [s for s in sources if s.id.startswith("ck")]
     assert all("Stephen D'Angelo" in s.credit and "version" in s.credit for s in ck)
+    tournament = [s for s in sources if s.format == "tournament-archive"]  # five documents, one tar.xz
+    assert {s.path.name for s in tournament} == {"tournament-rules-2013-2025.tar.xz"}
+    assert [s.part for s in tournament] == ["mtr", "ipg", "jar", "dmtr", "dipg"]
+    assert all(s.gaps and "/" in s.date and "Wizards of the Coast" in s.credit for s in tournament)
 
 
 def test_manifest_errors_say_where(tmp_path):
@@ -35,7 +40,7 @@ def test_manifest_errors_say_where(tmp_path):
     with pytest.raises(ManifestError) as err:
         load_manifest(tmp_path)
     assert err.value.message == (f"{tmp_path}/sources.toml [[source]] #1: unknown edition '7e' - "
-                                 "use one of alpha, 4e, 5e, 6e, 10e ('dated' for a comprules-archive)")
+                                 "use one of alpha, 4e, 5e, 6e, 10e ('dated' for a comprules-archive or tournament-archive)")
 
 
 def test_manifest_missing_field(tmp_path):

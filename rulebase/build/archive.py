@@ -10,6 +10,7 @@ from pathlib import Path
 from rulebase.build import writer
 from rulebase.build.cache import Entry, entry_key, prune_entries
 from rulebase.build.digest import code_digest
+from rulebase.build.tournament import Pending
 from rulebase.core.eras import windows
 from rulebase.core.errors import SourceError
 from rulebase.core.pool import workers as default_workers
@@ -25,6 +26,7 @@ def reports(sources: list[Source]) -> list[SourceReport]:
     archive's versions, so it joins their spans, lineage, --as-of, history and changes like a
     bundled release; the added document itself then holds no records (its report says where
     they went). An added file of a release the archive holds stays a document of its own."""
+    pending = Pending(sources)  # the tournament documents and the releases that join them, read meanwhile
     archives = [s for s in sources if s.format in ARCHIVES]
     candidates = [s for s in sources if foldable(s)]
     fold: list[Source] = []
@@ -40,7 +42,9 @@ def reports(sources: list[Source]) -> list[SourceReport]:
     folded = {s.id for s in fold}
     out: list[SourceReport] = []
     for source in sources:
-        if source.format in ARCHIVES:
+        if source.id in pending.ids:
+            out.append(None)  # type: ignore[arg-type] - filled in below
+        elif source.format in ARCHIVES:
             if source is archives[0] and first is not None and not added:
                 out.append(first)
             else:
@@ -54,7 +58,8 @@ def reports(sources: list[Source]) -> list[SourceReport]:
             out.append(ingest_source(source))
     used = {_entry(a).path for a in archives} | ({_entry(archives[0], added).path} if added else set())
     prune_entries(used)  # the entries of older code, archives or added releases: 80-90 MB each
-    return out
+    tournament = pending.reports()
+    return [tournament[s.id] if report is None else report for s, report in zip(sources, out, strict=True)]
 
 
 def archive_report(source: Source, added: archive.Added = ()) -> SourceReport:

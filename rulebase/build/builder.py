@@ -43,7 +43,7 @@ from rulebase.index.generation import (
 )
 from rulebase.index.integrity import damage, file_checks, file_sizes
 from rulebase.index.store import write_db
-from rulebase.ingest import ARCHIVES, assemble
+from rulebase.ingest import ARCHIVES, TOURNAMENT, assemble
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def expected_fingerprint(sources: list[Source]) -> str:
@@ -137,10 +137,12 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     spans = windows(ingested.records, sources, releases)
     records_db = Beside(write_db, tmp / "records.db", ingested.records, sources, releases, spans)  # while indexing
     cached = {rep.source.id: rep.segment for rep in ingested.reports if rep.segment is not None}
-    # the bundled documents besides the archive in one cached segment, each added one in its own:
-    # after `rulebase add` only the added document is indexed again (writer._grouped)
+    # the bundled documents besides the archives in one cached segment, the tournament documents in
+    # another, each added one in its own: after `rulebase add` only the added document (or, when it
+    # joins a tournament document's timeline, the tournament documents) is indexed again (writer._grouped)
     others = [s for s in sources if s.id not in cached and s.format not in ARCHIVES]
-    groups = [tuple(s.id for s in others if s.bundled)] + [(s.id,) for s in others if not s.bundled]
+    groups = [tuple(s.id for s in others if s.bundled and s.format != TOURNAMENT),
+              tuple(s.id for s in others if s.format == TOURNAMENT)] + [(s.id,) for s in others if not s.bundled]
     try:
         indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached, groups=groups,
                             cuts={sid: indexer.archive_cut(rows) for sid, rows in releases.items()})

@@ -347,6 +347,17 @@ def seal_entry(folder: Path) -> None:
     (folder / SUMS_SEAL).write_text(seal.seal_of(data) + "\n", encoding="ascii")
 
 
+def read_trusted(folder: Path, name: str) -> bytes | None:
+    """A file of a cache folder of another kind (the tournament documents'), its bytes checked
+    against the folder's sealed list; None when the folder or the file fails (then it is rebuilt)."""
+    return _read_verified(folder, name, _trusted(folder))
+
+
+def publish(path: Path, fill) -> bool:
+    """Fill, seal and publish a cache folder of another kind (`_publish`): False when it cannot be written."""
+    return _publish(path, fill)
+
+
 def touch(path: Path) -> None:
     """Mark a cache folder as just used: pruning drops the least recently used first."""
     with contextlib.suppress(OSError):  # a read-only cache is still a cache

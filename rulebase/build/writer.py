@@ -168,11 +168,7 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
     (written now when the cache lacks it), or None when the cache cannot be written: then its
     documents are indexed into the generation with the rest."""
     # lazy: only this rarer path needs it
-    import hashlib
-    import json
-
     from rulebase.build.cache import Segment, prune_segments, touch
-    from rulebase.build.digest import code_digest
 
     of = {source: n for n, group in enumerate(groups) for source in group}
     parts: dict[int, list[tuple]] = {}
@@ -187,9 +183,7 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
         if n < 0:
             out.append([part, docs, None])
             continue
-        digest = hashlib.sha256(code_digest().encode())
-        digest.update(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode("utf-8"))
-        segment = Segment(digest.hexdigest()[:24])
+        segment = Segment(group_key(docs))
         out.append([part, docs, segment])
         if not segment.ready():
             missing.append((segment, docs))
@@ -208,6 +202,35 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
             item[2] = None
     prune_segments({item[2].parent for item in out if item[2] is not None})
     return [tuple(item) for item in out]
+
+
+def group_key(docs: list[dict]) -> str:
+    """The key of a group's cached segment (cache.Segment): the digest of the code and of exactly
+    the search documents it holds."""
+    # lazy: only this rarer path needs it
+    import hashlib
+    import json
+
+    from rulebase.build.digest import code_digest
+
+    digest = hashlib.sha256(code_digest().encode())
+    digest.update(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+    return digest.hexdigest()[:24]
+
+
+def cache_group(records: list[Record], windows: dict[str, tuple[int, int]]) -> None:
+    """Write a group's segment into the build cache ahead of the build that will want it (the
+    tournament documents', while the Comprehensive Rules archive is parsed): `records` in the order
+    the build holds them, with their days in force; `_grouped` then copies it."""
+    # lazy: only this rarer path needs it
+    from rulebase.build.cache import Segment
+
+    lead = leads(records)
+    docs = [_document(r, lead.get(r.id), window, editions, spelled)
+            for r, window, editions, spelled in documents_of(records, windows)]
+    segment = Segment(group_key(docs))
+    if not segment.ready():
+        _cache_segment(str(segment.path), docs)
 
 
 def archive_cut(releases: list[dict]) -> int:

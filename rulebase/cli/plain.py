@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record, fold_typography
+from rulebase.core.sources import release_label
 from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results, unmark
 
@@ -34,7 +35,7 @@ def printable(text: str) -> str:
 
 def label(record: Record) -> str:
     """'cr2008 502.83a', 'rb4e p11 Basic Spellcasting' - how a record is named in lists."""
-    parts = [record.source]
+    parts = [record.source.upper() if release_label(record) else record.source]
     if record.number:
         parts.append(record.number)
     if record.pages:
@@ -90,7 +91,9 @@ def meta_line(record: Record, days: tuple[int, int] | None = None, since: int | 
     is (`since`, else its first day): its edition label, the release it first appeared in, read as
     out of date."""
     now = days is not None and record.span and days[1] >= OPEN_END
-    era = f"in force now, {text_since(since or days[0])}" if now else f"edition {record.edition}"
+    released = release_label(record)
+    era = f"in force now, {text_since(since or days[0])}" if now else (
+        f"release {released}" if released else f"edition {record.edition}")
     bits = [record.kind, era, f"source {record.source}", f"id {record.id}"]
     if record.pages:
         bits.append("page " + ", ".join(record.pages))
@@ -292,7 +295,8 @@ def era_note(hit_id: str, results: Results) -> str:
     text of an earlier era, which its edition names ('4e · history')."""
     if hit_id in results.now:
         return f"in force now, {text_since(results.now[hit_id])}"
-    return f"{results.records[hit_id].edition} · history"
+    record = results.records[hit_id]
+    return f"{release_label(record) or record.edition} · history"
 
 
 def also_text(ids: list[str], shown: int = 3) -> str:

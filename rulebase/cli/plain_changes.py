@@ -4,6 +4,7 @@ what render_changes.py wraps on a terminal. Free of rich, as plain.py."""
 from __future__ import annotations
 
 from rulebase.cli.plain import label, snip, span_text
+from rulebase.core.sources import release_label
 
 NOT_FOUND_IN_EDITION = "no passages found in this edition"
 
@@ -154,6 +155,9 @@ def lineage_title(lineage, n: int) -> str:
     steps = lineage.steps
     now = "in force now" if lineage.current else f"last in force {span_text(steps[-1].first, steps[-1].last)}"
     numbers = " -> ".join(dict.fromkeys(s.record.number or s.record.title or "" for s in steps))
+    newest = steps[-1].record
+    if release_label(newest):  # 'IPG 2.1 Game Play Error — Missed Trigger'
+        numbers = " ".join(x for x in (newest.source.upper(), numbers, newest.title if newest.number else "") if x)
     title = "" if n == 0 else "another rule once numbered so: "
     return f"{title}{numbers} ({len(steps)} version{'s' if len(steps) != 1 else ''}, {now})"
 

@@ -10,7 +10,16 @@ from pathlib import Path
 from rulebase.core.errors import ManifestError
 
 EDITIONS = ("alpha", "4e", "5e", "6e", "10e")
+# The tournament documents, by the ids the bundled corpus gives them, and what they call themselves.
+TOURNAMENT_DOCUMENTS = {
+    "mtr": "Magic: The Gathering Tournament Rules",
+    "ipg": "Magic Infraction Procedure Guide",
+    "jar": "Judging at Regular Rules Enforcement Level",
+    "dmtr": "Magic: The Gathering Digital Tournament Rules",
+    "dipg": "Magic Digital Infraction Procedure Guide",
+}
 DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
+DATED_FORMATS = ("comprules-archive", "tournament-archive")  # the formats of such archives
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
 ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
@@ -39,6 +48,15 @@ class Source:
     def paths(self) -> list[Path]:
         """Every file the source is read from (`path`, then `also`)."""
         return [self.path, *self.also]
+
+
+def release_label(record) -> str | None:
+    """How a tournament document's version is labelled where a hit or a record is named: its
+    document and the release it was first printed in ('MTR 2024-09-23'); None for the others,
+    which their edition label names."""
+    if record.source in TOURNAMENT_DOCUMENTS and record.span:
+        return f"{record.source.upper()} {record.span[0]}"
+    return None
 
 
 def is_edition(label: str) -> bool:
@@ -104,9 +122,9 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
         if entry["id"] in seen:
             raise ManifestError(f"duplicate source id {entry['id']!r}", where)
         if entry["edition"] not in EDITIONS and not (entry["edition"] == DATED
-                                                      and entry["format"] == "comprules-archive"):
+                                                      and entry["format"] in DATED_FORMATS):
             raise ManifestError(f"unknown edition {entry['edition']!r}", where,
-                                f"use one of {', '.join(EDITIONS)} ('{DATED}' for a comprules-archive)")
+                                f"use one of {', '.join(EDITIONS)} ('{DATED}' for a {' or '.join(DATED_FORMATS)})")
         seen.add(entry["id"])
         name = entry["file"]
         if Path(name).name != name:

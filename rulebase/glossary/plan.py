@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_accents, fold_space, slugify
-from rulebase.core.sources import edition_rank, is_edition
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank, is_edition
 from rulebase.glossary import site as render
 from rulebase.glossary.current import RULE_KINDS, Archive, load_archives
 from rulebase.glossary.model import (
@@ -347,8 +347,8 @@ def _current(corpus: _Corpus, archives: Sequence[Archive], home: dict) -> list[C
             if r.id in archive.parent:
                 kids.setdefault(archive.parent[r.id], []).append(r)
         for r in archive.live:
-            if r.kind not in RULE_KINDS or not r.number:
-                continue  # the glossary's section heading: its entries are the term pages
+            if r.kind not in RULE_KINDS or not (r.number or r.source in TOURNAMENT_DOCUMENTS):
+                continue  # the glossary's section heading: its entries are the term pages (the JAR's are named)
             crumbs, at = [], r.id
             while (at := archive.parent.get(at, "")) in by_id and len(crumbs) < 20:
                 crumbs.insert(0, by_id[at])
@@ -385,7 +385,7 @@ def _assign_paths(terms: list[TermPage], rules: list[RulePage], current: list[Cu
     for rule in rules:
         rule.path = unique("rules", f"{rule.root.source} {rule.root.number or rule.root.title or rule.root.id}")
     for page in current:
-        page.path = unique("rules", f"{page.record.source} {page.record.number}")
+        page.path = unique("rules", f"{page.record.source} {page.record.number or page.record.title}")
 
 
 def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Path | str, fmt: str = "html",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rulebase.core.eras import span_text
 from rulebase.core.records import Record
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.glossary.escape import esc, md
 from rulebase.glossary.model import CurrentPage
 from rulebase.rules.diff import DiffOp
@@ -18,6 +19,19 @@ from rulebase.rules.history import Step, change_text
 
 def heading(r: Record) -> str:
     return " ".join(x for x in (r.number, r.title) if x) or r.id
+
+
+def document_name(source: str) -> str:
+    """What a current page's document is called: 'Comprehensive Rules', 'Magic Infraction
+    Procedure Guide (IPG)'."""
+    name = TOURNAMENT_DOCUMENTS.get(source)
+    return f"{name} ({source.upper()})" if name else "Comprehensive Rules"
+
+
+def children_name(r: Record) -> str:
+    if r.source in TOURNAMENT_DOCUMENTS:
+        return "Sections"
+    return "Subrules" if r.kind == "rule" else "Rules" if r.kind == "chapter" else "Chapters"
 
 
 def days(step: Step) -> str:
@@ -56,7 +70,7 @@ class HtmlCurrent(_CurrentLinks):
         crumbs = " › ".join(f'<a href="{esc(self.page_href(here, c) or "")}">{esc(heading(c))}</a>'
                             for c in page.crumbs)
         body = [f"<h1>{esc(title)}</h1>\n",
-                f'<p class="source">Comprehensive Rules, release of {esc(page.release)}: in force now</p>\n']
+                f'<p class="source">{esc(document_name(r.source))}, release of {esc(page.release)}: in force now</p>\n']
         if crumbs:
             body.append(f'<nav class="section">{crumbs}</nav>\n')
         body.append(self.record_block(here, r, f"record current kind-{r.kind}"))
@@ -66,7 +80,7 @@ class HtmlCurrent(_CurrentLinks):
                             f'{" " + esc(k.title) if k.title else ""}'
                             f'{self.paras([p for p in k.text.split(chr(10) * 2) if p.strip()]) if not k.title else ""}'
                             "</li>\n" for k in page.children)
-            name = "Subrules" if r.kind == "rule" else "Rules" if r.kind == "chapter" else "Chapters"
+            name = children_name(r)
             body.append(f'<section class="subrules">\n<h2>{name}</h2>\n<ul>\n{items}</ul>\n</section>\n')
         if page.cited_by:
             links = ", ".join(f'<a href="{esc(self.href(here, t))}">{esc(t.title)}</a>' for t in page.cited_by)
@@ -103,13 +117,13 @@ class MarkdownCurrent(_CurrentLinks):
     def current_page(self, page: CurrentPage) -> str:
         here = page.path + self.ext
         r = page.record
-        body = [f"# {md(heading(r))}", f"Comprehensive Rules, release of {md(page.release)}: in force now"]
+        body = [f"# {md(heading(r))}", f"{md(document_name(r.source))}, release of {md(page.release)}: in force now"]
         if page.crumbs:
             body.append(" › ".join(f"[{md(heading(c))}]({self.page_href(here, c)})" for c in page.crumbs))
         body.append(self.record_block(here, r))
         body += [self.record_block(here, e) for e in page.examples]
         if page.children:
-            body.append("## " + ("Subrules" if r.kind == "rule" else "Rules" if r.kind == "chapter" else "Chapters"))
+            body.append("## " + children_name(r))
             body.append("\n".join(f"- [{md(k.number or k.id)}]({self.page_href(here, k)}) "
                                   + md(k.title or " ".join(k.text.split())) for k in page.children))
         if page.cited_by:

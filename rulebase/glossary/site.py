@@ -14,10 +14,10 @@ from urllib.parse import quote
 
 from rulebase.core.eras import span_text
 from rulebase.core.records import Record, fold_accents, fold_space
-from rulebase.core.sources import edition_rank
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank
 from rulebase.glossary.escape import esc, md
 from rulebase.glossary.model import CurrentPage, Definition, RulePage, Site, TermPage
-from rulebase.glossary.rulepages import HtmlCurrent, MarkdownCurrent, heading
+from rulebase.glossary.rulepages import HtmlCurrent, MarkdownCurrent, document_name, heading
 from rulebase.rules.diff import DiffOp
 from rulebase.rules.history import change_text
 
@@ -118,7 +118,8 @@ class _Renderer:
                   "h": list(dict.fromkeys(t.title or "" for t in p.hungarian)), "e": p.editions}
                  for p in self.site.terms]
         rules = [{"t": heading(p.record), "u": p.path + self.ext, "n": [], "h": [], "e": [],
-                  "d": f"rule in force now · {snippet(p.record.text, 80)}"} for p in self.site.current]
+                  "d": f"{'section' if p.record.source in TOURNAMENT_DOCUMENTS else 'rule'} in force now · "
+                       f"{snippet(p.record.text, 80)}"} for p in self.site.current]
         return terms + rules
 
     def counts(self) -> list[tuple[str, list[str], int, int]]:
@@ -138,14 +139,25 @@ class _Renderer:
     def summary_line(self) -> str:
         sources, _ = self.totals()
         line = f"{len(self.site.terms)} terms from {len(sources)} sources; {len(self.site.rules)} rule pages of those sources"
-        if self.site.current:
-            line += (f"; {len(self.site.current)} pages of the Comprehensive Rules in force now "
-                     f"(release of {self.site.current[0].release}), each with its history")
+        for source, release, pages in self.current_groups():
+            line += (f"; {len(pages)} pages of the {document_name(source)} in force now "
+                     f"(release of {release}), each with its history")
         return line + "."
 
-    def contents(self) -> list[CurrentPage]:
-        """The current rules' sections and chapters, for the index page (rules are a click further)."""
-        return [p for p in self.site.current if p.record.kind in ("section", "chapter")]
+    def current_groups(self) -> list[tuple[str, str, list[CurrentPage]]]:
+        """Each dated document's current pages (source, newest release, pages): the
+        Comprehensive Rules first, then the tournament documents."""
+        groups: dict[str, list[CurrentPage]] = {}
+        for page in self.site.current:
+            groups.setdefault(page.record.source, []).append(page)
+        order = sorted(groups, key=lambda s: (s in TOURNAMENT_DOCUMENTS, list(TOURNAMENT_DOCUMENTS).index(s)
+                                               if s in TOURNAMENT_DOCUMENTS else 0, s))
+        return [(s, groups[s][0].release, groups[s]) for s in order]
+
+    def contents(self, pages: list[CurrentPage]) -> list[CurrentPage]:
+        """A document's current sections and chapters, for the index page (the Comprehensive
+        Rules' rules are a click further; a tournament document's sections are all listed)."""
+        return [p for p in pages if p.record.kind in ("section", "chapter")]
 
     def rule_groups(self) -> list[tuple[str, list[RulePage]]]:
         groups: dict[str, list[RulePage]] = {}
@@ -279,11 +291,12 @@ class HtmlRenderer(HtmlCurrent, _Renderer):
             body.append(f'<section id="letter-{"other" if x == "#" else x}">\n<h2>{esc(x)}</h2>\n'
                         f'<ul class="terms">\n{"".join(items)}</ul>\n</section>\n')
         body.append('<section id="rule-pages">\n<h2>Rule pages</h2>\n')
-        if self.site.current:
+        for source, release, pages in self.current_groups():
             items = "".join(f'<li class="kind-{esc(p.record.kind)}"><a href="{esc(self.href("index.html", p))}">'
-                            f"{esc(heading(p.record))}</a></li>\n" for p in self.contents())
-            body.append(f'<h3 id="current-rules">Comprehensive Rules in force now (release of '
-                        f'{esc(self.site.current[0].release)})</h3>\n<ul class="contents">\n{items}</ul>\n')
+                            f"{esc(heading(p.record))}</a></li>\n" for p in self.contents(pages))
+            anchor = "current-rules" if source not in TOURNAMENT_DOCUMENTS else f"current-{source}"
+            body.append(f'<h3 id="{esc(anchor)}">{esc(document_name(source))} in force now (release of '
+                        f'{esc(release)})</h3>\n<ul class="contents">\n{items}</ul>\n')
         for source, pages in self.rule_groups():
             items = "".join(f'<li><a href="{esc(self.href("index.html", p))}">'
                             f'{esc(" ".join(x for x in (p.root.number, p.root.title) if x) or p.root.id)}</a></li>\n'
@@ -414,9 +427,9 @@ class MarkdownRenderer(MarkdownCurrent, _Renderer):
             body.append("\n".join(f"- [{md(p.title)}]({self.href('index.md', p)}) {md(' '.join(p.editions))}"
                                   for p in terms if letter(p.title) == x))
         body.append("## Rule pages")
-        if self.site.current:
-            body.append(f"### Comprehensive Rules in force now (release of {md(self.site.current[0].release)})")
-            body.append("\n".join(f"- [{md(heading(p.record))}]({self.href('index.md', p)})" for p in self.contents()))
+        for source, release, pages in self.current_groups():
+            body.append(f"### {md(document_name(source))} in force now (release of {md(release)})")
+            body.append("\n".join(f"- [{md(heading(p.record))}]({self.href('index.md', p)})" for p in self.contents(pages)))
         for source, pages in self.rule_groups():
             body.append(f"### {md(source)}")
             body.append("\n".join(f"- [{md(' '.join(x for x in (p.root.number, p.root.title) if x) or p.root.id)}]"

@@ -129,6 +129,13 @@ class RecordStore:
     def by_number(self, number: str) -> list[Record]:
         return self._many("SELECT data FROM records WHERE number_lc = ? ORDER BY rank", (number.lower(),))
 
+    def titled(self, source: str, words: list[str], kind: str = "section") -> list[Record]:
+        """A source's records of a kind whose title holds every one of `words` (lower case), in
+        document order: the tournament documents' sections found by their titles."""
+        like = " AND ".join(["title_lc LIKE ?"] * len(words))
+        return self._many(f"SELECT data FROM records WHERE source = ? AND kind = ?{' AND ' + like if like else ''} "
+                          "ORDER BY rank", (source, kind, *(f"%{w}%" for w in words)))
+
     def by_number_prefix(self, prefix: str, source: str) -> list[Record]:
         """Everything filed under a rule number: 502.83 -> 502.83a, 502.83b, 502.83.Ruling.1."""
         low = prefix.lower()  # a range on the indexed column: LIKE could not use the index

@@ -27,9 +27,13 @@ PARSERS: dict[str, str] = {
     "crystalkeep-2008": "rulebase.ingest.crystalkeep.summary2008",
     "crystalkeep-1999": "rulebase.ingest.crystalkeep.summary1999",
     "alpha-rulebook": "rulebase.ingest.rulebooks.alpha",
+    "tournament": "rulebase.ingest.tournament.release",  # one release of the MTR, IPG, JAR, DMTR or DIPG
 }
 # Formats of a container of many documents, read from its bytes rather than its text.
 ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.comprules.archive"}  # every release in one tar.xz
+# The tournament documents' releases (one source per document, all read from one tar.xz): parsed
+# together by the builder (build/tournament.py), one by one here.
+TOURNAMENT = "tournament-archive"
 
 
 @dataclass(slots=True)
@@ -51,11 +55,17 @@ class Ingested:
 def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
     module = PARSERS.get(fmt)
     if module is None:
-        raise SourceError(f"unknown format {fmt!r}", where, "use one of " + ", ".join(sorted(PARSERS | ARCHIVES)))
+        raise SourceError(f"unknown format {fmt!r}", where,
+                          "use one of " + ", ".join(sorted([*PARSERS, *ARCHIVES, TOURNAMENT])))
     return importlib.import_module(module).parse
 
 
 def ingest_source(source: Source) -> SourceReport:
+    if source.format == TOURNAMENT:
+        # lazy: only a build that holds the tournament documents parses them
+        from rulebase.ingest.tournament.archive import parse_all
+
+        return SourceReport(source, parse_all([source])[source.id], "per file (see the notes)", [])
     if source.format in ARCHIVES:
 
         archived = parse_archive(source)
@@ -82,9 +92,17 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
     # Archive versions resolve their references within their own release (archive.py); the
     # corpus-wide linker sees the other documents, then each is joined to the identical archive text.
     archived = {s.id for s in sources if s.format == "comprules-archive"}
-    linked = [r for r in records if r.source not in archived]
-    report = link(linked, [s for s in sources if s.id not in archived])
+    dated = archived | {s.id for s in sources if s.format == TOURNAMENT}
+    linked = [r for r in records if r.source not in dated]
+    report = link(linked, [s for s in sources if s.id not in dated])
     join_archive(linked, [r for r in records if r.source in archived])
+    releases = {rep.source.id: [row["date"] for row in rep.parsed.meta["releases"]] for rep in reports
+                if rep.source.id in dated and isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
+    if len(releases) > len(archived & set(releases)):  # the tournament documents: their references by date
+        # lazy: only a corpus with the tournament documents needs it
+        from rulebase.ingest.tournament.links import link_dated
+
+        link_dated(records, releases, next(iter(archived & set(releases)), None))
     return Ingested(records, reports, report)
 
 

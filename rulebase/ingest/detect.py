@@ -68,11 +68,14 @@ def detect(text: str, name: str) -> Detected:
             return _crystalkeep(head, "crystalkeep-2008", name)
     if len(_PAGE_MARK.findall(text, 0, 2_000_000)) >= 3:
         return _rulebook(text)
+    if _TOURNAMENT.search(_visible(text[:200_000])[:HEAD]):
+        return _tournament(text, name)
     if len(_HUNGARIAN.findall(text, 0, 200_000)) >= 5:
         return Detected("hu-guide", _first_line(head) or "Hungarian rules guide", "undated", None, lang="hu",
                         evidence=["Hungarian prose with headings"])
     raise UsageError(f"{name}: cannot tell what kind of rules document this is",
-                     hint="pass --format comprules, crystalkeep-2008, crystalkeep-1999, forum-rulebook or hu-guide")
+                     hint="pass --format comprules, crystalkeep-2008, crystalkeep-1999, forum-rulebook, hu-guide "
+                          "or tournament")
 
 
 def detect_as(text: str, name: str, fmt: str) -> Detected:
@@ -87,6 +90,10 @@ def detect_as(text: str, name: str, fmt: str) -> Detected:
         return found
     if fmt == "comprules":
         found = _comprules(text, text[:HEAD], name)
+        found.evidence.insert(0, f"format given: {fmt}")
+        return found
+    if fmt == "tournament":
+        found = _tournament(text, name)
         found.evidence.insert(0, f"format given: {fmt}")
         return found
     return Detected(fmt, Path(name).stem, "undated", None, evidence=[f"format given: {fmt}"])
@@ -186,3 +193,53 @@ def _rulebook(text: str) -> Detected:
     note = f"the file holds the {' and '.join(sorted(set(parts)))} rulebooks" if parts else None
     return Detected("forum-rulebook", "Magic: The Gathering rulebook", "undated", None,
                     edition_note=note, evidence=evidence)
+
+
+# The tournament documents, by the title they print near the top (in HTML, Markdown or text).
+_TOURNAMENT = re.compile(r"tournament\s+rules|infraction\s+procedure\s+guide|judging\s+at\s+regular", re.IGNORECASE)
+_MARKUP = re.compile(r"<(style|script)\b.*?</\1\s*>|<[^>]*>|&[a-z]+;|&#\d+;", re.IGNORECASE | re.DOTALL)
+_DATED = re.compile(r"(?:Effective|Updated)\s*:?\s+([A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})")
+
+
+def _visible(text: str) -> str:
+    """The words of a page, markup removed: only to recognise a tournament document's title."""
+    return " ".join(_MARKUP.sub(" ", text).split())
+
+
+def _tournament(text: str, name: str) -> Detected:
+    """A release of the MTR, IPG, JAR, DMTR or DIPG: which one and its date, read as the archive's
+    files are (ingest.tournament.release): the date it prints, else its own evidence (the app's
+    stamp, its changes appendix), flagged. A printed date that does not exist is a usage error."""
+    # lazy: only a tournament document needs its parser
+    from rulebase.ingest.tournament.dating import parse_date
+    from rulebase.ingest.tournament.release import DOCUMENTS, read_file
+
+    for found in _DATED.finditer(text, 0, 400_000):
+        if parse_date(found[1]) is None and found[1].split()[0].lower().rstrip(".") in _MONTHS_ABBR:
+            line = text.count("\n", 0, found.start()) + 1
+            raise UsageError(f"{name} line {line}: {found.group(0)!r} is not a real date",
+                             hint="correct the date in a copy of the file and add that copy")
+    got = read_file(text, name, "probe", {"edition": "dated", "lang": "en"})
+    if got.document is None:
+        raise UsageError(f"{name}: cannot tell which tournament document this is",
+                         hint="its title should name the Tournament Rules, the Infraction Procedure Guide or the JAR")
+    title = f"{DOCUMENTS[got.document]} ({got.document.upper()})"
+    evidence = [f"the title names the {got.document.upper()}", f"read as {got.reader}"]
+    when = got.printed
+    note = None
+    if when is None and got.evidence:
+        when, why = got.evidence[0]
+        note = f"no date printed; dated from {why}"
+        evidence.append(note)
+    elif when is not None:
+        evidence.append(got.how)
+    if when is None:
+        raise UsageError(f"{name}: the {got.document.upper()} prints no date (no 'Effective MONTH DAY, YEAR')",
+                         hint="add a copy with its date line, as the official document prints it")
+    date = when.isoformat()
+    edition, why = edition_for_date(date)
+    return Detected("tournament", f"{title} ({date})", date, edition, part=got.document,
+                    edition_note=note or f"inferred: {why}", evidence=evidence)
+
+
+_MONTHS_ABBR = {m[:3] for m in _MONTHS} | set(_MONTHS) | {"sept"}

@@ -9,7 +9,8 @@ A document defines a term in one of these ways, and `define` looks for each:
 - a sentence that names it inside another entry ("This kind of damage is called mana burn" in the
   4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide), else a paragraph
   that opens with it as its subject ("Interrupts always happen ..." in the 4th Edition rulebook);
-- a Hungarian term record pairing the word with the English one ("Könyvtár (library)").
+- a Hungarian term record pairing the word with the English one ("Könyvtár (library)");
+and the tournament documents define the terms of their own in their sections (policy_terms.py).
 A Hungarian name is only ever one the corpus states: a term record's pairing, or a curated topic
 (corpus/topics.toml) that lists it as an alias, confirmed by a naming sentence in the guide.
 """
@@ -27,6 +28,7 @@ from rulebase.core.records import Record, fold_accents
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.ingest.link import bare_title, fold_term
+from rulebase.rules import policy_terms
 from rulebase.rules.defined import Defined, in_time
 from rulebase.rules.topics import TOPICS_FILE, find_topic, load_topics
 
@@ -107,6 +109,7 @@ def define(store: RecordStore, term: str, when: int | None = None,
     definitions += opening_paragraphs(store, names, covered)
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     entries = in_time(store, definitions, when)
+    entries = _beside(entries, policy_terms.definitions(store, term, when))
     if not entries and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
         # lazy: only this rarer path needs it
@@ -140,6 +143,13 @@ def grouped(entries: list[Defined]) -> list[list[Defined]]:
         else:
             groups.append([entry])
     return groups
+
+
+def _beside(entries: list[Defined], policy: list[Defined]) -> list[Defined]:
+    """The tournament documents' own definitions after the definitions in force (and the rules
+    they cite), before the history."""
+    at = next((n for n, e in enumerate(entries) if not e.now), len(entries))
+    return entries[:at] + policy + entries[at:]
 
 
 def title_keys(record: Record) -> set[str]:

@@ -15,6 +15,7 @@ from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
 from rulebase.ingest.comprules.lineage import mask
+from rulebase.rules import documents
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
 from rulebase.rules.lookup import cited_number, suggest, unknown
 
@@ -62,10 +63,12 @@ def outside_note(store: RecordStore, when: int) -> str | None:
     from rulebase.core.eras import era_window  # lazy: only a date outside the corpus needs it
 
     starts: list[tuple[int, str]] = []  # (the day it took effect, what it is)
-    for rows in store.releases().values():
-        starts += [(row["first_day"], f"the Comprehensive Rules release of {row['date']}") for row in rows]
+    releases = store.releases()
+    for source, rows in releases.items():
+        name = "the Comprehensive Rules" if source == "cr" else f"the {source.upper()}"
+        starts += [(row["first_day"], f"{name} release of {row['date']}") for row in rows]
     for doc in store.documents().values():
-        if doc["format"] != "comprules-archive":
+        if doc["id"] not in releases:  # (a dated document: its releases are above)
             dated = f"{doc['title']} ({doc['date']})" if doc["date"] not in ("", "undated") else doc["title"]
             starts.append((era_window(doc["edition"], doc["date"])[0], dated))
     if not starts:
@@ -83,6 +86,9 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     ref = ref.strip()
     if not ref:
         raise UsageError("empty reference", hint="give a rule number (702.83a) or a record id")
+    inside = documents.scoped(store, ref)  # 'IPG 2.1', 'mtr play/draw rule'
+    if inside is not None:
+        return _section_keys(store, *inside)
     if ":" in ref:
         record = store.get(ref)
         if record is not None:
@@ -104,6 +110,20 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     return keys
 
 
+def _section_keys(store: RecordStore, source: str, rest: str) -> list[str]:
+    """The lineages of a tournament document's section named by number or title."""
+    number = documents.number_of(rest)
+    if number is not None:
+        records = [r for r in store.by_number(number) if r.source == source]
+    else:
+        records = [r for group in documents.by_title(store, source, rest) for r in group]
+    keys = list(dict.fromkeys(r.lineage for r in records if r.lineage))
+    if not keys:
+        raise NotFound(f"no {source.upper()} section matches {rest!r}",
+                       hint=f"give a section number ('{source.upper()} 2.2') or words of its title")
+    return keys
+
+
 def history(store: RecordStore, ref: str, when: int | None = None) -> History:
     """Every version of the rule(s) `ref` names, oldest first, lineage in force on `when` (else
     now, else most recently) first. A number reused for another rule gives several lineages."""
@@ -114,7 +134,8 @@ def history(store: RecordStore, ref: str, when: int | None = None) -> History:
         lineages.append(Lineage(key, steps_of(archive, store.windows([r.id for r in archive])),
                                 store.get_many(same_text_ids(archive))))
 
-    number = cited_number(ref.strip().split(":", 1)[-1].split("@", 1)[0])
+    inside = documents.scoped(store, ref)
+    number = (documents.number_of(inside[1]) or "") if inside else cited_number(ref.strip().split(":", 1)[-1].split("@", 1)[0])
     day = today() if when is None else when
 
     def rank(lineage: Lineage) -> tuple:
@@ -238,11 +259,19 @@ class Changes:
         return sum(1 for c in self.changes if c.kind == kind)
 
 
+def default_kinds(store: RecordStore, source: str) -> tuple[str, ...]:
+    """What `changes` compares when no --kind is given: a tournament document's sections, the
+    Comprehensive Rules' rules."""
+    doc = store.documents().get(source) or {}
+    return ("section",) if doc.get("format") == "tournament-archive" else ("rule",)
+
+
 def release_on(store: RecordStore, when: int, source: str = "cr") -> dict:
-    """The archive release in force on `when`."""
+    """The release of a dated document (the archive, a tournament document) in force on `when`."""
     releases = store.releases().get(source) or []
     if not releases:
-        raise NotFound(f"no Comprehensive Rules archive ({source!r}) in the index",
+        dated = ", ".join(store.releases()) or "none"
+        raise NotFound(f"no document {source!r} with dated releases in the index (dated documents: {dated})",
                        hint="check 'rulebase sources'")
     for release in releases:
         if release["first_day"] <= when <= release["last_day"]:

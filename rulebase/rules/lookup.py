@@ -16,6 +16,7 @@ from rulebase.core.records import Record, Ref, fold_space, fold_typography, numb
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force, text_since
+from rulebase.rules import documents
 from rulebase.search.hits import clip
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
@@ -225,6 +226,9 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
             record = next(iter(by_era(store, versions, when)), None)
         if record:
             return Lookup(ref, "id", [expand(store, record, when)])
+    inside = documents.scoped(store, ref)  # 'MTR 2.2', 'ipg missed trigger'
+    if inside is not None:
+        return _in_document(store, ref, *inside, when)
     number = cited_number(ref)
     records = store.by_number(number)
     if records:
@@ -247,6 +251,32 @@ def unknown(store: RecordStore, ref: str, what: str) -> NotFound:
         return NotFound(what, [], hint=f"it is a term: 'rulebase define {term}' gives its definitions, "
                                        f"'rulebase search {term}' its rules")
     return NotFound(what, candidates, hint="try 'rulebase search' for free text")
+
+
+def _in_document(store: RecordStore, ref: str, source: str, rest: str, when: int | None) -> Lookup:
+    """A tournament document's section by its number ('IPG 2.1') or its title ('ipg missed
+    trigger'): the version in force now (or on `when`) first, then what the number meant before."""
+    number = documents.number_of(rest)
+    if number is not None:
+        records = [r for r in store.by_number(number) if r.source == source]
+        kind = "number"
+    else:
+        records = [r for group in documents.by_title(store, source, rest) for r in group]
+        kind = "title"
+    chosen = by_era(store, records, when)
+    if kind == "title" and when is None:  # the sections named so now, not every title they once had
+        live = [r for r in chosen if r.lineage and store.lineage(r.lineage, OPEN_END)]
+        chosen = live or chosen
+    if chosen:
+        return Lookup(ref, kind, [expand(store, r, when) for r in chosen])
+    name = source.upper()
+    if records:
+        raise NotFound(f"no {name} section {rest} was in force on {show(when or 0)}",
+                       hint=f"'rulebase history {ref}' shows when it was")
+    held = sorted({n for n in store.numbers_like(f"{(number or rest)[:1]}%", 400)
+                   if any(r.source == source for r in store.by_number(n))}, key=number_key)[:5] if number else []
+    raise NotFound(f"no {name} section matches {rest!r}", held,
+                   hint=f"give a section number ('{name} 2.2') or words of its title, or try 'rulebase search --source {source}'")
 
 
 # A compact lookup: what a judge reads first. Everything else is one line, or a count.

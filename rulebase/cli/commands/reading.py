@@ -26,7 +26,7 @@ from rulebase.core.errors import NotFound
     ("rulebase lookup 502.83a", "the rule, subrules, rulings, copies"),
     ("rulebase lookup 702.83a --as-of 2010", "what the number meant in 2010"),
     ('rulebase lookup "4e p17"', "page 17 of the 4th Edition rulebook"),
-    ("rulebase lookup 502.83a --full --json", "everything, as JSON")])
+    ('rulebase lookup "IPG 2.1"', "a section of a tournament document")])
 @funnel
 def lookup(ref: Annotated[list[str], typer.Argument(
                metavar="REF", help="Rule number (502.83a), record id, or page (4e p17: several words are one reference).")],

@@ -46,6 +46,8 @@ def compare(
 
     known = set()
     for s in state.current().library().sources:
+        if s.format == "tournament-archive":
+            continue  # (the tournament documents' eras are not editions of the game's rules)
         known |= set(labels_between(*s.date.split("/", 1))) if "/" in s.date else {s.edition}
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     when = day_asked(as_of)
@@ -96,7 +98,8 @@ def diff(
 @command(app, examples=[
     ("rulebase changes", "Crystal Keep's (+) list"),
     ("rulebase changes --from 2009-05-01 --to 2009-07-11", "Magic 2010's changes"),
-    ("rulebase changes --from 2020 --kind glossary", "glossary since 2020")])
+    ("rulebase changes --from 2020 --kind glossary", "glossary since 2020"),
+    ("rulebase changes -s ipg --from 2024-01 --to 2024-12", "the IPG's 2024 changes")])
 @funnel
 def changes(
     start: Annotated[str | None, typer.Option(
@@ -106,23 +109,32 @@ def changes(
         "--to", metavar="DATE", help="...with those in force this day (YYYY or YYYY-MM: its last; default today).")] = None,
     kind: Annotated[list[str] | None, typer.Option("--kind", "-k", help="rule (default), chapter, glossary, example.")]
     = None,
+    source: Annotated[str | None, typer.Option(
+        "--source", "-s", help="A dated document: cr (default), mtr, ipg, jar, dmtr, dipg.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """What changed in the rules between two dates (--from/--to: added, removed, changed and
-    renumbered rules between the Comprehensive Rules releases in force those days); without
-    dates, Crystal Keep 2008's changed (+) entries beside the official 2008 text."""
+    renumbered rules between the Comprehensive Rules releases in force those days, or with
+    --source the sections of a tournament document); without dates, Crystal Keep 2008's changed
+    (+) entries beside the official 2008 text."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.rules import changes as changing
 
     if start is not None or end is not None:
-        _changes_between(start, end, tuple(kind or ["rule"]), json_out)
+        _changes_between(start, end, tuple(kind or []), json_out, source or "cr")
         return
+    if source is not None:
+        # lazy: only this rarer path needs it
+        from rulebase.core.errors import UsageError
+
+        raise UsageError("--source needs --from", hint="e.g. rulebase changes --source ipg --from 2024-01-01 --to 2024-12-31")
     library = ready_library(json_out)
     groups = changing.changes(library.store)
     answer(json_out, lambda: changing.changes_json(groups), "render_changes.render_changes", groups)
 
 
-def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool) -> None:
+def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool,
+                     source: str = "cr") -> None:
     # lazy: only the output form asked for
     from rulebase.cli.views import changes_between_json
     from rulebase.core.eras import day, show, today
@@ -138,20 +150,23 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
         raise UsageError("--to needs --from", hint="e.g. rulebase changes --from 2009-05-01 --to 2009-07-11")
     library = ready_library(json_out)
     note_outside(library, day(start), histories.as_of_day(end) if end else None)
-    found = histories.changes_between(library.store, start, end or show(today()), kinds=kinds)
+    found = histories.changes_between(library.store, start, end or show(today()), source,
+                                      kinds or histories.default_kinds(library.store, source))
     answer(json_out, lambda: changes_between_json(found), "render_changes.render_changes_between", found)
 
 
 @command(app, examples=[
     ("rulebase history 702.83a", "every version of a rule, by date"),
     ("rulebase history 702.17 --as-of 2010", "the 2010 rule first (trample)"),
+    ('rulebase history "IPG 2.1"', "an IPG section, every release"),
     ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
 def history(ref: Annotated[list[str], typer.Argument(
                 metavar="REF", help="A rule number (702.83a, rule 502.83a) or a record id.")],
             as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
-    """Every change of a rule across the Comprehensive Rules releases since 2003: dated versions,
-    word diffs, renumberings, and the same text in Crystal Keep and the bundled 2008 release.
+    """Every change of a rule across the Comprehensive Rules releases since 2003 (or of a section
+    across a tournament document's releases since 2013): dated versions, word diffs, renumberings,
+    and the same text in Crystal Keep and the bundled 2008 release.
 
     A number that meant different rules in different eras lists each; the one in force now (or
     --as-of a date) comes first."""

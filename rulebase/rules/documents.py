@@ -1,0 +1,88 @@
+"""References to the tournament documents as judges write them: 'MTR 2.2', 'IPG 2.1.', 'mtr
+section 3.2', 'JAR common issues', 'ipg missed trigger' (a section's title within a document).
+
+Pure reads of the record store: lookup and history turn what is found here into their answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulebase.core.records import Record, fold_typography
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS
+from rulebase.index.store import RecordStore
+
+_ALIASES = {"dtr": "dmtr", "dmtr": "dmtr", "dipg": "dipg"}  # the digital MTR calls its sections 'DTR 1.10'
+_SCOPED = re.compile(r"^(?P<doc>[A-Za-z][A-Za-z0-9-]{1,39})\s+(?P<rest>\S.*)$")
+_NUMBER = re.compile(r"^(?:sections?\s+|§\s*)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,2})\.?$", re.IGNORECASE)
+_APPENDIX = re.compile(r"^appendix\s+(?P<letter>[a-z])$", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def scoped(store: RecordStore, ref: str) -> tuple[str, str] | None:
+    """(source id, the rest) when `ref` starts with a tournament document's name ('IPG 2.1',
+    'mtr play draw'), else None."""
+    found = _SCOPED.match(ref.strip())
+    if not found:
+        return None
+    name = found["doc"].lower()
+    source = _ALIASES.get(name, name)
+    if source not in TOURNAMENT_DOCUMENTS and not _tournament(store, source):
+        return None
+    return source, found["rest"].strip()
+
+
+def _tournament(store: RecordStore, source: str) -> bool:
+    """A document added as a tournament release of its own (format 'tournament')."""
+    doc = store.documents().get(source)
+    return bool(doc) and doc["format"] in ("tournament", "tournament-archive")
+
+
+def number_of(rest: str) -> str | None:
+    """The section number the rest of a reference names ('2.2', 'section 3.2', '2.1.', 'Appendix
+    B'), as the records hold it, else None."""
+    found = _NUMBER.match(rest.strip())
+    if found:
+        number = found["num"]
+        return number[:-2] if number.endswith(".0") else number
+    found = _APPENDIX.match(rest.strip())
+    return f"Appendix {found['letter'].upper()}" if found else None
+
+
+def words_of(text: str) -> list[str]:
+    return _WORD.findall(fold_typography(text))
+
+
+def by_title(store: RecordStore, source: str, words: str) -> list[list[Record]]:
+    """The sections of `source` whose title holds the words, grouped by lineage (each group in
+    date order), the best matches only: a title that is the words, then one that ends with them
+    ('Game Play Error — Missed Trigger' for 'missed trigger'), then one that holds them in order,
+    then anywhere. Empty when none does."""
+    wanted = words_of(words)
+    if not wanted:
+        return []
+    groups: dict[str, list[Record]] = {}
+    for record in store.titled(source, wanted):
+        groups.setdefault(record.lineage or record.id, []).append(record)
+    phrase = " ".join(wanted)
+
+    def rank(group: list[Record]) -> int:
+        best = 4
+        for record in group:
+            title = " ".join(words_of(record.title or ""))
+            if title == phrase:
+                return 0
+            if title.endswith(" " + phrase):
+                best = min(best, 1)
+            elif f" {phrase} " in f" {title} ":
+                best = min(best, 2)
+            elif all(w in title.split() for w in wanted):
+                best = min(best, 3)
+        return best
+
+    ranked = [(rank(group), group) for group in groups.values()]
+    ranked = [(r, g) for r, g in ranked if r < 4]
+    if not ranked:
+        return []
+    top = min(r for r, _ in ranked)
+    return [g for r, g in ranked if r == top]
