@@ -30,6 +30,8 @@ PARSERS: dict[str, str] = {
 }
 # Formats of a container of many documents, read from its bytes rather than its text.
 ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.comprules.archive"}  # every release in one tar.xz
+# Formats of one document read from its bytes (`parse_file(source) -> Parsed`): compressed data.
+BINARY: dict[str, str] = {"oracle-cards": "rulebase.ingest.cards.oracle"}  # every card, xz-compressed JSON
 
 
 @dataclass(slots=True)
@@ -51,7 +53,8 @@ class Ingested:
 def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
     module = PARSERS.get(fmt)
     if module is None:
-        raise SourceError(f"unknown format {fmt!r}", where, "use one of " + ", ".join(sorted(PARSERS | ARCHIVES)))
+        raise SourceError(f"unknown format {fmt!r}", where,
+                          "use one of " + ", ".join(sorted(PARSERS | ARCHIVES | BINARY)))
     return importlib.import_module(module).parse
 
 
@@ -61,6 +64,12 @@ def ingest_source(source: Source) -> SourceReport:
         archived = parse_archive(source)
         encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
         return SourceReport(source, archived.parsed, f"per release: {encodings}", [])
+    if source.format in BINARY:
+        parsed = importlib.import_module(BINARY[source.format]).parse_file(source)
+        if not parsed.records:
+            raise SourceError(f"no records found by the {source.format!r} parser", str(source.path),
+                              "check that 'format' in sources.toml matches the file")
+        return SourceReport(source, parsed, "xz-compressed UTF-8 JSON", [])
     parse = parser_for(source.format, str(source.path))
     decoded = read_source(source.path)
     parsed = parse(decoded.text, source)
@@ -82,10 +91,24 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
     # Archive versions resolve their references within their own release (archive.py); the
     # corpus-wide linker sees the other documents, then each is joined to the identical archive text.
     archived = {s.id for s in sources if s.format == "comprules-archive"}
-    linked = [r for r in records if r.source not in archived]
-    report = link(linked, [s for s in sources if s.id not in archived])
-    join_archive(linked, [r for r in records if r.source in archived])
+    cards = {s.id for s in sources if s.format in BINARY}
+    linked = [r for r in records if r.source not in archived and r.source not in cards]
+    report = link(linked, [s for s in sources if s.id not in archived and s.id not in cards])
+    versions = [r for r in records if r.source in archived]
+    join_archive(linked, versions)
+    if cards:
+        # lazy: only a corpus with cards needs it
+        from rulebase.ingest.cards.rules import link_cards
+
+        link_cards([r for r in records if r.source in cards], in_force_now(versions))
     return Ingested(records, reports, report)
+
+
+def in_force_now(versions: list[Record]) -> list[Record]:
+    """The archive's rules, chapters and glossary entries of its newest release (the rules the
+    cards' links name)."""
+    newest = max((v.span[1] for v in versions if v.span), default=None)
+    return [v for v in versions if v.span and v.span[1] == newest and v.kind in ("rule", "chapter", "glossary")]
 
 
 def foldable(source: Source) -> bool:

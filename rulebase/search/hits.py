@@ -27,6 +27,7 @@ class Results:
     records: dict[str, Record] = field(default_factory=dict)  # each hit's record, by hit id
     now: set[str] = field(default_factory=set)  # the hits in force today (the others are history)
     notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
+    cards: list[Record] = field(default_factory=list)  # the cards the question names (search/cards.py)
 
 
 def clip(text: str, width: int) -> str:
