@@ -65,6 +65,7 @@ class Library:
         self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
         self.stale_reason: str | None = None  # set when a stale index is used read-only
         self.notify: Callable[[str], None] | None = None  # told of damage found after ensure()
+        self.announce: Callable[[str], None] | None = None  # told where a first build goes (a minute, 100 MB)
         self._generation: Generation | None = None
         self._opened: dict[str, object] = {}  # the store and searcher behind the guarded views
         self._rebuilt = False  # a damaged index is rebuilt once per Library, never in a loop
@@ -188,6 +189,9 @@ class Library:
                                  "'rulebase index build'")
             self._generation = generation
             return generation
+        if generation is None and self.announce is not None and all(
+                path.is_file() for source in self.sources for path in source.paths):  # (else: its one-line error)
+            self.announce(f"building the index in {self.index_dir} (first use: a minute or two)")
         try:
             return self.build(progress, force=False)
         except DiskFull as exc:

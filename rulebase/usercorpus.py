@@ -259,11 +259,19 @@ def remove_document(doc_id: str, existing: list[Source]) -> Source:
     return gone
 
 
+LISTED = 10  # user-added documents named when an id is not one of them
+
+
 def _find(doc_id: str, users: list[Source]) -> Source:
+    """The user-added document `doc_id`. When there is none, the error names the documents there are
+    instead of guessing: ids alike by construction (doc0 and doc1, cr2025 and cr2025-2) made 'did you
+    mean' offer another document to a user removing one already removed."""
     found = next((s for s in users if s.id == doc_id), None)
     if found is None:
-        raise NotFound(f"no user-added document {doc_id!r}", [s.id for s in users],
-                       hint="'rulebase sources' lists every document")
+        ids = [s.id for s in users]
+        listed = ", ".join(ids[:LISTED]) + (f" and {len(ids) - LISTED} more" if len(ids) > LISTED else "")
+        added = f"added with 'rulebase add': {listed}" if ids else "none was added with 'rulebase add'"
+        raise NotFound(f"no user-added document {doc_id!r}", hint=f"'rulebase sources' lists every document; {added}")
     return found
 
 

@@ -3,7 +3,7 @@
 
     python scripts/bench.py [--queries 300] [--runs 15] [--bundled-only]
 
-Runs each measurement twice: on the whole corpus (with the Comprehensive Rules archive, 110
+Runs each measurement twice: on the whole corpus (with the Comprehensive Rules archive, 128
 releases) and on the bundled documents without the archive, side by side. Prints: full index
 build from scratch (empty build cache) and its peak memory (the largest single process, worker
 processes included); the rebuild after `rulebase add` of one more release (the archive's cache

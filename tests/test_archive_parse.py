@@ -1,4 +1,4 @@
-"""Every Comprehensive Rules release in the two bundled archives (1999-2026) parses completely.
+"""Every Comprehensive Rules release in the three bundled archives (1999-2026) parses completely.
 
 The coverage check here is computed from the records alone (each record's `line` and `raw`
 against the source text), never from the parser's bookkeeping: every non-blank source line must
@@ -22,19 +22,22 @@ import pytest
 from rulebase.core.errors import SourceError
 from rulebase.core.sources import Source
 from rulebase.ingest.comprules import release as comprules
+from rulebase.ingest.comprules.archive import member_date
 from rulebase.ingest.comprules.release import parse
 from rulebase.ingest.text import Parsed, decode
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = ROOT / "corpus" / "comprules-archive-2003-2026.tar.xz"
 EXTRA = ROOT / "corpus" / "comprules-extra-1999-2018.tar.xz"  # pit142857/mtg-cr's CR-<date>.txt
+# plain_text/<YYYYMMDD>_En.txt (a translation's English text) and 'MagicCompRules 20260227.txt'
+NEWER = ROOT / "corpus" / "comprules-extra-2023-2026.tar.xz"
 COUNTS = Path(__file__).parent / "fixtures" / "archive-counts.tsv"
 HEADER = ["release", "effective", "rules", "examples", "glossary", "warnings"]
 
 
 @dataclass
 class Release:
-    date: str  # the date the archive files it under (comprules-YYYY-MM-DD.txt, CR-YYYY-MM-DD.txt)
+    date: str  # the date the archive files it under (comprules-YYYY-MM-DD.txt, ..., YYYYMMDD_En.txt)
     name: str
     text: str
     parsed: Parsed
@@ -47,15 +50,17 @@ def _source(sid: str, name: str) -> Source:
 
 
 def _texts() -> list[tuple[str, str, str]]:
-    """(date, file name, decoded text) for every release in both archives, by file date."""
+    """(date, file name, decoded text) for every release in the three archives, by file date
+    (the date in the file's name, as the archive parser reads it)."""
     out = []
-    for archive in (ARCHIVE, EXTRA):
+    for archive in (ARCHIVE, EXTRA, NEWER):
         with tarfile.open(archive, "r:xz") as tar:
             for member in tar.getmembers():
                 name = member.name.rsplit("/", 1)[-1]
-                if name.startswith(("comprules-", "CR-")) and name.endswith(".txt"):
+                date = member_date(member.name)
+                if member.isfile() and date:
                     data = tar.extractfile(member).read()
-                    out.append((name.split("-", 1)[1][:-len(".txt")], name, decode(data, name).text))
+                    out.append((date, name, decode(data, name).text))
     return sorted(out)
 
 
@@ -79,7 +84,16 @@ def releases() -> list[Release]:
 
 @pytest.fixture(scope="module")
 def by_date(releases) -> dict[str, Release]:
-    return {r.date: r for r in releases}
+    """Each file by the date it is filed under (2026-02-27: the translators' file, the first of two)."""
+    out: dict[str, Release] = {}
+    for release in releases:
+        out.setdefault(release.date, release)
+    return out
+
+
+@pytest.fixture(scope="module")
+def by_name(releases) -> dict[str, Release]:
+    return {r.name: r for r in releases}
 
 
 def count_row(release: Release) -> list[str]:
@@ -131,7 +145,7 @@ def unplaced(text: str, parsed: Parsed) -> list[str]:
 def test_every_source_line_is_placed(releases):
     failures = {r.name: problems[:3] for r in releases if (problems := unplaced(r.text, r.parsed))}
     assert failures == {}
-    assert len(releases) == 126
+    assert len(releases) == 133  # 110 + 16 + 7 files
 
 
 def test_coverage_check_fails_when_a_record_is_deleted(by_date):
@@ -229,6 +243,7 @@ def test_effective_dates_are_read_from_the_text(by_date):
     assert by_date["2006-06-01"].parsed.meta["effective"] == "2004-06-01"
     assert by_date["2021-02-24"].parsed.meta["effective"] == "2021-02-15"
     assert by_date["2009-07-11"].parsed.meta["effective"] == "2009-07-11"
+    assert by_date["2024-04-10"].parsed.meta["effective"] == "2024-04-12"  # 20240410_En.txt
 
 
 # -- the releases that used to fail -----------------------------------------------------------------
@@ -330,6 +345,69 @@ def test_1999_11_indented_chapters_and_two_line_title(by_date):
     assert parsed.records[0].title == "COMPREHENSIVE RULES"
     assert "Trample, 502.9" in by_id["cr19991101:index"].raw
     assert not by_id["cr19991101:index"].raw.count("Credits")
+
+
+# -- the 2023-2026 files ----------------------------------------------------------------------------
+
+
+def _rule_numbers(release: Release) -> set[str]:
+    return {r.number for r in release.parsed.records if r.kind == "rule"}
+
+
+def test_archive_members_are_named_as_each_archive_names_them():
+    assert member_date("HeliumOctahelide-magic-comp-rules-zh-cn/plain_text/20240917_En.txt") == "2024-09-17"
+    assert member_date("LilBeaky-mtg-data/MagicCompRules 20260227.txt") == "2026-02-27"
+    assert member_date("comprules-archive/comprules-2009-07-11.txt") == "2009-07-11"
+    assert member_date("comprules-extra-1999-2018/CR-2009-07-08.txt") == "2009-07-08"
+    assert member_date("plain_text/20240917_Zh.txt") is member_date("SHA256SUMS") is None
+
+
+def test_2023_09_01_breaks_its_lines_with_bare_crs_and_reads_like_its_neighbours(by_date):
+    """20230901_En.txt ends its lines with bare CRs (12 CRLFs among them): split at LF alone it
+    is 13 lines, the rules run into each other ('...1. Game Concepts\r\r100. General'). Read at
+    every line end, it is the June 2023 release's rules plus Wilds of Eldraine's (bargain, Role
+    tokens), every one of them still in the October 2023 release."""
+    with tarfile.open(NEWER, "r:xz") as tar:
+        raw = tar.extractfile("HeliumOctahelide-magic-comp-rules-zh-cn/plain_text/20230901_En.txt").read()
+    assert (raw.count(b"\n"), raw.count(b"\r")) == (12, 8563)
+    release = by_date["2023-09-01"]
+    assert release.parsed.warnings == [] and release.parsed.meta["effective"] == "2023-09-01"
+    june, september, october = (_rule_numbers(by_date[d]) for d in ("2023-06-16", "2023-09-01", "2023-10-13"))
+    assert june < september < october
+    assert sorted(september - june) == [
+        "111.10j", "111.10k", "111.10m", "111.10n", "111.10p", "111.10q", "111.10r", "303.7", "303.7a", "614.13c",
+        "701.18d", "701.42c", "701.42d", "701.52e", "702.166", "702.166a", "702.166b", "702.166c", "702.166d",
+        "704.5y", "903.4f"]
+    by_id = {r.id: r for r in release.parsed.records}
+    bargain = by_id["cr20230901:702.166a"]
+    assert bargain.text.startswith("Bargain is a static ability that functions while the spell with bargain")
+    assert release.text.split("\n")[bargain.line - 1] == bargain.raw  # one line of its own
+    assert (by_id["cr20230901:702.166"].title, by_id["cr20230901:1"].title) == ("Bargain", "Game Concepts")
+
+
+def test_the_two_files_of_2026_02_27_print_the_same_rules(by_name):
+    """The translators' LF file and Wizards' own CRLF file with a byte-order mark: the same lines
+    (Wizards' ends with five more blank ones), the same records, each from the same line."""
+    ours, wizards = by_name["20260227_En.txt"].parsed, by_name["MagicCompRules 20260227.txt"].parsed
+    assert ours.meta["effective"] == wizards.meta["effective"] == "2026-02-27"
+    assert [(r.kind, r.id, r.title, r.text) for r in ours.records] == \
+           [(r.kind, r.id, r.title, r.text) for r in wizards.records]
+    assert [(r.line, r.raw) for r in ours.records] == [(r.line, r.raw) for r in wizards.records]
+    assert by_name["MagicCompRules 20260227.txt"].text == by_name["20260227_En.txt"].text + "\n" * 5
+
+
+def test_2024_09_20_is_duskmourn_with_the_room_rules(by_date):
+    """Filed as 20240917, dated by its text: the September 2024 release, the first with Room cards
+    (709.5, the glossary's Door), manifest dread and impending; July's release has none of them."""
+    release = by_date["2024-09-17"]
+    assert release.parsed.meta["effective"] == "2024-09-20" and release.parsed.warnings == []
+    by_id = {r.id: r for r in release.parsed.records}
+    assert by_id["cr20240917:709.5"].text.startswith("Some split cards are permanent cards with a single shared "
+                                                     "type line.")
+    assert by_id["cr20240917:glossary.door"].text.startswith("A door is one half of a Room permanent.")
+    assert (by_id["cr20240917:701.60"].title, by_id["cr20240917:702.176"].title) == ("Manifest Dread", "Impending")
+    assert not {"709.5", "701.60", "702.176"} & _rule_numbers(by_date["2024-08-02"])
+    assert _rule_numbers(by_date["2024-08-02"]) < _rule_numbers(release)
 
 
 def test_zero_rules_is_an_error():

@@ -44,9 +44,14 @@ def test_identical_records_diff_to_one_equal_run(library):
 
 def test_resolve_ids_and_rule_numbers(library):
     assert resolve(library.store, "cr2008:306.5").id == "cr2008:306.5"
-    assert resolve(library.store, "310.4a").id == "cr2008:310.4a"
-    with pytest.raises(UsageError, match=r"rule 306\.5 is in 2 records: ck2008:306\.5, cr2008:306\.5"):
-        resolve(library.store, "306.5")
+    notes: list[str] = []
+    assert resolve(library.store, "310.4a", notes).id == "cr:310.4a@2023-04-14"  # the rule in force now
+    assert resolve(library.store, "306.5", notes).id == "cr:306.5@2009-07-11"
+    assert resolve(library.store, "502.83a", notes).id == "cr2008:502.83a"  # none now: the official text
+    assert resolve(library.store, "ck1999:A.27.2", notes).id == "ck1999:A.27.2"
+    assert [n.split(",")[0] for n in notes] == ["310.4a is read as cr:310.4a@2023-04-14",
+                                                "306.5 is read as cr:306.5@2009-07-11",
+                                                "502.83a is read as cr2008:502.83a"]
     with pytest.raises(NotFound, match="no record with id or rule number 'cr2008:999.9'"):
         resolve(library.store, "cr2008:999.9")
     with pytest.raises(UsageError, match="empty record reference"):

@@ -93,6 +93,17 @@ def test_lookup_of_a_term_points_to_define_and_search(index_dir):
                              "\"mana burn\"' gives its definitions, 'rulebase search \"mana burn\"' its rules\n")
 
 
+def test_history_of_a_term_points_to_define_and_search(index_dir):
+    """'history trample' suggested "trample, triple, rampage, transmute, templates"."""
+    result = run(index_dir, "history", "trample")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == ("error: no rule 'trample' in any Comprehensive Rules release - it is a term: 'rulebase "
+                             "define trample' gives its definitions, 'rulebase search trample' its rules\n")
+    typo = run(index_dir, "history", "999.9z")  # not a term: its near numbers, as before
+    assert typo.exit_code == 1 and typo.stderr.startswith("error: no rule '999.9z' in any Comprehensive Rules "
+                                                           "release - try 'rulebase search' for free text")
+
+
 def test_lookup_of_an_archive_id_without_its_date_is_its_version_then(index_dir):
     now = json.loads(run(index_dir, "lookup", "cr:glossary.trample", "--json").stdout)
     assert (now["id"], now["in_force"]["last"]) == ("cr:glossary.trample@2019-05-03", "now")
@@ -197,11 +208,62 @@ def test_define_unknown(index_dir):
     assert result.stderr.startswith("error: no glossary definition of 'flibbertigibbet'")
 
 
+def test_a_rule_in_force_now_says_since_when_its_text_is(index_dir, library):
+    """'[cr2013 · in force now]', 'edition cr2018': a rule in force now was labelled with the release
+    its text first appeared in, which reads as out of date; it says 'in force now, text since
+    2013-07-13' (the words: a release that only retyped the quotes changed no rule)."""
+    from rulebase.index.versions import text_since
+
+    search = run(index_dir, "search", "trample", "-n", "3").stdout.splitlines()
+    assert search[1] == " 1. cr 702.19a  [in force now, text since 2013-07-13 · rule · cr:702.19a@2019-05-03]"
+    assert search[6] == " 3. alpha p28 Trample  [alpha · history · passage · alpha:creature-abilities.7]"
+    lookup = run(index_dir, "lookup", "702.19a").stdout.splitlines()
+    assert lookup[1] == ("  [rule · in force now, text since 2013-07-13 · source cr · id cr:702.19a@2019-05-03 · "
+                         "in releases 2019-05-03 to 2026-01-16]")
+    define = run(index_dir, "define", "ward").stdout.splitlines()
+    assert define[3] == ("  [glossary · in force now, text since 2021-04-22 · source cr · id cr:glossary.ward@2021-04-22 · "
+                         "in releases 2021-04-22 to 2026-01-16]")
+    old = run(index_dir, "lookup", "cr:502.9a@2003-07-01").stdout.splitlines()  # history keeps its era
+    assert old[1].startswith("  [rule · edition cr2003 · source cr · id cr:502.9a@2003-07-01 · in force 2003-07-01 to ")
+    record = library.store.get("cr:702.19a@2019-05-03")
+    assert text_since(library.store, record, 20190503) == 20130713
+    assert text_since(library.store, library.store.get("cr:702.21a@2021-04-22"), 20210422) == 20210422
+
+
+def test_define_names_the_rules_its_definitions_cite(index_dir):
+    """`define ward` printed "-> rule 702.21: cr:702.21@2021-04-22 (cr:702.21@2021-04-22)": the id
+    twice, where lookup names the rule."""
+    lines = run(index_dir, "define", "ward").stdout.splitlines()
+    assert "  -> rule 702.21: cr 702.21 Ward (cr:702.21@2021-04-22)" in lines
+    trample = run(index_dir, "define", "trample").stdout.splitlines()
+    assert "  -> rule 510: cr 510 Combat Damage Step (cr:510@2009-07-11)" in trample
+    assert not [line for line in lines + trample if line.startswith("  -> ")
+                and line.rsplit(" (", 1)[-1].rstrip(")") in line.rsplit(" (", 1)[0]]
+
+
 def test_show_json_and_unknown(index_dir):
     data = json.loads(run(index_dir, "show", "rb4e:basic-spellcasting", "--json").stdout)
     assert data["pages"] == ["11"] and data["kind"] == "heading"
     result = run(index_dir, "show", "rb4e:nope")
     assert result.exit_code == 1 and result.stderr.startswith("error: no record with id 'rb4e:nope'")
+
+
+def test_show_a_rule_number_shows_its_rule_in_force_now(index_dir):
+    """`show 702.21a` said "no record with id '702.21a'" and "did you mean: 702.21a" (exit 1)."""
+    result = run(index_dir, "show", "702.21a")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "id: cr:702.21a@2021-04-22"
+    assert result.stderr == ("note: 702.21a is read as cr:702.21a@2021-04-22, the rule in force now; also numbered so: "
+                             "cr:702.21a@2013-07-13, cr:702.21a@2011-06-17, cr:702.21a@2010-07-16 (give a record id "
+                             "to choose)\n")
+    old = run(index_dir, "show", "502.83a", "--json")  # in force no more: the official text
+    assert old.exit_code == 0 and json.loads(old.stdout)["id"] == "cr2008:502.83a"
+    assert old.stderr.startswith("note: 502.83a is read as cr2008:502.83a, the Comprehensive Rules' text; ")
+    alone = run(index_dir, "show", "A.27.2")  # one record has the number: no note
+    assert alone.exit_code == 0 and alone.stdout.startswith("id: ck1999:A.27.2\n") and alone.stderr == ""
+    missing = run(index_dir, "show", "702.21z")
+    assert missing.exit_code == 1 and missing.stderr.splitlines() == [
+        "error: no record or rule numbered '702.21z'", "did you mean: 702.21, 702.21a, 702.21b, 702.21c, 702.21d"]
 
 
 def test_show_prints_values_not_python_reprs(index_dir):
@@ -376,7 +438,8 @@ def _usage(command: str) -> str:
     path = f"rulebase {command}".strip()
     usage = {"": "rulebase [OPTIONS] COMMAND [ARGS]...", "index": "rulebase index [OPTIONS] COMMAND [ARGS]...",
              "lookup": "rulebase lookup [OPTIONS] REF", "search": "rulebase search [OPTIONS] QUERY",
-             "changes": "rulebase changes [OPTIONS]", "history": "rulebase history [OPTIONS] REF"}[command]
+             "changes": "rulebase changes [OPTIONS]", "history": "rulebase history [OPTIONS] REF",
+             "show": "rulebase show [OPTIONS] ID"}[command]
     return f"usage: {usage} ('{path} -h' {what})\n"
 
 
@@ -386,8 +449,8 @@ def _usage(command: str) -> str:
     (["frobnicate"], "no command 'frobnicate'", ""),
     (["lookup"], "missing argument 'REF'", "lookup"),
     (["history"], "missing argument 'REF'", "history"),
-    (["lookup", "4e", "p11"], "unexpected extra argument 'p11' - put an argument that has spaces in quotes, "
-                              'e.g. rulebase lookup "4e p17"', "lookup"),
+    (["show", "502.83a", "702.83a"], "unexpected extra argument '702.83a' (a name that has spaces goes in quotes)",
+     "show"),
     (["search", "trample", "--bogus"], "no option '--bogus'", "search"),
     (["search", "-1/-1 counters"], "no option '-1' - a query that starts with '-' goes after '--' (the options "
                                    'before it), e.g. rulebase search -n 3 -- "-1/-1 counters"', "search"),
@@ -405,6 +468,21 @@ def test_usage_errors_say_what_was_wrong_and_point_to_the_help(args, message, co
     result = runner.invoke(app, args, prog_name="rulebase")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"error: {message}\n" + _usage(command)
+
+
+@pytest.mark.parametrize(("words", "quoted"), [
+    (["search", "deathtouch", "trample", "-n", "3"], ["search", "deathtouch trample", "-n", "3"]),
+    (["define", "mana", "burn"], ["define", "mana burn"]),
+    (["compare", "damage", "timing", "--editions", "4e"], ["compare", "damage timing", "--editions", "4e"]),
+    (["history", "rule", "702.19b"], ["history", "rule 702.19b"]),
+    (["lookup", "4e", "p11"], ["lookup", "4e p11"]),
+])
+def test_several_words_are_one_query(index_dir, words, quoted):
+    """`search deathtouch trample` and `define mana burn` were usage errors ("put an argument that
+    has spaces in quotes"): several words are one query, as the same words in quotes."""
+    result, expected = run(index_dir, *words), run(index_dir, *quoted)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == expected.stdout and result.stdout
 
 
 def test_a_usage_error_echoes_input_escaped():
@@ -463,3 +541,24 @@ def test_index_naming_a_file_on_the_fast_path(tmp_path):
                                 env={**os.environ, "NO_COLOR": "1"}, timeout=60)
         assert (result.returncode, result.stdout) == (2, "")
         assert result.stderr == f"error: {blocker}: is a file, not a directory - {HINT}\n"
+
+
+def test_a_first_build_says_where_it_goes(ck2008_corpus, tmp_path, monkeypatch):
+    """`--index /nonexistent/x` built a 100 MB index there with nothing said when piped: a first
+    build says where it goes, on stderr, on both paths (the folder is still made: a new --index
+    is how a user starts a second index)."""
+    corpus, env = ck2008_corpus(tmp_path)
+    for key, value in env.items():
+        if key.startswith("RULEBASE_"):
+            monkeypatch.setenv(key, value)
+    index = tmp_path / "not" / "yet" / "index"
+    first = runner.invoke(app, ["--index", str(index), "lookup", "306.5"])
+    assert first.exit_code == 0, first.output
+    assert first.stderr == f"note: building the index in {index} (first use: a minute or two)\n"
+    again = runner.invoke(app, ["--index", str(index), "lookup", "306.5"])
+    assert (again.exit_code, again.stderr, again.stdout) == (0, "", first.stdout)
+    fast = tmp_path / "fast"  # lookup's and search's path without typer
+    done = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(fast), "search", "exalted"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"note: building the index in {fast} (first use: a minute or two)\n"

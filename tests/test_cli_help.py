@@ -80,10 +80,12 @@ def test_examples_print_as_written_not_rewrapped():
     out = runner.invoke(app, ["search", "--help"]).stdout
     assert out.endswith(
         "Examples:\n"
-        '  rulebase search "damage prevention"          # ranked hits, highlighted\n'
+        "  rulebase search damage prevention            # two words, no quotes needed\n"
         "  rulebase search trample -e 4e -n 3           # top 3 hits in the 4e rulebook\n"
         '  rulebase search "mana burn" --as-of 2009-06  # in the rules of June 2009\n'
         "  rulebase search sebzés --lang hu --json      # Hungarian guide, as JSON\n")
+    edition = out[out.index("-e, --edition"):out.index("-k, --kind")]  # every edition label a user can give
+    assert " ".join(edition.split()).startswith("-e, --edition TEXT Only this edition: alpha, 4e, 5e, 6e, 10e or")
 
 
 def test_top_level_help_shows_usage_examples():
@@ -135,7 +137,9 @@ def test_every_argument_and_option_is_described():
 
 def test_arguments_are_listed_once_with_their_help():
     out = runner.invoke(app, ["lookup", "--help"]).stdout
-    assert "Arguments:\n  REF  Rule number (502.83a), record id, or page ('4e p17').  [required]\n" in out
+    arguments = out[out.index("Arguments:\n"):out.index("Options:\n")]  # (wrapped to the terminal's width)
+    assert " ".join(arguments.split()) == ("Arguments: REF Rule number (502.83a), record id, or page (4e p17: several "
+                                           "words are one reference). [required]")
     assert "Positional arguments" not in out
     assert "  -n, --limit INTEGER RANGE  Show at most this many hits." in runner.invoke(app, ["search", "-h"]).stdout
 

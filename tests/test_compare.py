@@ -151,8 +151,24 @@ def test_uncovered_editions_say_so_and_why(topics):
                 assert summary.startswith(NOT_COVERED + ": "), (topic.name, edition)
                 assert "does not mention" in summary or "describes no" in summary, (topic.name, edition)
     uncovered = {(t.name, ed) for t in topics for ed, (_s, q) in t.editions.items() if not q}
-    assert uncovered == {("ante", "6e"), ("legends", "6e"), ("trample", "6e"), ("banding", "6e"),
-                         ("regeneration", "6e")}
+    assert uncovered == set()  # (the 1999 Comprehensive Rules cover what the Hungarian guide does not)
+
+
+def test_sixth_edition_columns_quote_the_1999_comprehensive_rules_in_english(topics, library):
+    """The 6th Edition's rules in English are the archive's 1999 releases: every 6e column quotes
+    them first, then the Hungarian guide where it says something ("compare 'damage timing'" quoted
+    only the guide, in Hungarian)."""
+    for topic in topics:
+        quotes = topic.editions["6e"][1]
+        records = [library.store.get(q.id) for q in quotes]
+        assert records and records[0].source == "cr" and records[0].lang == "en", topic.name
+        first, _ = library.store.windows([records[0].id])[records[0].id]
+        assert show(first) == "1999-04-23", (topic.name, records[0].id)
+        sources = [r.source for r in records]
+        assert sources == sorted(sources, key=lambda s: s != "cr"), topic.name  # English first
+    sixth = compare(library, "damage timing", "6e").editions[0]
+    assert [q.id for q in sixth.citations][:3] == ["cr:310.2@1999-04-23", "cr:310.4@1999-04-23", "cr:314.1b@1999-04-23"]
+    assert sixth.citations[0].quote.startswith("All announcements of combat damage go on the stack as a single entry.")
 
 
 def test_damage_timing_covers_all_four_editions(topics):
@@ -166,7 +182,8 @@ def test_damage_timing_covers_all_four_editions(topics):
     assert ids["4e"] == ["rb4e:resolving-fast-effects.4", "rb4e:creature-combat.7", "rb4e:glossary.damage-prevention",
                          "rb4e:more-on-the-turn-sequence.10"]
     assert ids["5e"] == ["ck1999:T.10.1", "ck1999:T.10.3", "ck1999:T.10.1", "ck1999:G.11.2"]
-    assert ids["6e"] == ["hu-guide:sebzesek-kiosztasa.3", "hu-guide:sebzesek-kiosztasa.4", "hu-guide:takaritas.1"]
+    assert ids["6e"] == ["cr:310.2@1999-04-23", "cr:310.4@1999-04-23", "cr:314.1b@1999-04-23",
+                         "hu-guide:sebzesek-kiosztasa.3", "hu-guide:sebzesek-kiosztasa.4", "hu-guide:takaritas.1"]
     assert ids["10e"] == ["cr2008:310.1", "cr2008:310.1", "cr2008:310.4a", "cr2008:419.7a", "cr2008:314.2"]
     assert "damage is always resolved last" in topic.editions["4e"][1][0].quote
 
@@ -241,7 +258,7 @@ def test_uncurated_topic_is_searched_per_edition(library):
     assert data["topic"] == "first strike" and data["curated"] is False
     # the rules in force now first, then each era newest to oldest
     assert list(data["editions"]) == ["cr2026", "10e", "6e", "5e", "4e", "alpha"]
-    assert data["editions"]["cr2026"]["in_force"] == {"first": "2026-01-16", "last": "now"}
+    assert data["editions"]["cr2026"]["in_force"] == {"first": "2026-04-17", "last": "now"}
     assert data["editions"]["cr2026"]["in_force_now"] is True and data["editions"]["4e"]["in_force_now"] is False
     records = {}
     for edition, column in data["editions"].items():
@@ -323,12 +340,14 @@ def test_plain_output_when_not_a_terminal(library):
     assert lines[:4] == [
         "damage timing: how the editions compare",
         "[6e]  in force 1999-04-23 to 2001-04-10",
-        "  Combat damage is assigned and goes on the stack; players may still play instants and activated "
-        "abilities before it is dealt, it is dealt even if its creature has left play, and damage wears off in "
-        "the cleanup step.",
-        '  "Miután a játékosok bejelentették, hogyan kívánják a sebzést elosztani, a sebzés a várólistába kerül."',
+        "  Combat damage is announced and goes on the stack as one entry; players may still play spells and "
+        "abilities before it resolves, it is dealt as assigned even if its creature has left play, and damage is "
+        "removed in the cleanup step. The Hungarian guide says the same.",
+        '  "All announcements of combat damage go on the stack as a single entry. Then the active player receives '
+        'priority to play spells and abilities."',
     ]
-    assert lines[4] == "    - hu-guide:sebzesek-kiosztasa.3"
+    assert lines[4] == "    - cr:310.2@1999-04-23"
+    assert lines[9] == '  "Miután a játékosok bejelentették, hogyan kívánják a sebzést elosztani, a sebzés a várólistába kerül."'
 
 
 def test_as_of_keeps_the_era_columns_in_force_by_then(library):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulebase.core.eras import day, show
-from rulebase.rules.definitions import curated_names, define, loose_term
+from rulebase.rules.definitions import curated_names, define, loose_term, opening_keys
 
 
 def ids(found):
@@ -54,6 +54,24 @@ def test_a_titled_paragraph_brings_the_paragraphs_that_continue_it(library):
     assert "rb4e:creature-special-abilities.11" not in ids(found)
 
 
+def test_a_paragraph_opening_with_the_term_defines_it_where_nothing_else_does(library):
+    """The 4th Edition rulebook has no entry for interrupts: "Interrupts always happen
+    'faster-than-instantly' ..." opens the paragraph that explains them (`define interrupt` had no
+    4th Edition entry, though `search` finds its interrupt passages)."""
+    found = define(library.store, "interrupt")
+    fourth = [e for e in found.entries if e.era == "4e"]
+    assert [e.record.id for e in fourth] == ["rb4e:resolving-fast-effects.2"]
+    assert fourth[0].record.text.startswith('Interrupts always happen "faster-than-instantly"')
+    assert "alpha:spell-types.17" in ids(found)  # the 1993 book's titled paragraph, as before
+    assert [r.id for r in define(library.store, "legend").definitions if r.source == "rb4e"] == ["rb4e:creatures.6"]
+    # a paragraph whose subject only starts with the term, or that is no definition, is not one
+    assert opening_keys(library.store.get("rb4e:creatures.1")) == set()  # "Summon spells bring creatures ..."
+    assert opening_keys(library.store.get("alpha:spell-types.13")) == set()  # "An enchantment can even be used ..."
+    # a document with a titled paragraph or a glossary entry keeps it
+    assert [r.id for r in define(library.store, "trample").definitions if r.source == "rb4e"][0] == \
+        "rb4e:creature-special-abilities.8"
+
+
 def test_loose_terms_meet():
     assert loose_term("Removed from the game") == loose_term("remove from game")
 
@@ -89,8 +107,13 @@ def test_an_unknown_term_suggests_each_name_once_and_an_abbreviations_term_first
 
     with pytest.raises(NotFound) as typo:
         define(library.store, "trampel")
-    assert typo.value.suggestions[:2] == ["trample", "rampage"]
-    assert len(typo.value.suggestions) == len(set(typo.value.suggestions))
+    assert typo.value.suggestions == ["trample"]  # not "rampage, transmute, triple, tribal"
+    with pytest.raises(NotFound) as nothing_like:  # 'define flurble' offered "double"
+        define(library.store, "flurble")
+    assert nothing_like.value.suggestions == []
+    with pytest.raises(NotFound) as begun:
+        define(library.store, "tramp")
+    assert begun.value.suggestions == ["trample", "trample over planeswalkers"]
     with pytest.raises(NotFound) as abbreviation:
         define(library.store, "ETB")
     assert abbreviation.value.suggestions[0] == "enters the battlefield"

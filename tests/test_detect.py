@@ -117,3 +117,43 @@ def test_add_of_a_file_with_an_impossible_date_is_a_usage_error(tmp_path):
     assert run.stderr == (f"error: {doc} line 3: 'effective as of February 30, 2025' is not a real date - "
                           "correct the date in a copy of the file and add that copy\n")
     assert not (tmp_path / "user").exists()
+
+
+def test_a_format_given_for_a_text_detection_did_not_recognise_reads_its_date():
+    """`rulebase add --format comprules` of a Comprehensive Rules text too short for detection
+    (fewer than 20 numbered rules) read its date without the file name: a TypeError, exit 3."""
+    from rulebase.ingest.detect import detect_as
+
+    text = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, 2026.\n\n"
+            "100. General\n\n100.1. These Magic rules apply to any Magic game with two or more players.\n")
+    with pytest.raises(UsageError, match="cannot tell what kind"):
+        detect(text, "short.txt")
+    found = detect_as(text, "short.txt", "comprules")
+    assert (found.format, found.date, found.edition) == ("comprules", "2026-04-17", "cr2026")
+    assert found.evidence[:2] == ["format given: comprules", "'effective as of April 17, 2026'"]
+
+
+def test_add_of_a_release_whose_line_breaks_were_lost_says_so(tmp_path):
+    """The 2023-09-01 release ends its lines with bare CRs; a copy saved by a tool that dropped them
+    is 13 lines with the rules run into each other. It is a Comprehensive Rules text (detected as
+    one, dated 2023-09-01) whose rules cannot be placed: one line saying why, exit 2, nothing added."""
+    import os
+    import subprocess
+    import sys
+    import tarfile
+
+    with tarfile.open(CORPUS / "comprules-extra-2023-2026.tar.xz", "r:xz") as tar:
+        raw = tar.extractfile("HeliumOctahelide-magic-comp-rules-zh-cn/plain_text/20230901_En.txt").read()
+    doc = tmp_path / "rules.txt"
+    doc.write_bytes(raw.replace(b"\r", b""))
+    found = _detect(doc)
+    assert (found.format, found.date) == ("comprules", "2023-09-01")
+    env = {**os.environ, "RULEBASE_USER_CORPUS": str(tmp_path / "user"), "NO_COLOR": "1"}
+    run = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(tmp_path / "index"), "add", str(doc)],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (
+        f"error: {doc}: no numbered rule starts a line: the text is 13 line(s), the longest 287,255 characters, its "
+        "rules run into each other (' Concepts100. General100.1. These Magic rules appl'): its line breaks were "
+        "lost - take a copy with its line breaks (LF, CRLF or CR) and read that\n")
+    assert not (tmp_path / "user").exists()

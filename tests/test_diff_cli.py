@@ -21,15 +21,12 @@ def test_compare_json_curated(index_dir):
     data = json.loads(result.stdout)
     assert data["topic"] == "legends" and data["curated"] is True
     assert list(data["editions"]) == ["4e", "6e"]
-    assert data["editions"]["6e"] == {
-        "summary": "Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, "
-                   "does not mention legends.",
-        "citations": [],
-        "in_force": {"first": "1999-04-23", "last": "2001-04-10"},
-        "in_force_now": False,
-        "column": "6e",
-        "removed": [],
-    }
+    sixth = data["editions"]["6e"]
+    assert [c["id"] for c in sixth["citations"]] == [
+        "cr:215.2@1999-04-23", "cr:215.1@1999-04-23", "cr:420.5e@1999-04-23", "cr:glossary.legend-legend-rule@1999-04-23"]
+    assert sixth["summary"].endswith("The Hungarian guide does not mention legends.")
+    assert {k: v for k, v in sixth.items() if k not in ("summary", "citations")} == {
+        "in_force": {"first": "1999-04-23", "last": "2001-04-10"}, "in_force_now": False, "column": "6e", "removed": []}
     assert data["editions"]["4e"]["citations"][0]["id"] == "rb4e:creatures.6"
     assert data["editions"]["4e"]["citations"][0]["pages"] == ["30", "31"]
 
@@ -49,7 +46,13 @@ def test_compare_plain_text(index_dir):
     assert result.stdout.splitlines() == [
         "ante: how the editions compare",
         "[6e]  in force 1999-04-23 to 2001-04-10",
-        "  Not covered in the corpus: the Hungarian guide, the only 6th Edition-era source, does not mention ante.",
+        "  The Comprehensive Rules' glossary describes ante as an optional rule the game once included: each player "
+        "puts one random card from the deck into the ante zone, and the winner becomes the owner of all cards in the "
+        "ante. The Hungarian guide does not mention ante.",
+        '  "The Magic game once included an optional ante rule. When using this rule, at the beginning of the game '
+        'each player puts one random card from his or her deck into the ante zone. At the end of the game, the winner '
+        'becomes the owner of all cards in the ante."',
+        "    - cr:glossary.ante@1999-04-23",
     ]
     searched = run(index_dir, "compare", "zzqx flibber", "--editions", "4e")  # (near spellings: flier)
     assert searched.exit_code == 0
@@ -81,9 +84,26 @@ def test_diff_json_opcodes(index_dir):
 
 
 def test_diff_plain_text(index_dir):
-    result = run(index_dir, "diff", "ck2008:306.5", "310.4a")
+    result = run(index_dir, "diff", "ck2008:306.5", "cr2008:310.4a")
     assert result.exit_code == 0
     assert result.stdout.startswith("ck2008:306.5 -> cr2008:310.4a: texts differ (similarity ")
+
+
+def test_diff_rule_numbers_read_as_lookup_reads_them(index_dir):
+    """A number several documents print is the rule in force now, else the Comprehensive Rules'
+    text, and a note says so (it was a usage error: 'rule 502.83a is in 2 records')."""
+    result = run(index_dir, "diff", "502.83a", "702.83a")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "cr2008:502.83a -> cr:702.83a@2021-04-22: texts differ (similarity 0.86)"
+    assert result.stderr.splitlines() == [
+        "note: 502.83a is read as cr2008:502.83a, the Comprehensive Rules' text; also numbered so: ck2008:502.83a "
+        "(give a record id to choose)",
+        "note: 702.83a is read as cr:702.83a@2021-04-22, the rule in force now; also numbered so: "
+        "cr:702.83a@2019-05-03, cr:702.83a@2011-06-17, cr:702.83a@2010-04-23 (give a record id to choose)"]
+    data = json.loads(run(index_dir, "diff", "502.83a", "702.83a", "--json").stdout)  # the note is not in the JSON
+    assert (data["a"]["id"], data["b"]["id"]) == ("cr2008:502.83a", "cr:702.83a@2021-04-22")
+    one = run(index_dir, "diff", "ck1999:A.27.2", "A.27.2")  # one record has the number: nothing to say
+    assert one.exit_code == 0 and one.stderr == ""
 
 
 def test_diff_unknown_record_exits_1(index_dir):
@@ -94,10 +114,6 @@ def test_diff_unknown_record_exits_1(index_dir):
 
 
 def test_diff_usage_errors_exit_2(index_dir):
-    ambiguous = run(index_dir, "diff", "306.5", "cr2008:306.5")
-    assert ambiguous.exit_code == 2
-    assert ambiguous.stderr == ("error: rule 306.5 is in 2 records: ck2008:306.5, cr2008:306.5 - give one "
-                                "record id\n")
     missing = run(index_dir, "diff", "ck2008:306.5")
     assert missing.exit_code == 2
     assert missing.stderr.startswith("error: give two records to diff, or --term")
@@ -122,6 +138,23 @@ def test_diff_term(index_dir):
     unknown = run(index_dir, "diff", "--term", "zzqx flibber")
     assert unknown.exit_code == 1
     assert unknown.stderr.startswith("error: no glossary definition of 'zzqx flibber'")
+
+
+def test_diff_term_takes_a_definition_of_several_paragraphs_whole(index_dir, library):
+    """The 4th Edition's trample is a titled paragraph and the two that continue it: one
+    definition, not three listed backwards and diffed against each other (similarity 0.07-0.13)."""
+    data = json.loads(run(index_dir, "diff", "--term", "trample", "--json").stdout)
+    fourth = [d for d in data["definitions"] if d["edition"] == "4e"]
+    parts = ["rb4e:creature-special-abilities.8", "rb4e:creature-special-abilities.9", "rb4e:creature-special-abilities.10"]
+    assert [(d["id"], d["parts"]) for d in fourth] == [(parts[0], parts)]
+    assert fourth[0]["text"] == "\n\n".join(library.store.get(i).text for i in parts)
+    assert [d["id"] for d in data["definitions"]][:3] == ["alpha:creature-abilities.7", parts[0], "ck1999:A.27.2"]
+    assert [(d["a"], d["b"]) for d in data["diffs"]][:2] == [("alpha:creature-abilities.7", parts[0]),
+                                                             (parts[0], "ck1999:A.27.2")]
+    assert all(d["parts"] == [d["id"]] for d in data["definitions"] if d["edition"] != "4e")
+    plain = run(index_dir, "diff", "--term", "trample").stdout.splitlines()
+    assert plain[2] == f"   4e  rb4e p34 Trample ({', '.join(parts)})"
+    assert not any(line.startswith("rb4e:creature-special-abilities.10 ->") for line in plain)
 
 
 def test_changes(index_dir):

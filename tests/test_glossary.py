@@ -34,6 +34,11 @@ def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+def search_entries(out: Path) -> list[dict]:
+    """The offline search's entries: the JSON the index page carries (the page reads no file)."""
+    return json.loads(soup(out / "index.html").find("script", id="search-data").string)
+
+
 def files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
@@ -82,14 +87,28 @@ def test_summary_and_layout(html_site, library):
     assert summary.files == len(written)
     assert summary.pages == sum(1 for name in written if name.endswith(".html"))
     assert summary.pages == summary.terms + summary.rule_pages + 2
-    assert {"index.html", "credits.html", "assets/search.js", "assets/style.css", "search-index.json",
-            MARKER} <= set(written)
+    assert {"index.html", "credits.html", "assets/search.js", "assets/style.css", MARKER} <= set(written)
+    assert not [name for name in written if name.endswith(".json")]  # the index page carries its search data
     assert summary.terms == sum(1 for name in written if name.startswith("terms/"))
     assert summary.rule_pages == sum(1 for name in written if name.startswith("rules/"))
     assert all(re.fullmatch(r"(terms|rules)/[a-z0-9-]+\.html", n) for n in written if "/" in n
                and not n.startswith("assets/"))
     assert stages[-1] == ("write", len(written) - 1, len(written) - 1)
     assert ("terms", summary.terms, summary.terms) in stages
+
+
+def test_a_site_built_in_the_checkout_is_ignored_by_git():
+    """`rulebase glossary build site/` in a checkout (the usage the help and README show) left an
+    untracked folder that git did not ignore."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    if shutil.which("git") is None or subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=root,
+                                                      capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    ignored = subprocess.run(["git", "check-ignore", "-q", "site/index.html", "site/rules/cr-702-83a.html"], cwd=root)
+    assert ignored.returncode == 0
 
 
 def test_every_internal_link_and_anchor_resolves(html_site):
@@ -203,7 +222,7 @@ def test_index_page(html_site):
     assert page.find("input", id="search") is not None
     assert page.find("script", src="assets/search.js") is not None
     entries = json.loads(page.find("script", id="search-data").string)
-    assert entries == json.loads((out / "search-index.json").read_text(encoding="utf-8"))
+    assert len(entries) > 4000
     terms = [e for e in entries if e["u"].startswith("terms/")]
     rules = [e for e in entries if not e["u"].startswith("terms/")]
     assert len(terms) == summary.terms and len(rules) > 3000
@@ -233,7 +252,7 @@ def test_index_page(html_site):
 
 
 def test_current_terms_and_rule_numbers_are_in_the_search(html_site):
-    entries = json.loads((html_site[0] / "search-index.json").read_text(encoding="utf-8"))
+    entries = search_entries(html_site[0])
     titles = {e["t"]: e for e in entries}
     for term in ("Ward", "Hexproof", "Day"):  # today's glossary: the 1995-2008 documents lack them
         assert titles[term]["u"] == f"terms/{term.lower()}.html"
@@ -264,6 +283,19 @@ def test_mana_burn_page_has_every_definition_define_shows(html_site, library):
     hungarian = page.find("article", id="hu-guide:altalanos-tudnivalok.1") or page.find(
         "article", attrs={"data-record": "hu-guide:altalanos-tudnivalok.1"})
     assert hungarian["lang"] == "hu" and "Ezt manaégésnek hívjuk." in hungarian.get_text()
+
+
+def test_a_paragraph_opening_with_the_term_is_on_its_page_as_define_finds_it(html_site, library):
+    """`define interrupt` and the Interrupt page both show the 4th Edition's paragraph that opens
+    "Interrupts always happen ...", linked to its home."""
+    page = soup(html_site[0] / "terms" / "interrupt-obsolete.html")
+    article = page.find("article", attrs={"data-record": "rb4e:resolving-fast-effects.2"})
+    assert article is not None and article["data-edition"] == "4e"
+    assert article.find("p", class_="named-in").get_text() == (
+        "A paragraph opening with the term, in rb4e:resolving-fast-effects.2")
+    assert article.find("p", class_="named-in").a["href"] == (
+        "../rules/rb4e-resolving-fast-effects.html#rb4e:resolving-fast-effects.2")
+    assert "Interrupts always happen" in article.get_text()
 
 
 def test_a_current_rule_page_with_its_history(html_site, library):
@@ -297,6 +329,31 @@ def test_a_current_rule_page_with_its_history(html_site, library):
     assert [a["href"] for a in parent.find("section", class_="subrules").find_all("a")] == [
         "cr-702-83a.html", "cr-702-83b.html"]
     assert "Exalted" in [a.get_text() for a in parent.find("p", class_="cited-by").find_all("a")]
+
+
+def test_every_current_rule_is_under_its_parent_rule(html_site, library):
+    """601.3's page listed only 601.3e and 601.3f under Subrules, and the pages of 601.3a-d had no
+    section path: they were printed under a 601.3 since rewritten as another rule, and were filed
+    under that rule's lineage, which is no longer in force."""
+    from rulebase.glossary.current import RULE_KINDS, load_archives
+
+    page = soup(html_site[0] / "rules" / "cr-601-3.html")
+    assert [a.get_text() for a in page.find("section", class_="subrules").find_all("a")] == [
+        "601.3a", "601.3b", "601.3c", "601.3d", "601.3e", "601.3f"]
+    trample = soup(html_site[0] / "rules" / "cr-702-19.html")  # in number order, as the rules print them
+    assert [a.get_text() for a in trample.find("section", class_="subrules").find_all("a")] == [
+        f"702.19{c}" for c in "abcdefg"]
+    contents = soup(html_site[0] / "index.html").find(id="current-rules").find_next("ul").find_all("li")
+    assert [li.get_text().split()[0] for li in contents][:4] == ["1", "100", "101", "102"]
+    sub = soup(html_site[0] / "rules" / "cr-601-3a.html")
+    assert [a["href"] for a in sub.find("nav", class_="section").find_all("a")] == [
+        "cr-6.html", "cr-601.html", "cr-601-3.html"]
+    [archive] = load_archives(library.store, [])
+    live = {r.id: r for r in archive.live}
+    for record in archive.live:  # every subrule and rule sits under the rule its number names
+        if record.kind in RULE_KINDS and record.number and re.fullmatch(r"\d{3}\.\d+[a-z]?", record.number):
+            parent = live[archive.parent[record.id]].number
+            assert parent and record.number.startswith(parent) and record.number != parent, record.id
 
 
 def test_terms_link_to_the_current_rules_they_cite(html_site, library):
@@ -475,7 +532,7 @@ def test_hostile_text_is_escaped_everywhere(tmp_path):
     out = tmp_path / "site"
     summary = build_glossary(records, sources, out)
     assert sorted(files(out)) == sorted([
-        MARKER, "assets/search.js", "assets/style.css", "credits.html", "index.html", "search-index.json",
+        MARKER, "assets/search.js", "assets/style.css", "credits.html", "index.html",
         "rules/evil-1.html", "terms/script-alert-1-script.html", "terms/x.html", "terms/x-2.html"])
     assert summary.terms == 3 and summary.rule_pages == 1
     assert check_html_links(out) > 10
@@ -609,7 +666,7 @@ def test_hostile_archive_pages_are_escaped_and_linked(tmp_path, fmt):
     assert term.h1.get_text() == f"Evil {SCRIPT}"
     assert term.find("p", class_="see-also").a["href"] == "../rules/arc-1-1.html#arc:1.1@2021-01-01"
     assert "Evil <script>alert(1)</script>" in [a.get_text() for a in rule.find("p", class_="cited-by").find_all("a")]
-    entries = json.loads((out / "search-index.json").read_text(encoding="utf-8"))
+    entries = search_entries(out)
     assert [e["t"] for e in entries] == [f"Evil {SCRIPT}", "1 One <b>", "1.1"]
     raw = (out / "index.html").read_text(encoding="utf-8")
     assert raw.count("<script") == 2

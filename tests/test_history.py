@@ -1,4 +1,4 @@
-"""The rules history on the real corpus: every Comprehensive Rules release 1999-2026 the two
+"""The rules history on the real corpus: every Comprehensive Rules release 1999-2026 the three
 bundled archives hold, each dated by its own text, stored once per distinct text, traced across renumberings,
 and served by `history`, `changes --from/--to`, `--as-of` and one search hit per rule."""
 
@@ -22,11 +22,19 @@ def run(index_dir, *args):
 def test_every_release_is_in_the_index_and_each_text_is_stored_once(library):
     releases = library.store.releases()["cr"]
     counts = next(s for s in library.ensure().meta["sources"] if s["id"] == "cr")["meta"]["releases"]
-    assert len(releases) == 122  # 126 files: three releases printed twice, one filed under a wrong date
-    assert (releases[0]["date"], releases[-1]["date"]) == ("1999-04-23", "2026-01-16")
+    # 133 files: five releases in two files each (2004-06-01, 2009-07-11, 2009-10-01, 2017-09-29, 2026-02-27)
+    assert len(releases) == 128
+    assert (releases[0]["date"], releases[-1]["date"]) == ("1999-04-23", "2026-04-17")
     dates = [r["date"] for r in releases]
     assert dates == sorted(dates) and len(set(dates)) == len(dates)
     assert {"2016-04-08", "2018-01-19", "2018-04-27", "2018-06-08", "2014-05-01"} <= set(dates)
+    assert {"2023-06-16", "2023-09-01", "2024-04-12", "2024-09-20", "2026-02-27", "2026-04-17"} <= set(dates)
+    assert [r["date"] for r in counts if r["printings"]] == [
+        "2004-06-01", "2009-07-11", "2009-10-01", "2017-09-29", "2026-02-27"]
+    february = next(r for r in counts if r["date"] == "2026-02-27")  # one release, both files named
+    assert (february["member"], february["printings"]) == (
+        "comprules-extra-2023-2026.tar.xz:HeliumOctahelide-magic-comp-rules-zh-cn/plain_text/20260227_En.txt",
+        ["comprules-extra-2023-2026.tar.xz:LilBeaky-mtg-data/MagicCompRules 20260227.txt"])
     assert "2006-06-01" not in dates and "2004-06-01" in dates  # the 2004 file no longer poses as 2006
     versions = library.store.of_source("cr")
     keys = Counter((v.kind, v.id.split("@")[0], v.title or "", v.text, v.span[0]) for v in versions)
@@ -95,6 +103,55 @@ def test_changes_between_the_renumbering_releases(library):
     assert found.count("added") > 400 and found.count("renumbered") > 400
 
 
+def test_the_2026_releases_renumber_and_history_follows(library):
+    """2026-02-27 put a new 506.3d before three battle rules (506.3d-f became 506.3e-g); 2026-04-17
+    inserted chapter 722, Preparation Cards, so 722-732 moved up by one (115 rules and chapters,
+    'Controlling Another Player' among them, 722.1 now 723.1)."""
+    control = history(library.store, "723.1").lineages[0]
+    steps = [(s.record.number, s.change, s.record.span[0]) for s in control.steps]
+    assert steps[0] == ("507.1", "added", "2003-10-01") and control.current
+    assert steps[-2:] == [("722.1", "renumbered", "2025-07-25"), ("723.1", "renumbered", "2026-04-17")]
+    preparation = history(library.store, "722.1").lineages[0]  # the number's rule now: a new one
+    assert [(s.record.number, s.change, s.record.span[0]) for s in preparation.steps] == [
+        ("722.1", "added", "2026-04-17")]
+    assert preparation.steps[0].record.text.startswith("Preparation cards have a two-part card frame")
+    battle = history(library.store, "506.3g").lineages[0]
+    assert [(s.record.number, s.change, s.record.span[0]) for s in battle.steps] == [
+        ("506.3f", "added", "2023-04-14"), ("506.3g", "renumbered", "2026-02-27")]
+    found = changes_between(library.store, "2026-01-16", "2026-04-17")
+    assert (found.old_release["date"], found.new_release["date"]) == ("2026-01-16", "2026-04-17")
+    moved = {(c.old.number, c.new.number) for c in found.changes if c.kind.startswith("renumbered")}
+    assert {("722.1", "723.1"), ("732.2", "733.2"), ("506.3f", "506.3g"), ("714.3b", "714.3c")} <= moved
+    assert len(moved) == 107  # 101 renumbered, 6 renumbered and changed
+    added = {c.new.number for c in found.changes if c.kind == "added"}
+    assert {"506.3d", "702.190a", "722.1", "702.191a", "702.192a"} <= added  # Sneak 2026-02-27, then 2026-04-17's
+    assert [c.old.number for c in found.changes if c.kind == "removed"] == ["714.3a"]  # split into 714.3a-b
+
+
+def test_lookup_and_history_of_a_rule_changed_in_2026_04_17(index_dir):
+    now = run(index_dir, "lookup", "107.3e")
+    assert now.exit_code == 0
+    assert "id cr:107.3e@2026-04-17 · in force 2026-04-17 to now (release 2026-04-17)" in now.stdout
+    assert "uses the value of X used by the other object." in now.stdout
+    before = json.loads(run(index_dir, "lookup", "107.3e", "--as-of", "2026-03", "--json").stdout)
+    assert (before["id"], before["span"]) == ("cr:107.3e@2020-09-25", ["2020-09-25", "2026-02-27"])
+    lines = run(index_dir, "history", "107.3e").stdout.splitlines()
+    assert "  2020-09-25 to 2026-04-16  107.3e  first appears  (cr:107.3e@2020-09-25)" in lines
+    assert "  2026-04-17 to now  107.3e  text changed  (cr:107.3e@2026-04-17)" in lines
+    unchanged = run(index_dir, "lookup", "704.5a").stdout
+    assert "in force 2018-04-27 to now (releases 2018-04-27 to 2026-04-17)" in unchanged
+
+
+def test_the_duskmourn_release_brings_the_room_rules(index_dir):
+    """2024-09-20 (filed as 20240917) is on the timeline: Room cards' 709.5 and the glossary's Door
+    take effect that day, not with the 2024-11-08 release."""
+    room = json.loads(run(index_dir, "lookup", "709.5", "--json").stdout)
+    assert room["id"] == "cr:709.5@2024-09-20" and room["text"].startswith("Some split cards are permanent cards")
+    door = json.loads(run(index_dir, "lookup", "cr:glossary.door@2024-09-20", "--json").stdout)
+    assert door["span"][0] == "2024-09-20" and door["text"].startswith("A door is one half of a Room permanent.")
+    assert run(index_dir, "lookup", "709.5", "--as-of", "2024-09-19").exit_code == 1
+
+
 def test_history_cli_text_and_json(index_dir):
     result = run(index_dir, "history", "502.83a")
     assert result.exit_code == 0
@@ -156,7 +213,7 @@ def test_lookup_leads_with_the_rule_in_force_now_when_2008_printed_its_text(inde
     2008 copy after it (it hid behind the 2008 copy, with no 'in force now')."""
     out = run(index_dir, "lookup", "100.1").stdout.splitlines()
     assert out[0] == "cr 100.1"
-    assert "id cr:100.1@2005-08-01 · in force 2005-08-01 to now" in out[1]
+    assert out[1].startswith("  [rule · in force now, text since 2005-08-01 · source cr · id cr:100.1@2005-08-01 · ")
     first = out[:out.index("")]
     assert any("See section 8" in line for line in first) and not any("section 6" in line for line in first)
     assert "cr2008 100.1" in out
@@ -274,21 +331,23 @@ def test_sources_says_what_the_archive_holds(index_dir):
     result = run(index_dir, "sources")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    at = next(n for n, line in enumerate(lines) if line.startswith("cr [dated, 1999-04-23/2026-01-16, en]"))
+    at = next(n for n, line in enumerate(lines) if line.startswith("cr [dated, 1999-04-23/2026-04-17, en]"))
     block = lines[at:at + 8]
-    assert ("  releases: 122 (126 files in comprules-archive-2003-2026.tar.xz, comprules-extra-1999-2018.tar.xz), "
-            "1999-04-23 to 2026-01-16, each dated by its own text") in block
+    assert ("  releases: 128 (133 files in comprules-archive-2003-2026.tar.xz, comprules-extra-1999-2018.tar.xz, "
+            "comprules-extra-2023-2026.tar.xz), 1999-04-23 to 2026-04-17, each dated by its own text") in block
     gaps = next(line for line in block if line.startswith("  gaps: "))
     assert "September 2021" in gaps and "1999-11-01 and 2001-09-24" in gaps
+    assert "2022-11-18 is followed by 2023-04-14" in gaps
+    assert "September 2024" not in gaps and "Duskmourn" not in gaps  # 2024-09-20 is held
     assert "  a release it lacks can be added: rulebase add FILE" in block
 
 
-NEWEST = ("note: {} is after the newest release in the index, the Comprehensive Rules release of 2026-01-16: "
+NEWEST = ("note: {} is after the newest release in the index, the Comprehensive Rules release of 2026-04-17: "
           "these are its rules, the newest there are")
 
 
 def test_a_date_after_the_newest_release_answers_with_a_note(index_dir):
-    """Issue 19.7: --as-of 2099 and changes --from 2030 answered silently with the 2026-01-16 rules."""
+    """Issue 19.7: --as-of 2099 and changes --from 2030 answered silently with the newest release's rules."""
     now = run(index_dir, "lookup", "702.83a", "--json")
     later = run(index_dir, "lookup", "702.83a", "--as-of", "2099", "--json")
     assert (later.exit_code, later.stderr) == (0, NEWEST.format("2099-12-31") + "\n")
@@ -298,8 +357,8 @@ def test_a_date_after_the_newest_release_answers_with_a_note(index_dir):
     changed = run(index_dir, "changes", "--from", "2030", "--to", "2099-12-31", "--json")
     assert changed.exit_code == 0
     assert changed.stderr.splitlines() == [NEWEST.format("2030-01-01"), NEWEST.format("2099-12-31")]
-    assert (json.loads(changed.stdout)["from"], json.loads(changed.stdout)["to"]) == ("2026-01-16", "2026-01-16")
-    inside = run(index_dir, "lookup", "702.83a", "--as-of", "2026-01-16")
+    assert (json.loads(changed.stdout)["from"], json.loads(changed.stdout)["to"]) == ("2026-04-17", "2026-04-17")
+    inside = run(index_dir, "lookup", "702.83a", "--as-of", "2026-04-17")
     assert (inside.exit_code, inside.stderr) == (0, "")  # the newest release's own day: no note
     since = run(index_dir, "changes", "--from", "2025")  # --to defaults to today: not the user's date
     assert (since.exit_code, since.stderr) == (0, "")

@@ -375,3 +375,34 @@ def test_summary_of_the_subset(archive) -> None:
 
 SUMMARY = ("2009-07-11", 3566,
            {"changed": 2, "added": 524, "removed": 241, "renumbered": 536, "renumbered+changed": 407})
+
+
+NEWER = ARCHIVE.with_name("comprules-extra-2023-2026.tar.xz")
+
+
+@pytest.fixture(scope="module")
+def releases_2026() -> list[list[tuple[str, str]]]:
+    """The rules of 2026-01-16 (rulesraker's), 2026-02-27 and 2026-04-17 (the 2023-2026 archive)."""
+    with tarfile.open(ARCHIVE, "r:xz") as tar:
+        january = tar.extractfile("comprules-archive/comprules-2026-01-16.txt").read()
+    folder = "HeliumOctahelide-magic-comp-rules-zh-cn/plain_text"
+    with tarfile.open(NEWER, "r:xz") as tar:
+        february, april = (tar.extractfile(f"{folder}/{name}").read() for name in ("20260227_En.txt", "20260417_En.txt"))
+    return [_rules("2026-01-16", january), _rules("2026-02-27", february), _rules("2026-04-17", april)]
+
+
+def test_the_2026_renumberings_are_traced(releases_2026) -> None:
+    """2026-02-27 inserts 506.3d (506.3d-f become 506.3e-g); 2026-04-17 inserts chapter 722,
+    Preparation Cards: every rule of 722-732 moves to the next chapter with its letters kept, and
+    714.3a is rewritten as two rules (714.3a-b), so 714.3b becomes 714.3c."""
+    ids = trace(releases_2026)
+    found = [dict(zip(ids[n], (number for number, _ in rules), strict=True)) for n, rules in enumerate(releases_2026)]
+    moved = {(old[i], new[i]) for old, new in zip(found, found[1:], strict=False) for i in old.keys() & new.keys()
+             if old[i] != new[i]}
+    shifted = {(n, f"{int(n[:3]) + 1}{n[3:]}") for n, _ in releases_2026[1] if "722" <= n[:3] <= "732"}
+    assert len(shifted) == 103 and shifted <= moved
+    assert moved - shifted == {("506.3d", "506.3e"), ("506.3e", "506.3f"), ("506.3f", "506.3g"), ("714.3b", "714.3c")}
+    new_in_april = sorted(found[2][i] for i in found[2].keys() - found[1].keys())
+    assert new_in_april == ["702.191", "702.191a", "702.191b", "702.192", "702.192a", "714.3a", "714.3b", "722.1",
+                            "722.2", "722.2a", "722.2b", "722.2c", "722.3", "722.3a", "722.3b", "722.3c", "722.3d",
+                            "722.4", "722.5"]

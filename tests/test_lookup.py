@@ -28,7 +28,8 @@ def test_slips_count_typing_mistakes(a, b, expected):
     ("520.83a", ["502.83a", "120.3a", "208.3a", "500.3a", "502.3a"]),
     ("5028.3a", ["502.3a", "502.83a", "508.3a", "102.3a", "108.3a"]),
     ("G5.91a", ["G5.19a", "G5.21a", "G5.19", "G5.21", "G5.21b"]),
-    ("trampel", ["trample", "rampage", "transmute", "team play", "triple"]),
+    ("trampel", ["trample"]),  # not "rampage, transmute, team play, triple"
+    ("flurble", []),  # not "double"
 ])
 def test_suggestions_on_the_real_corpus(library, ref, expected):
     assert suggest(library.store, ref) == expected
@@ -45,3 +46,19 @@ def test_a_rule_is_found_however_a_judge_cites_it(library, ref):
 @pytest.mark.parametrize("ref", ["crater", "rules of thumb", "cr:702.19b", "702.19 bb"])
 def test_words_and_ids_are_not_read_as_cited_numbers(ref):
     assert cited_number(ref) == ref
+
+
+@pytest.mark.parametrize(("word", "expected"), [
+    ("flurble", []),  # three slips from "double": nothing
+    ("trampel", ["trample"]),  # two neighbours swapped
+    ("mana burm", ["mana burn"]),
+    ("tramp", ["trap", "trample", "trample over planeswalkers"]),  # one slip, then the names it begins
+    ("ta", []),  # two letters: exact only
+    ("tap", ["tap", "trap"]),
+])
+def test_close_names_are_what_the_user_may_have_meant(word, expected):
+    from rulebase.core.likeness import close_names
+
+    names = ["Trample", "Double", "Rampage", "Transmute", "Triple", "Mana Burn", "Mana Source", "Tap", "Trap",
+             "Trample Over Planeswalkers", "Team"]
+    assert close_names(word, names) == expected

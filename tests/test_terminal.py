@@ -100,6 +100,22 @@ def test_both_paths_print_the_same_bytes(hostile, args):
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
 
 
+@pytest.mark.parametrize(("words", "quoted"), [
+    (["search", "zorblax", "screen"], ["search", "zorblax screen"]),
+    (["search", "-n", "1", "zorblax", "screen", "--json"], ["search", "zorblax screen", "-n", "1", "--json"]),
+    (["lookup", "rule", "100.1a"], ["lookup", "rule 100.1a"]),
+    (["lookup", "--full", "CR", "100.1a"], ["lookup", "CR 100.1a", "--full"]),
+])
+def test_several_words_are_one_query_on_both_paths(hostile, words, quoted):
+    """The fast path (no typer) reads several words as one query, as the typer path does: the same
+    bytes as the words given in quotes."""
+    expected = _run(hostile, FAST, *quoted)
+    assert expected.returncode == 0 and expected.stdout
+    for path in (FAST, TYPER):
+        done = _run(hostile, path, *words)
+        assert (done.returncode, done.stdout, done.stderr) == (0, expected.stdout, expected.stderr)
+
+
 @pytest.mark.parametrize("path", [FAST, TYPER], ids=["fast", "typer"])
 def test_plain_lookup_line_shows_the_escape_visibly(hostile, path):
     out = _text(_run(hostile, path, "lookup", "100.1a").stdout)
@@ -412,19 +428,43 @@ def test_compare_wraps_at_word_boundaries(library, topic):
     _assert_wrapped(_terminal(render_compare, result), words)
 
 
-def test_search_on_a_terminal_keeps_each_id_whole(library):
-    """The review's 'cr:glossary.legend-legend-rule@1999…' at 80 columns: an id cut could not be
+def test_search_on_a_wide_terminal_keeps_each_id_whole(library):
+    """The review's 'cr:glossary.legend-legend-rule@1999…' in the table: an id cut could not be
     copied into 'rulebase show'. A long one folds onto the next line of its cell instead."""
-    from rulebase.cli.render import render_search
+    from rulebase.cli.render import SEARCH_TABLE_WIDTH, render_search
     from rulebase.search.request import run_search
 
     results = run_search(library, "legend rule", {}, 5)
-    lines = _terminal(render_search, results).splitlines()
+    lines = _terminal(render_search, results, width=SEARCH_TABLE_WIDTH).splitlines()
     head = next(line for line in lines if " where " in line)
     column = "".join(line[head.index("where"):head.index("ed.")].strip() for line in lines)  # its cells, read down
-    assert max(len(line) for line in lines) <= WIDTH and not any("@1999…" in line for line in lines)
+    assert max(len(line) for line in lines) <= SEARCH_TABLE_WIDTH and not any("@1999…" in line for line in lines)
     assert any(len(hit.id) > head.index("ed.") - head.index("where") for hit in results.hits)  # one is folded
     assert all(hit.id in column for hit in results.hits), column
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_search_on_a_narrow_terminal_is_a_list_of_full_width_lines(library, width):
+    """At 80 columns the table left the snippet a 24-cell column: each hit took 8-11 lines. A narrow
+    terminal lists each hit as its name and era, its id, and the snippet across the width."""
+    from rulebase.cli.render import render_search
+    from rulebase.search.request import run_search
+
+    results = run_search(library, "trample", {}, 10)
+    screen = _terminal(render_search, results, width=width)
+    lines = screen.splitlines()
+    assert lines[0] == "57 results for 'trample'" and "─" not in screen  # no table
+    starts = [n for n, line in enumerate(lines) if re.match(r" ?\d+\. ", line)]
+    assert len(starts) == len(results.hits) == 10
+    sizes = [b - a for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
+    assert max(sizes) <= (6 if width == 80 else 10), sizes
+    assert " ".join(" ".join(lines[1:3]).split()).startswith("1. cr 702.19a in force now, text since 2013-07-13")
+    for hit, at, size in zip(results.hits, starts, sizes, strict=True):  # each id whole, on a line of its own
+        assert any(line.split()[0] == hit.id for line in lines[at + 1:at + size] if line.strip()), hit.id
+    from rulebase.search.hits import unmark
+
+    words = set(_piped(render_search, results).split()) | {w for h in results.hits for w in unmark(h.snippet).split()}
+    _assert_wrapped(screen, words | {"·", "history", "alpha", "4e", "5e"}, width)
 
 
 def test_sources_stays_readable_at_80_columns(library):

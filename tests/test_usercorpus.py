@@ -146,8 +146,10 @@ def test_unknown_user_document_is_not_found(added):
     root, _ = added
     result = _run(root, "remove", "cr1999")
     assert result.exit_code == 1
-    assert result.output == ("error: no user-added document 'cr1999' - 'rulebase sources' lists every document\n"
-                             "did you mean: cr2025\n")
+    assert result.output == ("error: no user-added document 'cr1999' - 'rulebase sources' lists every document; "
+                             "added with 'rulebase add': cr2025\n")  # named, not offered as 'did you mean'
+    again = _run(root, "remove", "cr2025-2")  # an id alike by construction: no other document is offered
+    assert again.exit_code == 1 and "did you mean" not in again.output
 
 
 def test_remove_takes_it_out_again(added):  # last: changes the module's index

@@ -212,7 +212,8 @@ def test_concurrent_removes_of_one_document_remove_it_once(tmp_path):
     shutil.copy(user / "doc1.txt", kept)
     runs = _together(tmp_path / "work", user, [("remove", "doc0"), ("remove", "doc0")])
     assert sorted(r.stderr for r in runs) == [
-        "", "1 no user-added document 'doc0' - 'rulebase sources' lists every document\n"]
+        "", "1 no user-added document 'doc0' - 'rulebase sources' lists every document; added with 'rulebase add': "
+            "doc1\n"]
     _assert_consistent(user, {"doc1": kept})
 
 

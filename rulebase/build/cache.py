@@ -1,6 +1,6 @@
 """A build cache for the Comprehensive Rules archive: its versions and its index segment.
 
-The archive is most of the corpus (122 releases in two files) and never changes unless its files
+The archive is most of the corpus (128 releases in three files) and never changes unless its files
 or our code do, so a build keeps what it made of it: the versions (JSON) and a Whoosh index holding only
 them (the segments of its closed versions, then the rest: writer.write_archive_index). The next build, say after `rulebase add` of one release, parses and indexes the other
 documents and copies the segment in: seconds, not a minute. Entries are keyed by the archive's

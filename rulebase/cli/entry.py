@@ -55,7 +55,10 @@ def parse(argv: list[str]) -> dict | None:
             return None
         else:
             opts["args"].append(arg)
-    return opts if "command" in opts and len(opts["args"]) == 1 else None
+    if "command" not in opts or not opts["args"]:
+        return None
+    opts["args"] = [" ".join(opts["args"])]  # several words are one query or reference, as in the typer path
+    return opts
 
 
 _PATH_COMMANDS = {"add", "glossary"}  # their arguments are file names, which need not be UTF-8
@@ -95,6 +98,7 @@ def serve(opts: dict) -> int:
         try:
             library = Library(Path(opts["index"]) if opts["index"] else None)
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
+            library.announce = lambda message: print(printable(f"note: {message}"), file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
                 # lazy: rich (~40 ms) only for a terminal
                 from rulebase.cli.console import build_progress

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record
 from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results, unmark
@@ -84,15 +85,28 @@ def _item_text(item: dict) -> str:
     return f"{text} ({item['label']})" if item.get("label") else text
 
 
-def meta_line(record: Record, days: tuple[int, int] | None = None) -> str:
-    bits = [record.kind, f"edition {record.edition}", f"source {record.source}", f"id {record.id}"]
+def meta_line(record: Record, days: tuple[int, int] | None = None, since: int | None = None) -> str:
+    """A record's kind, era, source and id; an archive version in force now says since when its text
+    is (`since`, else its first day): its edition label, the release it first appeared in, read as
+    out of date."""
+    now = days is not None and record.span and days[1] >= OPEN_END
+    era = f"in force now, {text_since(since or days[0])}" if now else f"edition {record.edition}"
+    bits = [record.kind, era, f"source {record.source}", f"id {record.id}"]
     if record.pages:
         bits.append("page " + ", ".join(record.pages))
     if record.changed:
         bits.append("changed since previous release (+)")
     if record.span:
-        bits.append(period(days, record.span) if days else f"in releases {record.span[0]} to {record.span[1]}")
+        bits.append(period(days, record.span) if days and not now else f"in releases {record.span[0]} to {record.span[1]}")
     return " · ".join(bits)
+
+
+def text_since(first: int) -> str:
+    """'text since 2013-07-13': the day the text of a rule in force now took effect."""
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.core.eras import show
+
+    return f"text since {show(first)}"
 
 
 def snip(text: str, width: int) -> str:
@@ -105,8 +119,9 @@ def citation_line(cite) -> str:
     return f"cites {cite.label}{where}"
 
 
-def record_lines(record: Record, indent: str = "", days: tuple[int, int] | None = None) -> list[str]:
-    lines = [f"{indent}{label(record)}", f"{indent}  [{meta_line(record, days)}]"]
+def record_lines(record: Record, indent: str = "", days: tuple[int, int] | None = None,
+                 since: int | None = None) -> list[str]:
+    lines = [f"{indent}{label(record)}", f"{indent}  [{meta_line(record, days, since)}]"]
     if record.section:
         lines.append(f"{indent}  in: " + " > ".join(record.section))
     lines += [f"{indent}  {para}" for para in record.text.split("\n\n")]
@@ -121,8 +136,10 @@ def ref_lines(entry: Entry) -> Iterable[str]:
         return
     titles = {r.id: label(r) for r in entry.refs_out}
     for ref in entry.record.refs:
-        if ref.target:
-            yield f"-> {ref.label}: {titles.get(ref.target, ref.target)} ({ref.target})"
+        if ref.target in titles:
+            yield f"-> {ref.label}: {titles[ref.target]} ({ref.target})"
+        elif ref.target:
+            yield f"-> {ref.label}: {ref.target}"
         else:
             yield f"-> {ref.label}: unresolved ({ref.reason})"
     for rec in entry.refs_in:
@@ -209,7 +226,7 @@ def era_line(entry: Entry) -> str:
 def entry_lines(entry: Entry) -> list[str]:
     if entry.era:
         return [era_line(entry)]
-    lines = record_lines(entry.record, days=entry.days)
+    lines = record_lines(entry.record, days=entry.days, since=entry.since)
     for child in entry.children:
         lines += child_lines(entry, child) if entry.compact else record_lines(child, indent="    ")
     lines += ["  " + line for line in ref_lines(entry)]
@@ -276,7 +293,7 @@ def search_lines(results: Results) -> list[str]:
     lines.append(results_header(results))
     for n, hit in enumerate(results.hits, 1):
         record = results.records[hit.id]
-        lines.append(f"{n:>2}. {label(record)}  [{record.edition} · {era_note(hit.id, results)} · {record.kind} · {hit.id}]")
+        lines.append(f"{n:>2}. {label(record)}  [{era_note(hit.id, results)} · {record.kind} · {hit.id}]")
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
         if hit.also:
             lines.append(printable(f"    = same text in {also_text(hit.also)}"))
@@ -284,8 +301,11 @@ def search_lines(results: Results) -> list[str]:
 
 
 def era_note(hit_id: str, results: Results) -> str:
-    """Whether a hit is the rule in force today or a text of an earlier era (its edition says which)."""
-    return "in force now" if hit_id in results.now else "history"
+    """A hit in force today and since when its text is ('in force now, text since 2013-07-13'), or a
+    text of an earlier era, which its edition names ('4e · history')."""
+    if hit_id in results.now:
+        return f"in force now, {text_since(results.now[hit_id])}"
+    return f"{results.records[hit_id].edition} · history"
 
 
 def also_text(ids: list[str], shown: int = 3) -> str:

@@ -94,11 +94,16 @@ def diff_lines(result) -> list[str]:
 
 def term_diff_lines(result) -> list[str]:
     lines = [f"{result.term}: {len(result.definitions)} definition(s), in edition order"]
-    lines += [f"  {r.edition:>3}  {label(r)} ({r.id})" for r in result.definitions]
+    lines += [definition_line(result, r) for r in result.definitions]
     for diff in result.diffs:
         lines += diff_lines(diff)
     lines += [f"{a} -> {b}: not diffed, {why}" for a, b, why in result.skipped]
     return lines
+
+
+def definition_line(result, record) -> str:
+    """One definition of `diff --term`: its edition, its name and the ids of its paragraphs."""
+    return f"  {record.edition:>3}  {label(record)} ({', '.join(result.ids(record))})"
 
 
 def change_note(change) -> str:

@@ -167,14 +167,15 @@ def ready_library(json_mode: bool = False):
     # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.console import build_progress
 
+    # lazy: only the output form asked for
+    from rulebase.cli.plain import printable
+
     library = state.current().library()
     with build_progress(enabled=not json_mode) as progress:
         library.notify = lambda message: typer.echo(f"warning: {message}", err=True)
+        library.announce = lambda message: typer.echo(printable(f"note: {message}"), err=True)
         library.ensure(progress)
     if library.stale_reason:  # stderr, so --json output stays pure JSON
-        # lazy: only the output form asked for
-        from rulebase.cli.plain import printable
-
         typer.echo(printable(f"warning: {library.stale_reason}"), err=True)
     return library
 

@@ -42,8 +42,8 @@ from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results
 
 
-def _record_body(record: Record, days: tuple[int, int] | None = None) -> Group:
-    parts: list = [cell(meta_line(record, days), style="dim")]
+def _record_body(record: Record, days: tuple[int, int] | None = None, since: int | None = None) -> Group:
+    parts: list = [cell(meta_line(record, days, since), style="dim")]
     if record.section:
         parts.append(cell(" › ".join(record.section), style="dim"))
     parts.append(cell(record.text))
@@ -62,7 +62,7 @@ def render_entry(console: Console, entry: Entry) -> None:
     if entry.compact:
         console.print(_compact_panel(entry))
         return
-    parts: list = [_record_body(record)]
+    parts: list = [_record_body(record, entry.days, entry.since)]
     for child in entry.children:
         parts.append(Panel(_record_body(child), title=cell(label(child)), title_align="left", box=box.SIMPLE))
     refs = list(ref_lines(entry))
@@ -143,7 +143,7 @@ def _compact_child(entry: Entry, child: Record):
 
 
 def _compact_panel(entry: Entry) -> Panel:
-    parts: list = [_record_body(entry.record, entry.days)]
+    parts: list = [_record_body(entry.record, entry.days, entry.since)]
     children = [_compact_child(entry, child) for child in entry.children]
     parts += [_Outline(children)] if entry.outline and children else children
     refs = list(ref_lines(entry))
@@ -184,6 +184,11 @@ def _render_list(console: Console, title: str, records: list[Record]) -> None:
     console.print(table)
 
 
+# Narrower than this, a table of hits left the snippet a column of 24 cells at 80 columns (8-11 lines
+# a hit): each hit is then a few full-width lines instead, as the plain layout reads.
+SEARCH_TABLE_WIDTH = 120
+
+
 def render_search(console: Console, results: Results) -> None:
     if not styled(console) or not results.hits:
         print_lines(console, search_lines(results))
@@ -193,6 +198,9 @@ def render_search(console: Console, results: Results) -> None:
         print_line(console, line, "bold" if line and not line.startswith(" ") and n else "")
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
+    if console.width < SEARCH_TABLE_WIDTH:
+        _search_list(console, results)
+        return
     # lazy: rich (~40 ms) only for a terminal
     from rich.table import Table
 
@@ -208,10 +216,37 @@ def render_search(console: Console, results: Results) -> None:
         where.append(printable(f"\n{hit.id}"), style="dim")
         if hit.also:
             where.append(printable(f"\n= {also_text(hit.also)}"), style="dim")
-        era = cell(record.edition)
-        era.append(printable(f"\n{era_note(hit.id, results)}"), style="green" if hit.id in results.now else "dim")
+        era = hit_era(hit.id, results)
         table.add_row(str(n), where, era, marked(" ".join(hit.snippet.split())))
     console.print(table)
+
+
+def _search_list(console: Console, results: Results) -> None:
+    """The hits as a list for a narrow terminal: number, name and era on one line, the id (and the
+    records printing the same text) under it, then the snippet across the width, each wrapped at
+    word boundaries; an id is never cut (a long one starts further left; only one wider than the
+    terminal folds)."""
+    console.print(cell(results_header(results), style="bold"))
+    for n, hit in enumerate(results.hits, 1):
+        record = results.records[hit.id]
+        now = hit.id in results.now
+        head = Text.assemble((f"{n:>2}. ", "dim"), (printable(label(record)), "bold"), "  ",
+                             (printable(era_note(hit.id, results)), "green" if now else "dim"))
+        console.print(Hanging(head, 0, 4))
+        ids = Text(printable(hit.id), style="dim")
+        indent = min(4, max(0, console.width - ids.cell_len))  # a long id moves left rather than fold
+        if hit.also:
+            ids.append(printable(f"  = {also_text(hit.also)}"), style="dim")
+        console.print(Hanging(ids, indent, 2))
+        console.print(Hanging(marked(" ".join(hit.snippet.split())), 4))
+
+
+def hit_era(hit_id: str, results: Results) -> Text:
+    """Whether a hit is in force now and since when its text is, or its era and 'history'
+    (plain.era_note's words, on two lines)."""
+    first, _, second = era_note(hit_id, results).replace(" · ", ", ").partition(", ")
+    now = hit_id in results.now
+    return Text.assemble((printable(first), "green" if now else ""), "\n", (printable(second), "dim"))
 
 
 def render_definitions(console: Console, found) -> None:
@@ -231,7 +266,8 @@ def render_definitions(console: Console, found) -> None:
             console.print(cell(note, style="green" if entry.now else "dim") if styled(console) else note,
                           markup=False, soft_wrap=True)
         said = note
-        render_entry(console, Entry(entry.record))
+        render_entry(console, Entry(entry.record, refs_out=found.refs_out(entry.record), days=entry.window,
+                                    since=entry.since))
     if hungarian:
         console.print("Hungarian: " + ", ".join(f"{h.title} ({h.id})" for h in hungarian), markup=False)
     if referrers:

@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulebase.cli.console import Hanging, cell, print_line, print_lines, styled
-from rulebase.cli.plain import label, printable
+from rulebase.cli.plain import printable
 
 COLUMN_MIN = 30  # narrower than this per edition column and compare prints one panel per edition
 DELETED = "bold red strike"
@@ -86,7 +86,7 @@ def render_diff(console: Console, result) -> None:
     if not styled(console):
         print_lines(console, diff_lines(result))
         return
-    body = diff_markup(result.ops) if result.changed else cell(result.a.text)
+    body = diff_markup(result.ops) if result.changed else cell("".join(op.b for op in result.ops))  # (the text diffed)
     legend = Text.assemble(("deleted", DELETED), " / ", ("inserted", INSERTED), style="dim")
     console.print(Panel(Group(Text(diff_header(result), style="dim"), body, legend),
                         title=Text(f"{result.a.id} \u2192 {result.b.id}", style="bold"), title_align="left"))
@@ -94,14 +94,14 @@ def render_diff(console: Console, result) -> None:
 
 def render_term_diff(console: Console, result) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import term_diff_lines
+    from rulebase.cli.plain_changes import definition_line, term_diff_lines
 
     if not styled(console):
         print_lines(console, term_diff_lines(result))
         return
     console.print(Text(f"{result.term}: {len(result.definitions)} definition(s), in edition order", style="bold"))
     for record in result.definitions:
-        print_line(console, f"  {record.edition:>3}  {label(record)} ({record.id})")
+        print_line(console, definition_line(result, record))
     for diff in result.diffs:
         render_diff(console, diff)
     for a, b, why in result.skipped:

@@ -108,8 +108,7 @@ def _usage_what(exc: click.UsageError) -> str:
     message = " ".join(exc.format_message().split())
     extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", message)
     if extra:
-        return (f"unexpected extra argument {extra.group(1)!r} - put an argument that has spaces in quotes, "
-                f"e.g. rulebase lookup \"4e p17\"")
+        return f"unexpected extra argument {extra.group(1)!r} (a name that has spaces goes in quotes)"
     option = re.fullmatch(r"Option '(.*)' requires an argument\.", message)
     if option:
         return f"option {option.group(1)} needs a value"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from rulebase.core.eras import OPEN_END
-from rulebase.core.records import Record
+from rulebase.core.records import Record, number_key
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import without_twins
 from rulebase.rules.history import Step, same_text_ids, steps_of
@@ -59,8 +59,10 @@ def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -
     live = [r for r in store.in_force(release["first_day"], source, LIVE_KINDS) if r.span]
     archive = Archive(source, release, live, spans=spans)
     lineages: dict[str, list[Record]] = {}
+    number_of: dict[str, str | None] = {}
     for record in store.versions(source, RULE_KINDS):
         lineages.setdefault(record.lineage or record.id, []).append(record)
+        number_of[record.id] = record.number
     live_ids = {r.id for r in live}
     for key, versions in lineages.items():
         now = [v for v in versions if v.id in live_ids]
@@ -72,8 +74,13 @@ def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -
         archive.step_of.update((s.record.id, s) for s in steps)
         archive.current.update((v.id, now[-1].id) for v in versions)
     archive.current.update((r.id, r.id) for r in live)  # examples: in force now, no history shown
+    numbered = {r.number: r.id for r in live if r.number and r.kind in RULE_KINDS}
     for r in live:
-        parent = archive.current.get(r.parent or "")
+        # A version points at its parent as printed in its own first release; in the newest release
+        # its parent is the rule holding that number now. 601.3a of 2019 points at that year's
+        # 601.3, a rule rewritten since as another lineage: by lineage it had no parent in force,
+        # and 601.3's page listed only the subrules printed after the rewrite.
+        parent = numbered.get(number_of.get(r.parent or "") or "") or archive.current.get(r.parent or "")
         if parent and parent != r.id:
             archive.parent[r.id] = parent
     glossary = store.versions(source, ("glossary",))
@@ -89,8 +96,29 @@ def _load(store: RecordStore, source: str, release: dict, shown: list[Record]) -
                        for link in g.links if link.kind == "same-text" and link.target in shown_ids}
     archive.glossary = [_retarget(archive, g) if spans[g.id][1] >= OPEN_END else g for g in kept]
     archive.parts = [e for e in store.versions(source, ("example",)) if e.parent in ids]
-    archive.live = [_retarget(archive, r) for r in live]
+    archive.live = [_retarget(archive, r) for r in _as_printed(live, archive.parent)]
     return archive
+
+
+def _as_printed(live: list[Record], parent: dict[str, str]) -> list[Record]:
+    """The newest release's records in the order it prints them: a rule, its examples, then its
+    subrules in number order. The store holds versions in the order they first appeared, so 702.19b
+    of 2009 came after 702.19g of 2021, and the contents listed '100 General, 200 General, ...'."""
+    kids: dict[str | None, list[Record]] = {}
+    for r in live:
+        kids.setdefault(parent.get(r.id), []).append(r)
+    for family in kids.values():  # (stable: examples keep their order, unnumbered records come last)
+        family.sort(key=lambda r: (r.kind != "example", not r.number, number_key(r.number)))
+    out: list[Record] = []
+    seen: set[str] = set()
+    todo = list(reversed(kids.get(None, [])))
+    while todo:
+        r = todo.pop()
+        if r.id not in seen:
+            seen.add(r.id)
+            out.append(r)
+            todo += reversed(kids.get(r.id, []))
+    return out + [r for r in live if r.id not in seen]  # (a parent loop: kept, in store order)
 
 
 def _retarget(archive: Archive, record: Record) -> Record:

@@ -31,6 +31,7 @@ class Definition:
     text: str  # the entry's whole text, parts included: what editions are compared on
     step: Step | None = None  # an archive version: its days in force and how it differs from the one before
     named: bool = False  # a sentence inside another entry that names the term (its home is that entry's page)
+    opening: bool = False  # ... or a paragraph that opens with the term as its subject
 
 
 @dataclass(slots=True)

@@ -32,7 +32,7 @@ from rulebase.glossary.model import (
 from rulebase.glossary.output import MARKER as MARKER  # (re-exported: where callers have found it)
 from rulebase.glossary.output import prepare, write
 from rulebase.ingest.link import fold_term
-from rulebase.rules.definitions import NAMING_WORDS, defining_text, loose_term, naming_test
+from rulebase.rules.definitions import NAMING_WORDS, defining_text, loose_term, naming_test, opening_keys
 from rulebase.rules.diff import merge_short_equals, word_diff
 
 FORMATS = ("html", "md")
@@ -210,6 +210,25 @@ def _named(corpus: _Corpus, pages: list[TermPage], editions: set[str],
         page.definitions.sort(key=lambda d: corpus.newest_first(d.record))
 
 
+def _opening(corpus: _Corpus, pages: list[TermPage], editions: set[str]) -> None:
+    """Where a source still has nothing for a term, the paragraph that opens with it as its
+    subject ("Interrupts always happen ..."): definitions.opening_keys, as `rulebase define` finds
+    them; shown and linked here, at home on its own page."""
+    opening: dict[str, list[Record]] = {}
+    for r in corpus.records:
+        if r.kind == "passage" and r.edition in editions:
+            for key in opening_keys(r):
+                opening.setdefault(key, []).append(r)
+    for page in pages:
+        have = {d.record.source for d in page.definitions}
+        found = {r.id: r for key in {loose_term(n) for n in page.names} for r in opening.get(key, [])}
+        for r in sorted(found.values(), key=corpus.order):
+            if r.source not in have:
+                page.definitions.append(Definition(r, [], r.text, named=True, opening=True))
+                have.add(r.source)
+        page.definitions.sort(key=lambda d: corpus.newest_first(d.record))
+
+
 def _definition(corpus: _Corpus, entry: Record) -> Definition:
     parts = corpus.subtree(entry)
     texts = [p.text for p in parts if p.kind == "glossary"]
@@ -268,6 +287,7 @@ def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterabl
     terms = _merge(corpus, chosen)
     _supplement(corpus, terms, chosen)
     _named(corpus, terms, chosen, also_named)
+    _opening(corpus, terms, chosen)
     _annotate(corpus, terms)
     home: dict[str, TermPage | RulePage | CurrentPage] = {}
     pending: list[str] = []

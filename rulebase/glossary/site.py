@@ -49,6 +49,11 @@ def snippet(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
 
 
+def naming(d: Definition) -> str:
+    """What a definition at home elsewhere is, said under it."""
+    return "A paragraph opening with the term" if d.opening else "A sentence naming the term"
+
+
 def heading_of(r: Record) -> tuple[str, list[str]]:
     """(heading line, body paragraphs): the title is not repeated when the text is only the title."""
     head = " ".join(x for x in (r.number, r.title) if x)
@@ -203,7 +208,7 @@ class HtmlRenderer(HtmlCurrent, _Renderer):
                         f'<p class="term">{esc(r.title or head)}</p>\n{self.paras(paras)}')
             if d.named:
                 where = esc(label(r)) if mine else self.link(here, label(r), r.id)
-                body.append(f'<p class="named-in">A sentence naming the term, in {where}</p>\n')
+                body.append(f'<p class="named-in">{naming(d)}, in {where}</p>\n')
             body += [self.record_block(here, p, f"part kind-{p.kind}", False) for p in d.parts]
             see = [self.link(here, lab, target, reason) for lab, target, reason in self.see_also(d)]
             if see:
@@ -303,8 +308,6 @@ class HtmlRenderer(HtmlCurrent, _Renderer):
         out = super().files()
         for name in ASSETS:
             out[f"assets/{name}"] = resources.files("rulebase").joinpath("assets", name).read_bytes()
-        out["search-index.json"] = (json.dumps(self.search_entries(), ensure_ascii=False, sort_keys=True,
-                                               indent=1) + "\n").encode("utf-8")
         return out
 
 
@@ -352,7 +355,7 @@ class MarkdownRenderer(MarkdownCurrent, _Renderer):
                      (self.anchor(r.id) + " " if mine else "") + f"**{md(r.title or head)}**",
                      *[md(p) for p in paras], *[self.record_block(here, p, False) for p in d.parts]]
             if d.named:
-                body.append(f"A sentence naming the term, in {md(label(r)) if mine else self.link(here, label(r), r.id)}")
+                body.append(f"{naming(d)}, in {md(label(r)) if mine else self.link(here, label(r), r.id)}")
             see = [self.link(here, lab, target) for lab, target, _reason in self.see_also(d)]
             if see:
                 body.append("See also: " + ", ".join(see))

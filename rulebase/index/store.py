@@ -291,6 +291,14 @@ class RecordStore:
                               "ORDER BY first_day, rank", (key, day, day))
         return self._many("SELECT data FROM records WHERE lineage = ? ORDER BY first_day, rank", (key,))
 
+    def lineage_days(self, keys: list[str]) -> list[tuple[str, str, str | None, int, int]]:
+        """(id, lineage, number, first day, last day) of every version of these lineages, oldest
+        first: their days without reading their texts."""
+        if not keys:
+            return []
+        return self.conn.execute(f"SELECT id, lineage, number, first_day, last_day FROM records WHERE lineage IN "
+                                 f"({','.join('?' * len(keys))}) ORDER BY first_day, rank", tuple(keys)).fetchall()
+
     def versions(self, source: str, kinds: tuple[str, ...]) -> list[Record]:
         """Every version of a source's records of these kinds, lineage by lineage as lineage()
         orders them (first day, then document order)."""

@@ -6,8 +6,8 @@ these questions of the same store, so the answers live here, below all three.
 
 from __future__ import annotations
 
-from rulebase.core.eras import OPEN_END
-from rulebase.core.records import Record
+from rulebase.core.eras import OPEN_END, previous_day
+from rulebase.core.records import Record, fold_typography
 from rulebase.index.store import RecordStore
 
 
@@ -55,3 +55,40 @@ def without_twins(versions: list[Record], shown: list[Record]) -> list[Record]:
     release's) is that record: shown once, under the document's own id."""
     ids = {r.id for r in shown}
     return [v for v in versions if not (v.span and any(k.kind == "same-text" and k.target in ids for k in v.links))]
+
+
+def texts_since(store: RecordStore, records: list[Record]) -> dict[str, int]:
+    """For archive versions in force now: the day each one's words took effect under its number,
+    its own first day or that of the versions just before it that printed the same words but for
+    quotes, dashes and spacing (a release that only retyped the quotes changed no rule: 702.19a's
+    text of 2019-05-03 is 2013-07-13's). Two queries: the days of their lineages' versions, then the
+    texts of the versions before each under its number."""
+    mine = {r.id: r for r in records if r.span and r.lineage}
+    rows = store.lineage_days(list(dict.fromkeys(r.lineage for r in mine.values())))
+    days = {row[0]: (row[3], row[4]) for row in rows}
+    before: dict[str, str] = {}  # a version -> the one just before it, of the same lineage and number
+    last: dict[tuple[str, str | None], str] = {}
+    for vid, key, number, _first, _last in rows:
+        if "@" not in vid:  # (another document's copy in the lineage: not one of the archive's versions)
+            continue
+        if (key, number) in last and days[last[key, number]][1] == previous_day(days[vid][0]):
+            before[vid] = last[key, number]
+        last[key, number] = vid
+    chains = {rid: [] for rid in mine if rid in days}  # each version's predecessors under its number, newest first
+    for rid, chain in chains.items():
+        while (chain[-1] if chain else rid) in before:
+            chain.append(before[chain[-1] if chain else rid])
+    texts = {r.id: fold_typography(r.text) for r in store.get_many(list({v for c in chains.values() for v in c}))}
+    since = {}
+    for rid, chain in chains.items():
+        words, since[rid] = fold_typography(mine[rid].text), days[rid][0]
+        for version in chain:
+            if texts.get(version) != words:
+                break
+            since[rid] = days[version][0]
+    return since
+
+
+def text_since(store: RecordStore, record: Record, first: int) -> int:
+    """texts_since of one record in force from `first` (a record of no archive: `first`)."""
+    return texts_since(store, [record]).get(record.id, first)

@@ -27,6 +27,7 @@ _EDITION_WORDS = {"fourth": "4e", "4th": "4e", "fifth": "5e", "5th": "5e", "sixt
                   "classic sixth": "6e", "tenth": "10e", "10th": "10e"}
 _CR_DATE = re.compile(r"(?:current|effective) as of ([A-Z][a-z]+ \d{1,2},? \d{4})(?!\d)")
 _CR_RULE = re.compile(r"^\s*\d{3}\.\d+[a-z]?\.?\s+\S", re.MULTILINE)  # 1999 indents its subrules
+_CR_RUN_IN = re.compile(r"[a-z.]\d{3}\.\d+[a-z]?\.? [A-Z]")  # 'General100.1. These': a text that lost its line breaks
 _CR_MARK = re.compile(r"comprehensive\s+rules", re.IGNORECASE)  # 'COMPREHENSIVE' / 'RULES' (1999-11-01)
 _CR_HEADER_DATE = re.compile(r"comprehensive\s+rules\s+(\d\d)/(\d\d)/(\d\d)\b", re.IGNORECASE)  # '04/23/99'
 _CK_MARK = re.compile(r"(?:Rules|Rulings) Summary|crystalkeep|Rulings are collected", re.IGNORECASE)
@@ -57,8 +58,9 @@ class Detected:
 def detect(text: str, name: str) -> Detected:
     """Format, title, date and edition of `text`; UsageError when the format is not recognised."""
     head = text[:HEAD]
-    if _CR_MARK.search(head) and len(_CR_RULE.findall(text, 0, 400_000)) >= 20:
-        return _comprules(text, head, name)
+    if _CR_MARK.search(head) and (len(_CR_RULE.findall(text, 0, 400_000)) >= 20
+                                  or len(_CR_RUN_IN.findall(text, 0, 400_000)) >= 20):
+        return _comprules(text, head, name)  # run-in rules: the parser says the line breaks were lost
     if _CK_MARK.search(head):
         if len(_CK99_ENTRY.findall(text, 0, 400_000)) >= 3:
             return _crystalkeep(head, "crystalkeep-1999", name)
@@ -84,7 +86,7 @@ def detect_as(text: str, name: str, fmt: str) -> Detected:
     if found is not None and found.format == fmt:
         return found
     if fmt == "comprules":
-        found = _comprules(text, text[:HEAD])
+        found = _comprules(text, text[:HEAD], name)
         found.evidence.insert(0, f"format given: {fmt}")
         return found
     return Detected(fmt, Path(name).stem, "undated", None, evidence=[f"format given: {fmt}"])

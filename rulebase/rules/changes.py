@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, brief, fold_space
-from rulebase.index.versions import by_era
-from rulebase.rules.definitions import define
+from rulebase.rules.definitions import define, grouped
 from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
-from rulebase.rules.lookup import cited_number, suggest
+from rulebase.rules.lookup import suggest
+from rulebase.rules.reference import record_named
 
 CK_SOURCE = "ck2008"
 
@@ -27,6 +27,7 @@ class RecordDiff:
     b: Record
     ops: list[DiffOp]
     similarity: float
+    notes: list[str] = field(default_factory=list)  # how a rule number given for a side was read
 
     @property
     def changed(self) -> bool:
@@ -36,9 +37,17 @@ class RecordDiff:
 @dataclass(slots=True)
 class TermDiff:
     term: str
-    definitions: list[Record]
+    definitions: list[Record]  # each definition's first record (a titled paragraph: its title)
     diffs: list[RecordDiff]
     skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (a id, b id, why not diffed)
+    parts: dict[str, list[Record]] = field(default_factory=dict)  # first record id -> all of its records
+
+    def text(self, record: Record) -> str:
+        """A definition's whole text: its paragraphs, as the document prints them."""
+        return "\n\n".join(r.text for r in self.parts.get(record.id, [record]))
+
+    def ids(self, record: Record) -> list[str]:
+        return [r.id for r in self.parts.get(record.id, [record])]
 
 
 @dataclass(slots=True)
@@ -62,38 +71,35 @@ class ChangeGroup:
     changes: list[MarkedChange]
 
 
-def resolve(store, ref: str) -> Record:
-    """A record by id, or a rule number printed by exactly one document (the Comprehensive Rules
-    archive counts when no other document prints it: its version in force now, else the newest)."""
-
+def resolve(store, ref: str, notes: list[str] | None = None) -> Record:
+    """A record by id, or by rule number as `lookup` reads it (reference.record_named): the rule
+    in force now, else the official text. How a number naming several records was read is
+    appended to `notes`."""
     ref = ref.strip()
     if not ref:
         raise UsageError("empty record reference", hint="give a record id such as cr2008:306.5")
-    record = store.get(ref)
-    if record is not None:
-        return record
-    if ":" not in ref:
-        found = store.by_number(cited_number(ref))
-        if any(r.span for r in found):
-
-            versions = by_era(store, [r for r in found if r.span], None)
-            found = [r for r in found if not r.span] or versions[:1]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            ids = ", ".join(sorted(r.id for r in found))
-            raise UsageError(f"rule {ref} is in {len(found)} records: {ids}", hint="give one record id")
-    raise NotFound(f"no record with id or rule number {ref!r}", suggest(store, ref),
-                   hint="record ids look like cr2008:306.5 (see 'rulebase search')")
+    named = record_named(store, ref)
+    if named is None:
+        raise NotFound(f"no record with id or rule number {ref!r}", [s for s in suggest(store, ref) if s != ref],
+                       hint="record ids look like cr2008:306.5 (see 'rulebase search')")
+    if named.note and notes is not None:
+        notes.append(named.note)
+    return named.record
 
 
-def diff_records(a: Record, b: Record) -> RecordDiff:
-    ops = word_diff(a.text, b.text)
-    return RecordDiff(a, b, ops, round(similarity(a.text, b.text), 4))
+def diff_records(a: Record, b: Record, a_text: str | None = None, b_text: str | None = None) -> RecordDiff:
+    """A word diff of two records' texts (or of the texts given for them: a definition of several
+    paragraphs)."""
+    a_text = a.text if a_text is None else a_text
+    b_text = b.text if b_text is None else b_text
+    return RecordDiff(a, b, word_diff(a_text, b_text), round(similarity(a_text, b_text), 4))
 
 
 def diff_refs(store, ref_a: str, ref_b: str) -> RecordDiff:
-    return diff_records(resolve(store, ref_a), resolve(store, ref_b))
+    notes: list[str] = []
+    result = diff_records(resolve(store, ref_a, notes), resolve(store, ref_b, notes))
+    result.notes = notes
+    return result
 
 
 def term_diffs(store, term: str) -> TermDiff:
@@ -102,13 +108,14 @@ def term_diffs(store, term: str) -> TermDiff:
     different languages are listed but not diffed (a word diff would be noise)."""
 
     found = define(store, term)
-    definitions = [e.record for e in reversed(found.entries) if not e.cited]
-    result = TermDiff(found.term, definitions, [])
+    groups = [[e.record for e in group] for group in reversed(grouped([e for e in found.entries if not e.cited]))]
+    definitions = [records[0] for records in groups]
+    result = TermDiff(found.term, definitions, [], parts={records[0].id: records for records in groups})
     for a, b in zip(definitions, definitions[1:], strict=False):
         if a.lang != b.lang:
             result.skipped.append((a.id, b.id, f"different languages ({a.lang}, {b.lang})"))
         else:
-            result.diffs.append(diff_records(a, b))
+            result.diffs.append(diff_records(a, b, result.text(a), result.text(b)))
     return result
 
 
@@ -172,7 +179,8 @@ def record_diff_json(result: RecordDiff) -> dict:
 
 
 def term_diff_json(result: TermDiff) -> dict:
-    return {"term": result.term, "definitions": [_side(r) for r in result.definitions],
+    return {"term": result.term,
+            "definitions": [{**brief(r), "text": result.text(r), "parts": result.ids(r)} for r in result.definitions],
             "diffs": [{"a": d.a.id, "b": d.b.id, "changed": d.changed, "similarity": d.similarity,
                        "ops": ops_json(d.ops)} for d in result.diffs],
             "skipped": [{"a": a, "b": b, "reason": why} for a, b, why in result.skipped]}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from rulebase.core.eras import OPEN_END, edition_for_date, show
 from rulebase.core.records import Record
 from rulebase.index.store import RecordStore
-from rulebase.index.versions import in_force
+from rulebase.index.versions import in_force, text_since
 from rulebase.rules.periods import run_days, runs
 from rulebase.search.request import HEADING_WORDS
 
@@ -38,6 +38,8 @@ class Defined:
     cited: bool = False  # a rule the glossary entry above it cites
     versions: list[str] = field(default_factory=list)  # the archive versions this text stands for
     same_text: list[str] = field(default_factory=list)  # other documents' records printing it
+    window: tuple[int, int] | None = None  # an archive version: its own days in force
+    since: int | None = None  # ... in force now: the day its words took effect (versions.text_since)
 
 
 def in_time(store: RecordStore, records: list[Record], when: int | None) -> list[Defined]:
@@ -74,7 +76,13 @@ def in_time(store: RecordStore, records: list[Record], when: int | None) -> list
     for entry in now:
         out.append(entry)
         out += cited_rules(store, entry, day, newest)
-    return out + history
+    out += history
+    spans = store.windows([e.record.id for e in out if e.record.span])
+    for entry in out:
+        entry.window = spans.get(entry.record.id)
+        if entry.window and entry.window[1] >= OPEN_END:
+            entry.since = text_since(store, entry.record, entry.window[0])
+    return out
 
 
 def cited_rules(store: RecordStore, entry: Defined, day: int, newest: str) -> list[Defined]:

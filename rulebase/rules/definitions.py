@@ -1,13 +1,14 @@
 """Definitions of a term across editions and sources: the text that defines it, in each document.
 
-A document defines a term in one of four ways, and `define` looks for each:
+A document defines a term in one of these ways, and `define` looks for each:
 - a glossary entry titled with the term (or one of its aliases);
 - a titled paragraph or a rule heading ("-Trample-:" in the 4th Edition rulebook, "A.27 - Trample"
   in Crystal Keep), where the definition is the entry's text as the book prints it: the titled
   paragraph and the untitled paragraphs that continue it, or the heading's first rule that says
   what the term does, not how it is printed ("The ability is written 'Trample'");
 - a sentence that names it inside another entry ("This kind of damage is called mana burn" in the
-  4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide);
+  4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide), else a paragraph
+  that opens with it as its subject ("Interrupts always happen ..." in the 4th Edition rulebook);
 - a Hungarian term record pairing the word with the English one ("Könyvtár (library)").
 A Hungarian name is only ever one the corpus states: a term record's pairing, or a curated topic
 (corpus/topics.toml) that lists it as an alias, confirmed by a naming sentence in the guide.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,6 +48,11 @@ class Definitions:
     hungarian: list[Record]
     referrers: list[Record]
     when: int | None = None  # the day asked (None: today)
+    cited: dict[str, Record] = field(default_factory=dict)  # the records the definitions refer to, by id
+
+    def refs_out(self, record: Record) -> list[Record]:
+        """The records `record`'s references point at (each named by its title where it is shown)."""
+        return [self.cited[ref.target] for ref in record.refs if ref.target in self.cited]
 
     @property
     def definitions(self) -> list[Record]:
@@ -92,24 +98,42 @@ def define(store: RecordStore, term: str, when: int | None = None,
     definitions += [p for p in parents if p.kind == "glossary" and p not in definitions]
     covered = {r.source for r in definitions}
     definitions += naming_sentences(store, [term, *also_named], covered)
+    definitions += opening_paragraphs(store, names, covered)
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     entries = in_time(store, definitions, when)
     if not entries and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
         # lazy: only this rarer path needs it
-        from difflib import get_close_matches
-
+        from rulebase.core.likeness import close_names
         from rulebase.search.concepts import initials
 
         names = list(dict.fromkeys(bare_title(t) for t in titles))
-        close = get_close_matches(term.lower(), list(dict.fromkeys(n.lower() for n in names)), n=5, cutoff=0.6)
+        close = close_names(term, names)
         spelled = initials(names).get(term.strip().upper(), []) if term.strip().isupper() else []
         close = list(dict.fromkeys([n.lower() for n in spelled] + close))  # an abbreviation's term first
         raise NotFound(f"no glossary definition of {term!r}", close[:5], hint="try 'rulebase search'")
     shown = [e.record for e in entries]
     ids = {r.id for r in shown}
     ref_ids = list(dict.fromkeys(i for r in shown for i in r.refs_in if i not in ids))
-    return Definitions(term, entries, hungarian, store.get_many(ref_ids), when)
+    targets = list(dict.fromkeys(ref.target for r in shown for ref in r.refs if ref.target))
+    return Definitions(term, entries, hungarian, store.get_many(ref_ids), when,
+                       {r.id: r for r in store.get_many(targets)})
+
+
+def grouped(entries: list[Defined]) -> list[list[Defined]]:
+    """define's entries as definitions: a titled paragraph and the untitled paragraphs that continue
+    it (defining_text: the 4th Edition's "Trample:" and the two after it) are one definition."""
+    groups: list[list[Defined]] = []
+    for entry in entries:
+        head = groups[-1][0].record if groups else None
+        record = entry.record
+        if (head is not None and head.title and not head.span and not record.title and not record.span
+                and record.source == head.source and record.parent == head.parent and record.kind == head.kind
+                and (entry.first, entry.last) == (groups[-1][0].first, groups[-1][0].last)):
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    return groups
 
 
 def title_keys(record: Record) -> set[str]:
@@ -231,4 +255,36 @@ def naming_sentences(store: RecordStore, names: Iterable[str], covered: set[str]
             if record.source not in covered and names_it(record):
                 found.append(record)
                 covered.add(record.source)
+    return found
+
+
+# What follows the term when a paragraph opens with it as its subject: "Interrupts always happen
+# ...", "Legends are considered creatures ...", "The main phase is the only time ..." (not "Summon
+# spells bring ...", whose subject is another noun, nor "An enchantment can even be used ...").
+_SUBJECT_VERBS = frozenset({"is", "are", "always", "never"})
+_SUBJECT_WORDS = 4  # the longest term a paragraph is read as opening with
+
+
+def opening_keys(record: Record) -> set[str]:
+    """The terms (loose_term's keys) an untitled paragraph opens with as the subject of its first
+    sentence: how a rulebook without a glossary entry explains a term (the 4th Edition's
+    interrupts). A titled paragraph or an archive version opens with none."""
+    if record.title or record.span:
+        return set()
+    words = record.text.split(None, _SUBJECT_WORDS + 2)
+    if words and words[0].lower() in ("a", "an", "the"):
+        words = words[1:]
+    return {loose_term(" ".join(words[:n])) for n in range(1, min(_SUBJECT_WORDS, len(words) - 1) + 1)
+            if words[n].lower() in _SUBJECT_VERBS} - {""}
+
+
+def opening_paragraphs(store: RecordStore, names: set[str], covered: set[str],
+                       when: int | None = None) -> list[Record]:
+    """In each document still without a definition, the first paragraph that opens with the term
+    (one of the loose `names`) as its subject (opening_keys)."""
+    found: list[Record] = []
+    for record in store.of_kind("passage", when, _like(names)):
+        if record.source not in covered and names & opening_keys(record):
+            found.append(record)
+            covered.add(record.source)
     return found

@@ -16,7 +16,7 @@ from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
 from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
-from rulebase.rules.lookup import cited_number, suggest
+from rulebase.rules.lookup import cited_number, unknown
 
 
 @dataclass(slots=True)
@@ -92,9 +92,7 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     number = cited_number(ref)
     keys = list(dict.fromkeys(r.lineage for r in store.by_number(number) if r.lineage))
     if not keys:
-
-        raise NotFound(f"no rule {ref!r} in any Comprehensive Rules release", suggest(store, ref),
-                       hint="try 'rulebase search' for free text")
+        raise unknown(store, ref, f"no rule {ref!r} in any Comprehensive Rules release")
     return keys
 
 

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, show
 from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
-from rulebase.index.versions import by_era, in_force
+from rulebase.index.versions import by_era, in_force, text_since
 from rulebase.rules.cards import used_by
 from rulebase.search.hits import clip
 
@@ -49,6 +50,7 @@ class Entry:
     # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
     # the whole period its lineage held the number, across the versions of that period
     days: tuple[int, int] | None = None
+    since: int | None = None  # a version in force now: the day its words took effect (versions.text_since)
 
     def cited(self) -> list[Ref]:
         """The record's references shown: all, or what a compact lookup kept."""
@@ -181,6 +183,8 @@ def _date(store: RecordStore, result: Lookup) -> None:
     for entry in dated:
         if not entry.era:
             entry.days = spans.get(entry.record.id)
+            if entry.days and entry.days[1] >= OPEN_END:
+                entry.since = text_since(store, entry.record, entry.days[0])
             continue
         record = entry.record
         group = [r.id for r in store.by_number(record.number or "")
@@ -223,13 +227,18 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
 
         raise NotFound(f"no rule {ref} was in force on {show(when or 0)}",
                        hint=f"'rulebase history {ref}' shows when it was")
+    raise unknown(store, ref, f"no rule, record or page matches {ref!r}")
+
+
+def unknown(store: RecordStore, ref: str, what: str) -> NotFound:
+    """The error for a reference that names nothing: a term's name ('trample') is sent to `define`
+    and `search`, as its near spellings were no help; anything else gets its candidates."""
     candidates = suggest(store, ref)
     if ref.lower() in candidates:  # a term's name, not a reference: its definitions are `define`'s
         term = f'"{ref}"' if " " in ref else ref
-        raise NotFound(f"no rule, record or page matches {ref!r}", [],
-                       hint=f"it is a term: 'rulebase define {term}' gives its definitions, "
-                            f"'rulebase search {term}' its rules")
-    raise NotFound(f"no rule, record or page matches {ref!r}", candidates, hint="try 'rulebase search' for free text")
+        return NotFound(what, [], hint=f"it is a term: 'rulebase define {term}' gives its definitions, "
+                                       f"'rulebase search {term}' its rules")
+    return NotFound(what, candidates, hint="try 'rulebase search' for free text")
 
 
 # A compact lookup: what a judge reads first. Everything else is one line, or a count.
@@ -419,9 +428,8 @@ def diff_hint(records: list[Record]) -> str | None:
 def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
     """'Did you mean' candidates. A number that runs past a real one ('502.83z') gets that rule's
     numbers; a slip inside one ('520.83a', '5028.3a') gets the numbers one or two slips away;
-    anything else gets close ids or titles."""
+    anything else gets close ids or titles (core.likeness: what the user may have meant to type)."""
     from difflib import get_close_matches  # only when a lookup fails
-
 
     ref = ref.strip()
     shared: list[str] = []
@@ -439,18 +447,4 @@ def suggest(store: RecordStore, ref: str, limit: int = 5) -> list[str]:
         close = [n for d, _, n in sorted(near) if d <= most][:limit]
         if close or shared:
             return close or sorted(shared, key=number_key)[:limit]
-    return get_close_matches(ref.lower(), [t.lower() for t in store.titles()], n=limit)
-
-
-def slips(a: str, b: str) -> int:
-    """Typing slips between two strings: a wrong, missing or extra character, or two neighbours
-    swapped, each count one (optimal string alignment distance): '520.83a' is one from '502.83a'."""
-    before, row = [0] * (len(b) + 1), list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], before[j - 2] + 1)
-        before, row = row, current
-    return row[-1]
+    return close_names(ref, store.titles(), limit)

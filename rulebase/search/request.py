@@ -9,7 +9,7 @@ from datetime import date
 from rulebase.core.eras import OPEN_END, labels_between
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
-from rulebase.index.versions import by_era, in_force
+from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import name_words, read_cards
 from rulebase.search.hits import Hit, Results, clip
@@ -183,8 +183,8 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
     Deeper down, a section's opening rule is seldom an answer (of 11 such rules brought into the
     judged sets' top ten, one answered, five partly, five not: judged MRR@10 0.949 -> 0.942);
     before a rule of the section already shown it pushed that answer down (real questions,
-    keywords --as-of hit@3 0.733 -> 0.700). Then each hit is marked in force now or not
-    (`results.now`)."""
+    keywords --as-of hit@3 0.733 -> 0.700). Then each hit is marked in force now, with the day its
+    text took effect, or not (`results.now`)."""
     out: list[Hit] = [] if bring else list(results.hits)
     shown = {h.id for h in results.hits}
     for at, hit in enumerate(results.hits if bring else ()):
@@ -211,7 +211,10 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
             out.append(hit)
     results.hits = out[:limit]
     shown = [results.records[h.id] for h in results.hits if h.id in results.records]
-    results.now = {r.id for r in in_force(library.store, shown, OPEN_END)}
+    live = in_force(library.store, shown, OPEN_END)
+    spans = library.store.windows([r.id for r in live])
+    since = texts_since(library.store, live)
+    results.now = {r.id: since.get(r.id, spans[r.id][0]) for r in live}
     return results
 
 

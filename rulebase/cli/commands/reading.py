@@ -28,7 +28,8 @@ from rulebase.core.errors import NotFound
     ('rulebase lookup "4e p17"', "page 17 of the 4th Edition rulebook"),
     ("rulebase lookup 502.83a --full --json", "everything, as JSON")])
 @funnel
-def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), record id, or page ('4e p17').")],
+def lookup(ref: Annotated[list[str], typer.Argument(
+               metavar="REF", help="Rule number (502.83a), record id, or page (4e p17: several words are one reference).")],
            as_of: AsOfOpt = None,
            full: Annotated[bool, typer.Option(
                "--full", help="Show everything: every era, all subrules and linked copies in full.")] = False,
@@ -43,7 +44,7 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    result = lookups.lookup(library.store, ref, when, full=full)
+    result = lookups.lookup(library.store, " ".join(ref), when, full=full)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
@@ -51,15 +52,17 @@ def lookup(ref: Annotated[str, typer.Argument(help="Rule number (502.83a), recor
 
 
 @command(app, examples=[
-    ('rulebase search "damage prevention"', "ranked hits, highlighted"),
+    ("rulebase search damage prevention", "two words, no quotes needed"),
     ("rulebase search trample -e 4e -n 3", "top 3 hits in the 4e rulebook"),
     ('rulebase search "mana burn" --as-of 2009-06', "in the rules of June 2009"),
     ("rulebase search sebzés --lang hu --json", "Hungarian guide, as JSON")])
 @funnel
 def search(
-    query: Annotated[str, typer.Argument(help='Free text, "quoted phrases", rule numbers.')],
+    query: Annotated[list[str], typer.Argument(
+        metavar="QUERY", help='Free text (several words are one query), "quoted phrases", rule numbers.')],
     edition: Annotated[list[str] | None, typer.Option(
-        "--edition", "-e", help="Only this edition: 4e, 5e, 6e, 10e or a Comprehensive Rules era crYYYY; repeatable.")]
+        "--edition", "-e",
+        help="Only this edition: alpha, 4e, 5e, 6e, 10e or a Comprehensive Rules era crYYYY; repeatable.")]
     = None,
     kind: Annotated[list[str] | None, typer.Option(
         "--kind", "-k", help="Only this kind: rule, ruling, glossary, example...; repeatable.")] = None,
@@ -85,7 +88,7 @@ def search(
 
     filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
                                       "source": source or []})
-    results = run_search(library, query, filters, limit, when)
+    results = run_search(library, " ".join(query), filters, limit, when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import say_notes
 
@@ -102,7 +105,8 @@ def search(
     ('rulebase define "mana burn" --as-of 2005', "as the rules of 2005 defined it"),
     ("rulebase define library --json", "as JSON")])
 @funnel
-def define(term: Annotated[str, typer.Argument(help="A glossary term, English or Hungarian.")],
+def define(term: Annotated[list[str], typer.Argument(
+               metavar="TERM", help="A glossary term, English or Hungarian (several words are one term).")],
            as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
     """Every era's definition of a term: the rules in force now first (the Comprehensive Rules
     glossary entry and the rule it cites), then the history newest to oldest, each with its era
@@ -115,7 +119,8 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    found = define_term(library.store, term, when, curated_names(library.corpus_dir, term))
+    term_text = " ".join(term)
+    found = define_term(library.store, term_text, when, curated_names(library.corpus_dir, term_text))
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
@@ -124,18 +129,28 @@ def define(term: Annotated[str, typer.Argument(help="A glossary term, English or
 
 @command(app, examples=[
     ("rulebase show cr2008:502.83a", "a record, all fields"),
+    ("rulebase show 702.21a", "the rule in force now"),
     ("rulebase show rb4e:glossary.damage-prevention --json", "as JSON")])
 @funnel
-def show(record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. cr2008:502.83a.")],
+def show(record_id: Annotated[str, typer.Argument(
+             metavar="ID", help="A record id (cr2008:502.83a), or a rule number: its rule in force now.")],
          json_out: JsonOpt = False) -> None:
-    """One record in full: every field, raw and clean text."""
+    """One record in full: every field, raw and clean text.
+
+    A rule number shows the record `lookup` shows first: the rule in force now, else the official
+    text (a note on stderr says which, when the number names others too)."""
     # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.common import say_notes
     from rulebase.rules import lookup as lookups
+    from rulebase.rules.reference import record_named
 
     library = ready_library(json_out)
-    record = library.store.get(record_id)
-    if record is None:
-        raise NotFound(f"no record with id {record_id!r}", lookups.suggest(library.store, record_id))
+    named = record_named(library.store, record_id)
+    if named is None:
+        what = f"no record with id {record_id!r}" if ":" in record_id else f"no record or rule numbered {record_id!r}"
+        raise NotFound(what, [s for s in lookups.suggest(library.store, record_id) if s != record_id.strip()])
+    say_notes([named.note] if named.note else [])
+    record = named.record
     if json_out:
         # lazy: only the output form asked for
         from rulebase.cli.views import entry_json

@@ -28,7 +28,8 @@ from rulebase.cli.usage import CompareCommand
     ('rulebase compare "first strike"', "not curated: search results")])
 @funnel
 def compare(
-    topic: Annotated[str, typer.Argument(help='A topic: "damage timing", "mana burn", "legends", or any words.')],
+    topic: Annotated[list[str], typer.Argument(
+        metavar="TOPIC", help='A topic: "damage timing", "mana burn", "legends", or any words (several words are one topic).')],
     editions: Annotated[str | None, typer.Option(
         "--editions", help="Columns to show, e.g. 4e,10e,cr2003,cr2026 (Comprehensive Rules eras are crYYYY).")] = None,
     as_of: AsOfOpt = None,
@@ -50,7 +51,7 @@ def compare(
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    result = comparing.compare(library, topic, editions, when=when)
+    result = comparing.compare(library, " ".join(topic), editions, when=when)
     answer(json_out, lambda: comparing.comparison_json(result), "render_changes.render_compare", result)
     if not result.curated and not any(stance.citations for stance in result.editions):
         raise typer.Exit(1)  # no edition says anything about it: not found, as `search`
@@ -62,7 +63,9 @@ def compare(
     ('rulebase diff --term "mana burn" --json', "as JSON")])
 @funnel
 def diff(
-    a: Annotated[str | None, typer.Argument(metavar="A", help="Record id or rule number (e.g. ck2008:306.5).")] = None,
+    a: Annotated[str | None, typer.Argument(
+        metavar="A", help="Record id (ck2008:306.5) or rule number (its rule in force now, else the official text).")]
+    = None,
     b: Annotated[str | None, typer.Argument(metavar="B", help="Record id or rule number (e.g. cr2008:306.5).")] = None,
     term: Annotated[str | None, typer.Option("--term", help="Diff a glossary term's definitions across editions.")]
     = None,
@@ -83,6 +86,10 @@ def diff(
         answer(json_out, lambda: changing.term_diff_json(found), "render_changes.render_term_diff", found)
         return
     result = changing.diff_refs(library.store, a, b)
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.common import say_notes
+
+    say_notes(result.notes)
     answer(json_out, lambda: changing.record_diff_json(result), "render_changes.render_diff", result)
 
 
@@ -142,7 +149,8 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     ("rulebase history 702.17 --as-of 2010", "the 2010 rule first (trample)"),
     ("rulebase history cr2008:502.83a --json", "as JSON")])
 @funnel
-def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502.83a) or a record id.")],
+def history(ref: Annotated[list[str], typer.Argument(
+                metavar="REF", help="A rule number (702.83a, rule 502.83a) or a record id.")],
             as_of: AsOfOpt = None, json_out: JsonOpt = False) -> None:
     """Every change of a rule across the Comprehensive Rules releases since 2003: dated versions,
     word diffs, renumberings, and the same text in Crystal Keep and the bundled 2008 release.
@@ -155,7 +163,7 @@ def history(ref: Annotated[str, typer.Argument(help="A rule number (702.83a, 502
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    found = histories.history(library.store, ref, when)
+    found = histories.history(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 

@@ -1,18 +1,18 @@
 """Every official Comprehensive Rules release in one timeline, each distinct text stored once.
 
 The archives (tar.xz files of plain-text releases: rulesraker's 2003-2026, pit142857's 1999-2018,
-named in one [[source]] by `file` and `also`) and the releases added with `rulebase add` that
-they lack make one timeline of 122+ releases, each dated by the day its own text says it took
-effect (two files of one date are two printings of one release, merged). They share almost all
-of their text: ~340,000 parsed records but only ~31,000 distinct ones. A *version* is one
-distinct text of one rule (or example, glossary entry, note) in a contiguous run of releases;
-it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release of the
-run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
-across edits and renumberings (rulebase.ingest.comprules.lineage), keyed by the id of the lineage's first
-version.
+the 2023-2026 ones those two lack; named in one [[source]] by `file` and `also`) and the releases
+added with `rulebase add` that they lack make one timeline of 128+ releases, each dated by the day
+its own text says it took effect (two files of one date are two printings of one release, merged).
+They share almost all of their text: ~360,000 parsed records but only ~31,000 distinct ones. A
+*version* is one distinct text of one rule (or example, glossary entry, note) in a contiguous run
+of releases; it becomes one record, id `cr:702.83a@2010-07-16` (the local id and the first release
+of the run), with `span` = [first release, last release]. `lineage` joins the versions of one rule
+across edits and renumberings (rulebase.ingest.comprules.lineage), keyed by the id of the lineage's
+first version.
 
 Parsing runs in worker processes, each over a contiguous chunk of releases and collapsing it to
-versions before anything crosses the process boundary: pickling 310,000 records would cost more
+versions before anything crosses the process boundary: pickling 360,000 records would cost more
 than parsing them.
 """
 
@@ -37,7 +37,11 @@ from rulebase.ingest.link import fold_term
 from rulebase.ingest.text import Parsed, Warning_, decode
 
 FORMAT = "comprules-archive"
-_MEMBER = re.compile(r"(?:^|/)(?:comprules|CR)-(\d{4}-\d\d-\d\d)\.txt$")  # rulesraker's, pit142857's
+# The release files' names, each with the date it is filed under: rulesraker's comprules-2009-07-11.txt,
+# pit142857's CR-2009-07-08.txt, the translators' plain_text/20230616_En.txt and Wizards' own
+# 'MagicCompRules 20260227.txt'.
+_MEMBER = re.compile(r"(?:^|/)(?:(?:comprules|CR)-(\d{4})-(\d\d)-(\d\d)|(\d{4})(\d\d)(\d\d)_En"
+                     r"|MagicCompRules (\d{4})(\d\d)(\d\d))\.txt$")
 _SUMS = re.compile(r"^([0-9a-f]{64})\s+\*?(\S+)$")
 LINEAGE_KINDS = ("rule", "chapter")
 
@@ -119,14 +123,15 @@ def members(path: Path) -> list[tuple[str, str, bytes]]:
                         if m:
                             sums[Path(m[2]).name] = m[1]
                     continue
-                date = _MEMBER.search(info.name)
+                date = member_date(info.name)
                 if date:
-                    found.append((date[1], info.name, data))
+                    found.append((date, info.name, data))
     except (OSError, tarfile.TarError, EOFError) as exc:
         raise SourceError(f"cannot read the archive ({exc})", str(path),
                           "restore the file from shared/extra or remove it from sources.toml") from None
     if not found:
-        raise SourceError("no comprules-YYYY-MM-DD.txt (or CR-YYYY-MM-DD.txt) releases in the archive", str(path),
+        raise SourceError("no release files in the archive (comprules-YYYY-MM-DD.txt, CR-YYYY-MM-DD.txt, "
+                          "YYYYMMDD_En.txt or 'MagicCompRules YYYYMMDD.txt')", str(path),
                           "check that 'format' in sources.toml matches the file")
     for _, name, data in found:
         want = sums.get(Path(name).name)
@@ -134,6 +139,16 @@ def members(path: Path) -> list[tuple[str, str, bytes]]:
             raise SourceError(f"{name} does not match its SHA256SUMS entry", str(path),
                               "restore the archive from shared/extra")
     return sorted(found)
+
+
+def member_date(name: str) -> str | None:
+    """The date a release file is filed under, from its name ('2023-06-16' of
+    'plain_text/20230616_En.txt'), or None when the name is not a release file's."""
+    m = _MEMBER.search(name)
+    if not m:
+        return None
+    y, mo, d = [g for g in m.groups() if g is not None]
+    return f"{y}-{mo}-{d}"
 
 
 Key = tuple[str, str, str, str]  # (kind, local id, title, text)

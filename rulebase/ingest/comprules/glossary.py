@@ -30,7 +30,7 @@ _LIST_SPLIT = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
 
 
 # Consecutive releases share almost all of their text, so the pure per-paragraph work below is
-# memoised: parsing the 110-release archive repeats it ~100 times per paragraph otherwise.
+# memoised: parsing the 128-release archive repeats it ~100 times per paragraph otherwise.
 _MEMO = 1 << 15
 
 

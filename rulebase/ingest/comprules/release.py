@@ -38,6 +38,7 @@ _RUNS_ON = re.compile(r"\b(?:[Rr]ules?|[Ss]ee|[Ss]ections?|and)\s*$")  # '... Se
 _CITES = re.compile(r"\b[Ss]ee (?:also )?(?:rules?|section) \d")
 _HEADING = re.compile(r"^[A-Z][A-Za-z' ]{0,40}\??$")
 _LEADER = re.compile(r"\s*\.{4,}\s*\d*\s*$")  # 1999-11-01's Contents: 'Glossary.........46'
+_RUN_IN = re.compile(r"[a-z.]\d{3}\.\d+[a-z]?\.? [A-Z]")  # 'Concepts100. General100.1. These': lost line breaks
 _BACK = ("Index", "Credits", "Questions?", "Copyrights")  # back-matter headings the Contents may not list
 _CHAPTER_DIGITS = 3  # "502.83a" belongs to chapter "502"
 _number_key = lru_cache(maxsize=1 << 14)(number_key)  # the same numbers recur in every release
@@ -309,7 +310,7 @@ def parse(text: str, source: Source) -> Parsed:
     """Records for one Comprehensive Rules release; see the module docstring for the layout.
 
     The cyclic garbage collector is paused meanwhile: a release makes ~10,000 objects and no
-    cycles, and a caller that keeps many releases (the 110-release archive) otherwise pays for
+    cycles, and a caller that keeps many releases (the 128-release archive) otherwise pays for
     full collections over everything it keeps, which more than doubles the time."""
     enabled = gc.isenabled()
     gc.disable()
@@ -335,6 +336,7 @@ def _parse(text: str, source: Source) -> Parsed:
         at, entries, listed = body_start, [], []
     back = listed or ["Credits"]
     if not any(_RULE.match(line) for line in lines[body_start:]):
+        _lost_breaks(lines, source)
         raise SourceError("no numbered rules found", str(source.path),
                           "is this a Comprehensive Rules text file? check 'format' in sources.toml")
     _front(b, lines, at)
@@ -372,6 +374,24 @@ def _parse(text: str, source: Source) -> Parsed:
     if "---" in text or "===" in text:
         _place_rulers(b, lines, records)
     return Parsed(records, b.warnings, notes=b.notes, meta=meta)
+
+
+def _lost_breaks(lines: list[str], source: Source) -> None:
+    """Raise a SourceError that says so when a text's line breaks were lost (a copy saved by a tool
+    that read bare CRs as nothing): a few very long lines with rule numbers run into the text
+    before them. No rule starts a line, so no rule could be placed by its number."""
+    longest = max(lines, key=len)
+    if len(longest) < 10_000:
+        return
+    runs = [m for line in lines for m in _RUN_IN.finditer(line)]
+    if len(runs) < 10:
+        return
+    first = runs[0]
+    raise SourceError(f"no numbered rule starts a line: the text is {len(lines)} line(s), the longest "
+                      f"{len(longest):,} characters, its rules run into each other "
+                      f"({first.string[max(0, first.start() - 20):first.start() + 30]!r}): its line breaks "
+                      "were lost", str(source.path),
+                      "take a copy with its line breaks (LF, CRLF or CR) and read that")
 
 
 def _place_rulers(b: Builder, lines: list[str], records: list[Record]) -> None:
