@@ -36,18 +36,18 @@ def within(number: str, ancestor: str) -> bool:
         "." in ancestor and number.startswith(ancestor) and number[len(ancestor):].isalpha())
 
 
-def cited_lineages(store, number: str) -> set[str]:
-    """The lineages of the cited rule as the set numbers it (its version in force on CITED_ON)."""
-    on = day(CITED_ON)
-    return {r.lineage for r in store.by_number(number) if r.lineage and r.source == "cr"
-            and store.windows([r.id])[r.id][0] <= on <= store.windows([r.id])[r.id][1]}
+def number_then(store, link: dict) -> str | None:
+    """The link's rule as the set's release numbers it (its lineage's version in force on CITED_ON):
+    the Monarch chapter, 725 since 2026-04-17, was 724."""
+    versions = [r for r in store.lineage(link["lineage"], day(CITED_ON)) if r.source == "cr"] if link.get("lineage") else []
+    return versions[0].number if versions else None
 
 
 def answers(store, link: dict, cited: str) -> bool:
-    """A link answers a cited rule by number (either way down the tree) or by lineage."""
-    if within(cited, link["rule"]) or within(link["rule"], cited):
-        return True
-    return link.get("lineage") in cited_lineages(store, cited)
+    """A link answers a cited rule when, as the set's release numbers them, one is the other, or its
+    ancestor or subrule."""
+    return any(number and (within(cited, number) or within(number, cited))
+               for number in (link["rule"], number_then(store, link)))
 
 
 def score(library: Library, rows: list[dict], verbose: bool) -> tuple[int, int, list[int]]:
@@ -96,9 +96,7 @@ def main() -> int:
     for name, half in (("odd rows", rows[0::2]), ("even rows", rows[1::2])):
         h, t, _ = score(library, half, False)
         print(f"  {name}: {h}/{t} = {h / max(t, 1):.3f}")
-    every = [n for (n,) in library.store.conn.execute(
-        "SELECT COUNT(card_rules.rule) FROM records LEFT JOIN card_rules ON card_rules.card = records.id "
-        "WHERE records.kind = 'card' GROUP BY records.id")]
+    every = library.store.links_per_card()
     print(f"links per card: median {statistics.median(every):g}, mean {statistics.mean(every):.2f} over "
           f"{len(every)} cards; the set's cards: median {statistics.median(counts):g}")
     return 0

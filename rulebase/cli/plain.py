@@ -305,7 +305,10 @@ def era_note(hit_id: str, results: Results) -> str:
     text of an earlier era, which its edition names ('4e · history')."""
     if hit_id in results.now:
         return f"in force now, {text_since(results.now[hit_id])}"
-    return f"{results.records[hit_id].edition} · history"
+    record = results.records[hit_id]
+    if record.kind == "card":
+        return "Oracle text"  # today's card text: no era of its own
+    return f"{record.edition} · history"
 
 
 def also_text(ids: list[str], shown: int = 3) -> str:

@@ -240,6 +240,12 @@ class RecordStore:
         return list(dict.fromkeys(lineage for held, lineage in rows
                                   if held == low or held[len(low)] == "." or held[len(low):].isalpha()))
 
+    def links_per_card(self) -> list[int]:
+        """How many rules each card's text uses, one number per card (scripts/cardlinks.py)."""
+        return [n for (n,) in self.conn.execute(
+            "SELECT COUNT(card_rules.rule) FROM records LEFT JOIN card_rules ON card_rules.card = records.id "
+            "WHERE records.kind = 'card' GROUP BY records.id")]
+
     def card_keys(self) -> list[str]:
         """Every folded card name, once (for 'did you mean')."""
         try:

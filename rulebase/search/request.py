@@ -29,11 +29,12 @@ CITED_WITHIN = 10
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
-               when: int | None = None) -> Results:
+               when: int | None = None, read_cards_named: bool = True) -> Results:
     """A question as a user asks it. With no date and no edition, the rules in force now come
     first, unless its words name an era ("4th edition", "in 2005": then that era's texts answer,
     when it has any) or ask about older rules; a glossary entry that only points to a rule
-    brings that rule in ahead of it."""
+    brings that rule in ahead of it. The cards the question names are read (search/cards.py) and
+    listed first, their rules lifting the ranking; `read_cards_named=False` measures without."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query, note = shorten(query)
@@ -41,7 +42,8 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         return _search_cards(library, query, filters, limit, note)
     original = query
     query = without_links(query)
-    named = read_cards(library.store, query, lambda word: library.searcher.known("en", word))
+    named = read_cards(library.store, query, lambda word: library.searcher.known("en", word)) \
+        if read_cards_named else []
     cards = Cards([record for record, _ in named], name_words(named), _lift(library, [r for r, _ in named]))
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:

@@ -113,6 +113,7 @@ def parse_entries(items: list[tuple[int, object]], source: Source) -> Parsed:
         for what in record.card["missing"]:
             missing[what.split(" (")[0]] += 1
         records.append(record)
+    records.sort(key=lambda r: r.order)  # the file's order, a back face kept as a card in its place
     notes = [f"{len(records)} cards from {len(items)} entries ({len(backs)} back faces joined to their front card; "
              f"{sum(r.card['arena'] for r in records)} Arena-only 'A-' rebalanced cards; "
              f"{sum(not r.text for r in records)} with no rules text)"]

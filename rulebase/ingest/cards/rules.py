@@ -118,10 +118,10 @@ def forms(word: str) -> frozenset[str]:
         out |= {word[:-1] + "ing", word[:-1] + "ed"}
     if word.endswith("y"):
         out |= {word[:-1] + "ies", word[:-1] + "ied"}
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    if word.endswith("ies"):  # "abilities": ability; "dies" is no plural of "die"
+        out.add(word[:-3] + "y")
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         out.add(word[:-1])
-        if word.endswith("ies"):
-            out.add(word[:-3] + "y")
     return frozenset(out)
 
 
