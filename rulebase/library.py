@@ -291,7 +291,8 @@ class Library:
     def _open(self, name: str):
         """The open store or searcher; if opening finds it damaged, rebuild once and open again."""
         if name not in self._opened:
-            opener = self._open_store if name == "store" else self._open_searcher
+            opener = {"store": self._open_store, "searcher": self._open_searcher,
+                      "cards": self._open_card_searcher}[name]
             try:
                 self._opened[name] = opener()
             except IndexError_ as exc:
@@ -316,6 +317,20 @@ class Library:
         if distrust is not None:
             raise IndexError_(distrust, str(generation.path))
         return Searcher(generation.whoosh_path, pairs)
+
+    def _open_card_searcher(self):
+        """The cards' own index (build/builder.py): searched with the same Searcher and scorer."""
+        # lazy: a lookup never loads Whoosh
+        from rulebase.index import seal
+        from rulebase.search.searcher import Searcher
+
+        generation = self.ensure()
+        if not generation.cards_path.is_dir():
+            raise UsageError("this corpus holds no cards", hint="search the rules without --kind card")
+        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
+        if distrust is not None:
+            raise IndexError_(distrust, str(generation.path))
+        return Searcher(generation.cards_path, [])
 
     def _call(self, name: str, attr: str, args: tuple, kwargs: dict):
         """One call into the store or searcher. A failure that is not ours to report (not a
@@ -355,6 +370,11 @@ class Library:
     @cached_property
     def searcher(self):
         return _Guarded(self, "searcher")
+
+    @cached_property
+    def card_searcher(self):
+        """The cards' index, searched as the rules' is (`search --kind card`)."""
+        return _Guarded(self, "cards")
 
 
 class _Guarded:

@@ -108,7 +108,7 @@ def scope(value: str | None) -> tuple[str | None, str | None]:
 
 
 def evaluate(library: Library, queries, verbose: bool = False) -> dict[str, tuple[float, float]]:
-    records = library.store.all()
+    records = [r for r in library.store.all() if r.kind != "card"]  # the rules documents
     by_id = {r.id: r for r in records}
 
     def ours(query: str, value: str | None) -> list[Record]:

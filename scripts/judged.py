@@ -70,7 +70,7 @@ def names() -> list[str]:
 class Systems:
     def __init__(self, library: Library):
         self.library = library
-        self.records = library.store.all()
+        self.records = [r for r in library.store.all() if r.kind != "card"]  # the rules documents
         self.by_id = {r.id: r for r in self.records}
         self.grep = GrepBaseline(self.records)
         self.fts5 = Fts5Baseline(self.records)

@@ -7,6 +7,7 @@ os.replace only after the new generation is complete on disk.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -29,6 +30,7 @@ from rulebase.core.sources import Source, fingerprint
 from rulebase.index import schema as index
 from rulebase.index import seal
 from rulebase.index.generation import (
+    CARDS,
     MARKER,
     POINTER,
     SCHEMA_VERSION,
@@ -43,7 +45,7 @@ from rulebase.index.generation import (
 )
 from rulebase.index.integrity import damage, file_checks, file_sizes
 from rulebase.index.store import write_db
-from rulebase.ingest import ARCHIVES, TOURNAMENT, assemble
+from rulebase.ingest import ARCHIVES, BINARY, TOURNAMENT, assemble
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def expected_fingerprint(sources: list[Source]) -> str:
@@ -128,7 +130,15 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     if progress:
         progress("ingest", 0, len(sources))
 
-    ingested = assemble(sources, archive_reports(sources))
+    cards = [s for s in sources if s.format in BINARY]
+    ahead = Beside(_card_segment, cards) if cards else None  # their index needs no rules: begun now
+    try:
+        ingested = assemble(sources, archive_reports(sources))
+    except BaseException:
+        if ahead:
+            with contextlib.suppress(Exception):
+                ahead.wait()
+        raise
     if progress:
         progress("ingest", len(sources), len(sources))
 
@@ -140,12 +150,18 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     # the bundled documents besides the archives in one cached segment, the tournament documents in
     # another, each added one in its own: after `rulebase add` only the added document (or, when it
     # joins a tournament document's timeline, the tournament documents) is indexed again (writer._grouped)
-    others = [s for s in sources if s.id not in cached and s.format not in ARCHIVES]
+    others = [s for s in sources if s.id not in cached and s.format not in ARCHIVES and s.format not in BINARY]
     groups = [tuple(s.id for s in others if s.bundled and s.format != TOURNAMENT),
               tuple(s.id for s in others if s.format == TOURNAMENT)] + [(s.id,) for s in others if not s.bundled]
+    card_ids = {s.id for s in sources if s.format in BINARY}
+    rules = [r for r in ingested.records if r.source not in card_ids]
     try:
-        indexer.write_index(tmp / "whoosh", ingested.records, progress, spans, workers(), cached, groups=groups,
+        indexer.write_index(tmp / "whoosh", rules, progress, spans, workers(), cached, groups=groups,
                             cuts={sid: indexer.archive_cut(rows) for sid, rows in releases.items()})
+        if card_ids:  # an index of their own: the rules' ranking statistics stay the rules'
+            ahead.wait()
+            indexer.write_index(tmp / CARDS, [r for r in ingested.records if r.source in card_ids], None, spans,
+                                workers(), groups=[tuple(sorted(card_ids))], stored=False)
     finally:
         records_db.wait()
     meta = {
@@ -169,6 +185,17 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     seal.sign(tmp)  # readers open Whoosh (which unpickles) only in a generation this user sealed
     _fsync_tree(tmp)
     return meta
+
+
+def _card_segment(sources: list[Source]) -> None:
+    """The cards' index segment, into the build cache, from a parse of their own (a forked worker
+    beside the archive's parse: the cards' part of the build runs while the rules are read)."""
+    # lazy: only this rarer path needs it
+    from rulebase.core.eras import OPEN_END
+    from rulebase.ingest import ingest_source
+
+    records = [r for source in sources for r in ingest_source(source).parsed.records]
+    indexer.cache_group(records, {r.id: (0, OPEN_END) for r in records})
 
 
 def _source_meta(report) -> dict:
@@ -228,7 +255,8 @@ def _pointer(index_dir: Path) -> str:
 def _healthy(generation: Generation) -> bool:
 
     return (damage(generation) is None and seal.problem(generation.path, generation.meta) is None
-            and index.check(generation.whoosh_path))
+            and index.check(generation.whoosh_path)
+            and (not generation.cards_path.exists() or index.check(generation.cards_path)))
 
 
 def clean_leftovers(index_dir: Path) -> int:

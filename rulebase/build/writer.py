@@ -99,7 +99,8 @@ def write_index(path: Path, records: list[Record],
                 progress: Callable[[str, int, int], None] | None = None,
                 windows: dict[str, tuple[int, int]] | None = None, workers: int = 1,
                 cached: dict[str, Path] | None = None, common: bool = True,
-                groups: list[tuple[str, ...]] | None = None, cuts: dict[str, int] | None = None) -> None:
+                groups: list[tuple[str, ...]] | None = None, cuts: dict[str, int] | None = None,
+                stored: bool = True) -> None:
     """Write the full-text index; with several `workers` each writes a segment of consecutive
     records in its own process. `cached`: per source id, an index written earlier for exactly that
     source's records with this schema (cache.py); its segments are copied in after ours. `groups`:
@@ -109,7 +110,8 @@ def write_index(path: Path, records: list[Record],
     written again. `cuts`: per cached archive source id, its archive_cut (its index, from
     write_archive_index, holds its closed documents first, then the rest: archive_parts). Also
     writes DOCMETA, each document's group and days in force in document-number order, and (with `common`) the common terms' decoded postings (postings.py) and the concept
-    table (concepts.py)."""
+    table (concepts.py); `stored=False` leaves the decoded common postings out (the cards' index:
+    22 MB for a little speed on a rarer search)."""
     # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.index import TOC, clean_files
 
@@ -157,8 +159,9 @@ def write_index(path: Path, records: list[Record],
         table = concept_table(order, lambda text: [t.text for t in analyser(text)], names)
         write_concepts(path / CONCEPTS, table, names)
 
-        with whoosh_index.open_dir(str(path)).reader() as reader:
-            postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))
+        if stored:
+            with whoosh_index.open_dir(str(path)).reader() as reader:
+                postings.write(path, reader, Scorer(reader, B=postings.BM25_B, K1=postings.BM25_K1))
 
 
 def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, ...]],
@@ -406,7 +409,8 @@ def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> 
         last_of[record.lineage] = (key, len(out))
         out.append([record, window, list(record.span)])
     newest = {i for _, i in last_of.values()}
-    return [(r, w, labels_between(*span) if span else [r.edition], span is None or i in newest)
+    # a card's words are not spelled: a misspelled card name is corrected from the names (rules/cards.py)
+    return [(r, w, labels_between(*span) if span else [r.edition], (span is None or i in newest) and r.kind != "card")
             for i, (r, w, span) in enumerate(out)]
 
 

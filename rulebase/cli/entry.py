@@ -1,6 +1,6 @@
 """The console-script entry point, with a fast path for the two commands scripts call most.
 
-`rulebase lookup REF` and `rulebase search QUERY` are served here without importing typer and
+`rulebase lookup REF`, `rulebase search QUERY` and `rulebase card NAME` are served here without importing typer and
 click, which cost more than the whole lookup; piped or with --json (scripts, editors) rich is not
 imported either. Their output is produced by the same functions the typer commands use (plain.py,
 views.py, render.py), so the two paths print the same bytes. Anything else goes to the typer app
@@ -36,7 +36,7 @@ def parse(argv: list[str]) -> dict | None:
                 return None  # missing, or a value that looks like an option: as click decides
             opts["index"] = value
         elif "command" not in opts:
-            if arg not in ("lookup", "search"):
+            if arg not in ("lookup", "search", "card"):
                 return None
             opts["command"] = arg
         elif arg == "--json":
@@ -111,6 +111,8 @@ def serve(opts: dict) -> int:
                 print(printable(f"warning: {library.stale_reason}"), file=sys.stderr)
             if opts["command"] == "lookup":
                 return _lookup(library, opts)
+            if opts["command"] == "card":
+                return _card(library, opts)
             return _search(library, opts)
         except BrokenPipeError:
             raise
@@ -146,6 +148,25 @@ def _lookup(library, opts: dict) -> int:
         from rulebase.cli.plain import lookup_lines
 
         _emit(lookup_lines(result))
+    return 0
+
+
+def _card(library, opts: dict) -> int:
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli import card_view
+    from rulebase.rules.cards import find
+
+    found = find(library.store, opts["args"][0])
+    if opts["json"]:
+        _dump(card_view.found_json(found))
+    elif _terminal(opts):
+        # lazy: rich (~40 ms) only for a terminal
+        from rulebase.cli.console import make_console, paged
+
+        with paged(make_console()) as console:
+            card_view.render_found(console, found)
+    else:
+        _emit(card_view.found_lines(found))
     return 0
 
 

@@ -245,7 +245,16 @@ def entry_lines(entry: Entry) -> list[str]:
     for child in entry.children:
         lines += child_lines(entry, child) if entry.compact else record_lines(child, indent="    ")
     lines += ["  " + line for line in ref_lines(entry)]
+    if entry.cards:
+        lines.append("  " + cards_line(entry))
     return lines + [""]
+
+
+def cards_line(entry: Entry) -> str:
+    """'used by 1,240 cards, e.g. Colossal Dreadmaw, ...': the cards whose text uses the rule."""
+    count, names = entry.cards or (0, [])
+    example = f", e.g. {', '.join(names)}" if names else ""
+    return f"used by {count:,} card{'s' if count != 1 else ''}{example}"
 
 
 def list_lines(title: str, records: list[Record]) -> list[str]:
@@ -276,8 +285,24 @@ def results_header(results: Results) -> str:
     return f"{results.total} result{'s' if results.total != 1 else ''} for {results.query!r}"
 
 
+def cards_named_lines(results: Results) -> list[str]:
+    """The cards a question names, compactly, before the rules: each card's name, type line,
+    text and the rules it uses."""
+    if not results.cards:
+        return []
+    # lazy: only a question naming cards needs them
+    from rulebase.cli.card_view import card_lines
+    from rulebase.rules.cards import as_linked
+
+    lines = ["Cards named:"]
+    for record in results.cards:
+        lines += card_lines(as_linked(record), compact=True)
+    return lines + [""]
+
+
 def search_lines(results: Results) -> list[str]:
-    lines = [f"Did you mean: {results.suggestion}"] if results.suggestion else []
+    lines = cards_named_lines(results)
+    lines += [f"Did you mean: {results.suggestion}"] if results.suggestion else []
     if not results.hits:
         return lines + [f"No results for {results.query!r}."]
     lines.append(results_header(results))
@@ -296,6 +321,8 @@ def era_note(hit_id: str, results: Results) -> str:
     if hit_id in results.now:
         return f"in force now, {text_since(results.now[hit_id])}"
     record = results.records[hit_id]
+    if record.kind == "card":
+        return "Oracle text"  # today's card text: no era of its own
     return f"{release_label(record) or record.edition} · history"
 
 

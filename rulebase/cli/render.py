@@ -17,6 +17,8 @@ from rich.text import Text
 from rulebase.cli.console import Hanging, cell, marked, print_line, print_lines, styled
 from rulebase.cli.plain import (
     also_text,
+    cards_line,
+    cards_named_lines,
     child_name,
     citation_line,
     entry_lines,
@@ -66,6 +68,8 @@ def render_entry(console: Console, entry: Entry) -> None:
     refs = list(ref_lines(entry))
     if refs:
         parts.append(cell("\n".join(refs), style="magenta"))
+    if entry.cards:
+        parts.append(cell(cards_line(entry), style="green"))
     console.print(Panel(Group(*parts), title=cell(label(record), style="bold"), title_align="left"))
 
 
@@ -145,6 +149,8 @@ def _compact_panel(entry: Entry) -> Panel:
     refs = list(ref_lines(entry))
     if refs:
         parts.append(cell("\n".join(refs), style="magenta"))
+    if entry.cards:
+        parts.append(cell(cards_line(entry), style="green"))
     return Panel(Group(*parts), title=cell(label(entry.record), style="bold"), title_align="left")
 
 
@@ -187,6 +193,9 @@ def render_search(console: Console, results: Results) -> None:
     if not styled(console) or not results.hits:
         print_lines(console, search_lines(results))
         return
+    named = cards_named_lines(results)
+    for n, line in enumerate(named):
+        print_line(console, line, "bold" if line and not line.startswith(" ") and n else "")
     if results.suggestion:
         console.print(f"Did you mean: {results.suggestion}", markup=False, style="yellow")
     if console.width < SEARCH_TABLE_WIDTH:

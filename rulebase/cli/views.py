@@ -56,6 +56,7 @@ def _shown(entry: Entry, data: dict) -> dict:
     data["now"] = dict(brief(entry.now), same_text=entry.now_same) if entry.now else None
     if entry.upcoming is not None:  # (only then: a release dated after today)
         data["upcoming"] = dict(brief(entry.upcoming), first=entry.upcoming.span[0])
+    data["cards"] = {"count": entry.cards[0], "examples": entry.cards[1]} if entry.cards else None
     return data
 
 
@@ -85,6 +86,8 @@ def lookup_json(result: Lookup) -> dict:
       "copies": {child id: id of the identical text shown above it} (a child not repeated)
       "now": the brief record of the rule's version in force today, plus "same_text", when it
           is another record that the lookup does not show; else null
+      "cards": {"count", "examples"}: how many cards' text uses the rule and a few of their
+          names (the cards using fewest rules first); null when none does
 
     and at the top: "full" (the --full flag) and "full_hint", the line saying what --full would
     add (null when nothing was shortened). Page matches ("match": "page") are always complete."""
@@ -111,7 +114,14 @@ def search_json(results: Results) -> dict:
         row["also"] = list(hit.also)  # records printing the same text, listed once under this hit
         row["in_force_now"] = hit.id in results.now
         hits.append(row)
-    return {"query": results.query, "total": results.total, "hits": hits, "suggestion": results.suggestion}
+    data = {"query": results.query, "total": results.total, "hits": hits, "suggestion": results.suggestion}
+    if results.cards:
+        # lazy: only a question naming cards needs them
+        from rulebase.cli.card_view import card_json
+        from rulebase.rules.cards import as_linked
+
+        data["cards"] = [card_json(as_linked(record)) for record in results.cards]
+    return data
 
 
 def define_json(found: Definitions) -> dict:

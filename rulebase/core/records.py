@@ -26,6 +26,7 @@ KINDS: dict[str, str] = {
     "table": "a table, list or tip sheet reproduced as text",
     "quiz": "a quiz question and its answer in a rulebook",
     "index": "an entry of a book's index: a term, pointing (refs) to the records that treat it",
+    "card": "a card's Oracle text; its other characteristics and the rules it uses are in `card`",
 }
 
 
@@ -95,6 +96,9 @@ class Record:
     # the lineage it belongs to (the same rule across edits and renumberings). Empty elsewhere.
     span: list[str] = field(default_factory=list)
     lineage: str | None = None
+    # A card: mana cost, type line, faces, what the source lacks, the rules its text uses
+    # (ingest/cards). None for every other kind, and then absent from the JSON.
+    card: dict | None = None
 
 
 FIELD_ORDER = (
@@ -102,7 +106,7 @@ FIELD_ORDER = (
     "parent", "refs", "citations", "flags", "raw", "order", "line", "aliases", "terms", "links",
     "refs_in", "changed", "span", "lineage",
 )
-_FIELDS = frozenset(FIELD_ORDER)
+_FIELDS = frozenset((*FIELD_ORDER, "card"))
 
 
 def brief(record: Record) -> dict[str, object]:
@@ -123,7 +127,20 @@ def to_dict(record: Record) -> dict[str, object]:
     data["citations"] = [{"label": c.label, "source": c.source, "date": c.date, "page": c.page,
                           "target": c.target, "reason": c.reason} for c in record.citations]
     data["links"] = [{"kind": k.kind, "target": k.target} for k in record.links]
+    if record.card is not None:
+        data["card"] = record.card
     return data
+
+
+_ALWAYS = frozenset(("id", "source", "edition", "lang", "kind", "text", "raw"))
+
+
+def stored_form(record: Record) -> dict[str, object]:
+    """to_dict without the fields at their defaults (empty lists, None, False, 0): how records.db
+    keeps a record (from_dict restores the defaults). A card's empty rule fields, a version's
+    empty pages and flags: a third of the database."""
+    return {name: value for name, value in to_dict(record).items()
+            if name in _ALWAYS or value not in (None, False, 0, "", [], {})}
 
 
 def from_dict(data: dict) -> Record:

@@ -43,6 +43,7 @@ class Source:
     bundled: bool = True
     also: tuple[Path, ...] = ()  # a comprules-archive's further archives: their releases join its timeline
     gaps: str | None = None  # what an archive is known to lack, as `sources` tells a user
+    licence: str | None = None  # the terms the file is shared under, where they are not the credit's
 
     @property
     def paths(self) -> list[Path]:
@@ -121,10 +122,10 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
                                 "every source needs " + ", ".join(REQUIRED))
         if entry["id"] in seen:
             raise ManifestError(f"duplicate source id {entry['id']!r}", where)
-        if entry["edition"] not in EDITIONS and not (entry["edition"] == DATED
+        if not is_edition(entry["edition"]) and not (entry["edition"] == DATED
                                                       and entry["format"] in DATED_FORMATS):
             raise ManifestError(f"unknown edition {entry['edition']!r}", where,
-                                f"use one of {', '.join(EDITIONS)} ('{DATED}' for a {' or '.join(DATED_FORMATS)})")
+                                f"use one of {', '.join(EDITIONS)} or crYYYY ('{DATED}' for a {' or '.join(DATED_FORMATS)})")
         seen.add(entry["id"])
         name = entry["file"]
         if Path(name).name != name:
@@ -137,7 +138,8 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
         sources.append(Source(**known, path=corpus_dir / name, part=entry.get("part"),
                               edition_note=entry.get("edition_note"),
                               also=tuple(corpus_dir / a for a in also),
-                              gaps=entry["gaps"] if isinstance(entry.get("gaps"), str) else None))
+                              gaps=entry["gaps"] if isinstance(entry.get("gaps"), str) else None,
+                              licence=entry["licence"] if isinstance(entry.get("licence"), str) else None))
     return sources
 
 

@@ -14,7 +14,8 @@ Layout of an index directory:
                          size, modification time and CRC-32 of every other file: a reader notices
                          truncation, deletion or rewriting from stat calls alone
         records.db       SQLite: every record as JSON, keyed by id, number and page
-        whoosh/          the full-text index
+        whoosh/          the full-text index of the rules documents
+        cards/           the cards' full-text index, apart: the rules' ranking statistics stay theirs
 
 A build writes a new generation beside the old one and only then swaps CURRENT, so a crash
 or a kill mid-build leaves the previous generation answering. Generations are immutable once
@@ -37,6 +38,7 @@ from rulebase.core.errors import IndexError_
 
 SCHEMA_VERSION = "5"
 POINTER = "CURRENT"
+CARDS = "cards"
 ENV_INDEX = "RULEBASE_INDEX"
 MARKER = ".rulebase-index"
 MARKER_TEXT = ("This directory is a rulebase index: rulebase creates, replaces and deletes CURRENT, .lock, "
@@ -84,6 +86,11 @@ class Generation:
     @property
     def whoosh_path(self) -> Path:
         return self.path / "whoosh"
+
+    @property
+    def cards_path(self) -> Path:
+        """The cards' full-text index (absent from a corpus without cards)."""
+        return self.path / CARDS
 
 
 def current_generation(index_dir: Path) -> Generation | None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from rulebase.core.eras import release_windows, windows
 from rulebase.core.errors import DamagedData, IndexError_, Unreadable
-from rulebase.core.records import Record, from_dict, to_dict
+from rulebase.core.records import Record, from_dict, stored_form
+from rulebase.ingest.cards.names import before_comma, face_names, fold_name
 
 # -- the record database ---------------------------------------------------------------------
 
@@ -36,6 +37,12 @@ CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT, edition TEXT, date TEXT
                         bundled INTEGER, rank INTEGER);
 CREATE TABLE releases (source TEXT, idx INTEGER, date TEXT, effective TEXT, member TEXT,
                        first_day INTEGER, last_day INTEGER, PRIMARY KEY (source, idx));
+-- cards: every name a card is found by (folded: ingest/cards/names.py), and the rules it uses
+CREATE TABLE card_names (key TEXT, id TEXT, kind TEXT);  -- kind: name, face, short (before a comma)
+CREATE INDEX card_names_key ON card_names(key);
+-- links: how many the card has; direct: the card *is* what the rule is about (its keyword, type, layout)
+CREATE TABLE card_rules (card TEXT, rule TEXT, lineage TEXT, links INTEGER, arena INTEGER, direct INTEGER);
+CREATE INDEX card_rules_lineage ON card_rules(lineage);
 """
 SQLITE_MAGIC = b"SQLite format 3\x00"
 LIKE_LIMIT = 50_000  # bytes: SQLITE_MAX_LIKE_PATTERN_LENGTH, beyond which LIKE raises "pattern too complex"
@@ -63,7 +70,7 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
             [(r.id, r.source, r.edition, r.lang, r.kind, r.number, (r.number or "").lower() or None,
               r.title, (r.title or "").lower() or None, r.parent, n, data, r.lineage, *window[r.id],
               int(bool(r.span)), int(r.id in latest or not r.span), zlib.crc32(data.encode("utf-8")))
-             for n, r in enumerate(records) for data in (json.dumps(to_dict(r), ensure_ascii=False),)],
+             for n, r in enumerate(records) for data in (json.dumps(stored_form(r), ensure_ascii=False),)],
         )
         for source_id, rows in releases.items():
             spans = release_windows([row["date"] for row in rows])
@@ -74,6 +81,12 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
             "INSERT INTO pages VALUES (?,?,?,?,?)",
             [(p, r.edition, r.source, r.id, n) for n, r in enumerate(records) for p in r.pages],
         )
+        cards = [r for r in records if r.kind == "card" and r.card is not None]
+        conn.executemany("INSERT INTO card_names VALUES (?,?,?)", [row for r in cards for row in card_names(r)])
+        conn.executemany("INSERT INTO card_rules VALUES (?,?,?,?,?,?)",
+                         [(r.id, link["rule"], link["lineage"], len(r.card["links"]), int(r.card["arena"]),
+                           int(link["reason"].startswith(("keyword:", "type line:", "layout:"))))
+                          for r in cards for link in r.card["links"]])
         conn.executemany(
             "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
             [(s.id, s.title, s.edition, s.date, s.format, int(s.bundled), n)
@@ -82,6 +95,22 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
         conn.commit()
     finally:
         conn.close()
+
+
+def card_names(card: Record) -> list[tuple[str, str, str]]:
+    """(folded name, card id, kind) for each name a card is found by: its own, each face's, and
+    the part of its name before a comma ("thalia")."""
+    rows = {(fold_name(card.title or ""), "name")}
+    for face in [*face_names(card.title or ""), *card.aliases]:
+        rows.add((fold_name(face), "face"))
+    short = before_comma(face_names(card.title or "")[0])
+    if short:
+        rows.add((fold_name(short), "short"))
+    kinds = {}
+    for key, kind in sorted(rows, key=lambda row: ("name", "face", "short").index(row[1])):
+        if key:
+            kinds.setdefault(key, kind)
+    return [(key, card.id, kind) for key, kind in kinds.items()]
 
 
 def unreadable(path: Path, exc: OSError) -> Unreadable:
@@ -193,7 +222,63 @@ class RecordStore:
             "SELECT id FROM records WHERE id >= ? AND id < ? ORDER BY id LIMIT ?", (prefix, prefix + "\uffff", limit))]
 
     def titles(self) -> list[str]:
-        return [row[0] for row in self.conn.execute("SELECT DISTINCT title FROM records WHERE title IS NOT NULL")]
+        """The titles of the rules documents' records (cards are found by card_named)."""
+        return [row[0] for row in self.conn.execute(
+            "SELECT DISTINCT title FROM records WHERE title IS NOT NULL AND kind != 'card'")]
+
+    # -- cards -------------------------------------------------------------------------------------
+
+    def card_named(self, key: str) -> list[tuple[str, str]]:
+        """(card id, how the name names it: name, face or short) for a folded name."""
+        try:
+            return [(row[0], row[1]) for row in self.conn.execute(
+                "SELECT id, kind FROM card_names WHERE key = ? ORDER BY kind = 'short', kind = 'face', id", (key,))]
+        except sqlite3.OperationalError:  # an index without cards
+            return []
+
+    def cards_total(self) -> int:
+        """How many cards the index holds."""
+        return self.conn.execute("SELECT COUNT(*) FROM records WHERE kind = 'card'").fetchone()[0]
+
+    def lineages_within(self, number: str, source: str, day: int) -> list[str]:
+        """The lineages of a rule and its subrules (702.19: 702.19a-d; 603: 603.1 ... 603.12b) in
+        force on `day`: a range on the number's index, cut to what the number holds."""
+        low = number.lower()
+        rows = self.conn.execute(
+            "SELECT number_lc, lineage FROM records WHERE number_lc >= ? AND number_lc < ? AND source = ? "
+            "AND first_day <= ? AND last_day >= ? AND lineage IS NOT NULL", (low, low + "\uffff", source, day, day))
+        return list(dict.fromkeys(lineage for held, lineage in rows
+                                  if held == low or held[len(low)] == "." or held[len(low):].isalpha()))
+
+    def links_per_card(self) -> list[int]:
+        """How many rules each card's text uses, one number per card (scripts/cardlinks.py)."""
+        return [n for (n,) in self.conn.execute(
+            "SELECT COUNT(card_rules.rule) FROM records LEFT JOIN card_rules ON card_rules.card = records.id "
+            "WHERE records.kind = 'card' GROUP BY records.id")]
+
+    def card_keys(self) -> list[str]:
+        """Every folded card name, once (for 'did you mean')."""
+        try:
+            return [row[0] for row in self.conn.execute("SELECT DISTINCT key FROM card_names WHERE kind != 'short'")]
+        except sqlite3.OperationalError:
+            return []
+
+    def cards_using(self, lineages: list[str], examples: int = 3) -> tuple[int, list[str]]:
+        """How many cards link one of these lineages' rules, and the ids of a few: cards that are
+        what the rule is about (its keyword, type or layout) and use the fewest other rules, the
+        plainest example (a vanilla creature with trample, for trample)."""
+        if not lineages:
+            return 0, []
+        marks = ",".join("?" * len(lineages))
+        try:
+            count = self.conn.execute(f"SELECT COUNT(DISTINCT card) FROM card_rules WHERE lineage IN ({marks})",
+                                      tuple(lineages)).fetchone()[0]
+            ids = [row[0] for row in self.conn.execute(
+                f"SELECT card FROM card_rules WHERE lineage IN ({marks}) "
+                f"GROUP BY card ORDER BY MAX(direct) DESC, MAX(arena), MIN(links), card LIMIT ?", (*lineages, examples))]
+        except sqlite3.OperationalError:
+            return 0, []
+        return count, ids
 
     def documents(self) -> dict[str, dict]:
         """Each source document's title, edition, date, format and whether it is bundled."""

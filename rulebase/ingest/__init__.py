@@ -34,6 +34,8 @@ ARCHIVES: dict[str, str] = {"comprules-archive": "rulebase.ingest.comprules.arch
 # The tournament documents' releases (one source per document, all read from one tar.xz): parsed
 # together by the builder (build/tournament.py), one by one here.
 TOURNAMENT = "tournament-archive"
+# Formats of one document read from its bytes (`parse_file(source) -> Parsed`): compressed data.
+BINARY: dict[str, str] = {"oracle-cards": "rulebase.ingest.cards.oracle"}  # every card, xz-compressed JSON
 
 
 @dataclass(slots=True)
@@ -56,7 +58,7 @@ def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:
     module = PARSERS.get(fmt)
     if module is None:
         raise SourceError(f"unknown format {fmt!r}", where,
-                          "use one of " + ", ".join(sorted([*PARSERS, *ARCHIVES, TOURNAMENT])))
+                          "use one of " + ", ".join(sorted([*PARSERS, *ARCHIVES, *BINARY, TOURNAMENT])))
     return importlib.import_module(module).parse
 
 
@@ -71,6 +73,12 @@ def ingest_source(source: Source) -> SourceReport:
         archived = parse_archive(source)
         encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
         return SourceReport(source, archived.parsed, f"per release: {encodings}", [])
+    if source.format in BINARY:
+        parsed = importlib.import_module(BINARY[source.format]).parse_file(source)
+        if not parsed.records:
+            raise SourceError(f"no records found by the {source.format!r} parser", str(source.path),
+                              "check that 'format' in sources.toml matches the file")
+        return SourceReport(source, parsed, "xz-compressed UTF-8 JSON", [])
     parse = parser_for(source.format, str(source.path))
     decoded = read_source(source.path)
     parsed = parse(decoded.text, source)
@@ -92,10 +100,12 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
     # Archive versions resolve their references within their own release (archive.py); the
     # corpus-wide linker sees the other documents, then each is joined to the identical archive text.
     archived = {s.id for s in sources if s.format == "comprules-archive"}
+    cards = {s.id for s in sources if s.format in BINARY}
     dated = archived | {s.id for s in sources if s.format == TOURNAMENT}
-    linked = [r for r in records if r.source not in dated]
-    report = link(linked, [s for s in sources if s.id not in dated])
-    join_archive(linked, [r for r in records if r.source in archived])
+    linked = [r for r in records if r.source not in dated and r.source not in cards]
+    report = link(linked, [s for s in sources if s.id not in dated and s.id not in cards])
+    versions = [r for r in records if r.source in archived]
+    join_archive(linked, versions)
     releases = {rep.source.id: [row["date"] for row in rep.parsed.meta["releases"]] for rep in reports
                 if rep.source.id in dated and isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
     if len(releases) > len(archived & set(releases)):  # the tournament documents: their references by date
@@ -103,7 +113,19 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
         from rulebase.ingest.tournament.links import link_dated
 
         link_dated(records, releases, next(iter(archived & set(releases)), None))
+    if cards:
+        # lazy: only a corpus with cards needs it
+        from rulebase.ingest.cards.rules import link_cards
+
+        link_cards([r for r in records if r.source in cards], in_force_now(versions))
     return Ingested(records, reports, report)
+
+
+def in_force_now(versions: list[Record]) -> list[Record]:
+    """The archive's rules, chapters and glossary entries of its newest release (the rules the
+    cards' links name)."""
+    newest = max((v.span[1] for v in versions if v.span), default=None)
+    return [v for v in versions if v.span and v.span[1] == newest and v.kind in ("rule", "chapter", "glossary")]
 
 
 def foldable(source: Source) -> bool:

@@ -17,6 +17,7 @@ from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force, text_since
 from rulebase.rules import documents
+from rulebase.rules.cards import used_by
 from rulebase.search.hits import clip
 
 PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
@@ -46,6 +47,7 @@ class Entry:
     now: Record | None = None  # the version of this rule in force now, if another and not shown
     now_same: bool = False  # ... and its words are this record's (quotes and dashes aside)
     upcoming: Record | None = None  # the rule's next version, in a release dated after today
+    cards: tuple[int, list[str]] | None = None  # how many cards use the rule, and a few of their names
     left_out: dict[str, int] = field(default_factory=dict)  # what is not shown: see LEFT_OUT
     # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
     # the whole period its lineage held the number, across the versions of that period
@@ -167,6 +169,10 @@ def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = F
     _date(store, result)
     if when is None:
         _upcoming(store, result)
+    for entry in result.entries:
+        if not entry.era and entry.record.span and entry.record.kind in ("rule", "chapter"):
+            count, names = used_by(store, entry.record)
+            entry.cards = (count, names) if count else None
     return result
 
 

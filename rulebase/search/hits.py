@@ -27,6 +27,7 @@ class Results:
     records: dict[str, Record] = field(default_factory=dict)  # each hit's record, by hit id
     now: dict[str, int] = field(default_factory=dict)  # the hits in force today -> the first day of their text
     notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
+    cards: list[Record] = field(default_factory=list)  # the cards the question names (search/cards.py)
 
 
 def clip(text: str, width: int) -> str:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force, texts_since
+from rulebase.search.cards import lift as card_lift
+from rulebase.search.cards import name_words, read_cards
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
@@ -26,32 +29,38 @@ CITED_WITHIN = 10
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
-               when: int | None = None) -> Results:
+               when: int | None = None, read_cards_named: bool = True) -> Results:
     """A question as a user asks it. With no date and no edition, the rules in force now come
     first, unless its words name an era ("4th edition", "in 2005": then that era's texts answer,
     when it has any) or ask about older rules; a glossary entry that only points to a rule
-    brings that rule in ahead of it."""
+    brings that rule in ahead of it. The cards the question names are read (search/cards.py) and
+    listed first, their rules lifting the ranking; `read_cards_named=False` measures without."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query, note = shorten(query)
+    if "card" in (filters.get("kind") or []):
+        return _search_cards(library, query, filters, limit, note)
     original = query
     query, starred = complete_stars(library.searcher.reader, without_links(query))
+    named = read_cards(library.store, query, lambda word: library.searcher.known("en", word)) \
+        if read_cards_named else []
+    cards = Cards([record for record, _ in named], name_words(named), _lift(library, [r for r, _ in named]))
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:
         era = read_era(query, today() // 10000)
         if era.edition and era.text.strip() and library.searcher.scorer.docs("edition", [era.edition]):
-            named = _search(library, era.text, {**filters, "edition": [era.edition]}, limit, None, False)
-            if named.hits:
-                named.query = " ".join(query.split())
-                named.notes[:0] = starred
-                return _with_cited_rules(library, named, limit, None, bring=False)
+            in_era = _search(library, era.text, {**filters, "edition": [era.edition]}, limit, None, False, cards)
+            if in_era.hits:
+                in_era.query = " ".join(query.split())
+                in_era.notes[:0] = starred
+                return _with_cited_rules(library, in_era, limit, None, bring=False)
         if era.day is not None and era.text.strip():
             query, when = era.text, era.day
         current_first = not era.asks_for_history
     # A filtered search, or a phrase search, lists only what passes: no rule is brought in or moved.
     bring = not any(filters.values()) and not ('"' in query and not quoted_in_question(query))
     move = bring and (current_first or when is not None)  # (not for a question about older rules)
-    results = _search(library, query, filters, max(limit, CITED_WITHIN) if move else limit, when, current_first)
+    results = _search(library, query, filters, max(limit, CITED_WITHIN) if move else limit, when, current_first, cards)
     results.query = " ".join(original.split())
     results.notes[:0] = starred
     if note:
@@ -62,7 +71,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
 
 
 def _search(library, query: str, filters: dict[str, list[str]], limit: int, when: int | None,
-            current_first: bool) -> Results:
+            current_first: bool, cards: Cards | None = None) -> Results:
     """Numbers in the query ('what does 306.5 say') go straight to that rule, ahead of text hits
     (one version per rule: the one in force on `when`, else the newest; in a question with no
     date, only the one in force now)."""
@@ -100,12 +109,50 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
                     # none: a heading's lead child from another era ("" drops the hit)
                     out[record.id] = chosen[-1].id if chosen else ""
             return out
+    cards = cards or Cards()
     results = library.searcher.search(query, filters, limit, numbered,
                                       texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick,
-                                      current_first=current_first)
+                                      current_first=current_first, lift=cards.lift, names=cards.words)
+    results.cards = cards.records
     missing = [h.id for h in results.hits if h.id not in results.records]
     if missing:  # a hit renamed to a twin read in another batch
         results.records.update((r.id, r) for r in store.get_many(missing))
+    return results
+
+
+@dataclass
+class Cards:
+    """The cards a question names: their records, the words spent naming them (names, not rules
+    words), and the lift their rules give (search/cards.py)."""
+
+    records: list = field(default_factory=list)
+    words: set[str] = field(default_factory=set)
+    lift: dict[int, float] = field(default_factory=dict)
+
+
+def _lift(library, records: list) -> dict[int, float]:
+    if not records:
+        return {}
+    store, scorer = library.store, library.searcher.scorer
+
+    def docs_of(number: str, lineage: str) -> set[int]:
+        source = lineage.split(":", 1)[0] if ":" in lineage else "cr"
+        return scorer.docs("group", store.lineages_within(number, source, today()))
+
+    return card_lift(records, store.cards_total(), docs_of)
+
+
+def _search_cards(library, query: str, filters: dict[str, list[str]], limit: int, note: str | None) -> Results:
+    """`search --kind card`: the cards' own index, ranked by the same searcher and scorer."""
+    others = {name: values for name, values in filters.items() if values and name != "kind"}
+    if others or filters.get("kind") != ["card"]:
+        raise UsageError("--kind card searches the cards alone", hint="drop the other filters, or search the rules "
+                         "without --kind card")
+    store = library.store
+    results = library.card_searcher.search(query, {}, limit, texts=lambda ids: {r.id: r for r in store.get_many(ids)})
+    results.query = " ".join(query.split())
+    if note:
+        results.notes.append(note)
     return results
 
 

@@ -102,14 +102,17 @@ class Searcher:
     def search(self, text: str, filters: dict[str, list[str]] | None = None, limit: int = 10,
                numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
                when: int | None = None, pick: Callable[[list[str]], dict[str, str]] | None = None,
-               current_first: bool = False) -> Results:
+               current_first: bool = False, lift: dict[int, float] | None = None,
+               names: set[str] | None = None) -> Results:
         """Ranked hits, one per group (the versions of one rule across releases, and identical
         copies of them, are one hit showing the newest matching text); `numbers` (exact
         rule-number matches) go first; `texts` fetches record text for snippets (the index stores
         none); `when` keeps only what was in force that day, and `pick` names, for a document that
         stands for several versions (see documents_of), the one in force then. `current_first`
         (a question with no date and no edition) lists the rules in force now first, then older
-        texts, unless the question is in Hungarian or uses a term only older rules know."""
+        texts, unless the question is in Hungarian or uses a term only older rules know. `lift`:
+        document -> factor for the rules the question's cards use (search/cards.py); `names`, the
+        words that named them: weak evidence, as capitalised names are."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
@@ -132,7 +135,9 @@ class Searcher:
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
         if respelled:
             words, phrases = split_query(text)
-        weak, names = weak_words(text, words)
+        weak, named = weak_words(text, words)
+        names = named | (names or set())
+        weak = weak | names
         light = language.EN_LIGHT if lang != "hu" and len(words) >= QUESTION_WORDS else frozenset()  # in a question
         words = language.content_words(words, lang)
         crossed = None  # (the query's language, when the filters pass only the other one's documents)
@@ -159,6 +164,9 @@ class Searcher:
                                                        self.reader.doc_count_all()).items():
                 if docnum in scores:
                     scores[docnum] *= factor
+        for docnum, factor in (lift or {}).items():
+            if docnum in scores:
+                scores[docnum] *= factor
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
         field = "title_hu" if lang == "hu" else "title"

@@ -1,0 +1,134 @@
+"""Cards by name, and the rules each uses on a given day.
+
+A card is found as a player names it: its exact name in any case, without accents or punctuation
+("urzas saga", "aether vial"), a face's name ("Insectile Aberration", "Petty Theft"), the part of
+a legendary name before its comma when that names one card ("Thalia" lists every Thalia when
+there are several), inside a card fetcher's brackets ("[[Blood Moon]]"). Its links carry the
+lineage of each rule, so on another day (--as-of) each shows the number the rule had then.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+
+from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.records import Record
+from rulebase.index.store import RecordStore
+from rulebase.ingest.cards.names import fold_name
+
+BRACKETS = re.compile(r"^\s*\[\[(.*)\]\]\s*$")
+MAX_NAME = 200  # longer than any card's name ("Our Market Research Shows..." is 141 characters)
+SUGGESTIONS = 5
+
+
+@dataclass
+class CardRule:
+    """One rule a card uses, as it stood on the day asked: `rule` and `id` that day's number and
+    version (None when the rule did not exist then), `now` today's number."""
+
+    rule: str | None
+    id: str | None
+    title: str
+    lineage: str | None
+    reason: str
+    now: str
+
+
+@dataclass
+class Card:
+    record: Record
+    rules: list[CardRule] = field(default_factory=list)
+    day: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.record.title or ""
+
+
+@dataclass
+class Found:
+    """What a name found: one card, or every card a short name names (`several`)."""
+
+    query: str
+    cards: list[Card]
+    how: str  # name, face, short
+
+    @property
+    def several(self) -> bool:
+        return len(self.cards) > 1
+
+
+def find(store: RecordStore, text: str, when: int | None = None) -> Found:
+    """The card or cards `text` names; NotFound with the nearest names when none does."""
+    query = strip_brackets(text)
+    if not query.strip():
+        raise UsageError("give a card's name", hint='e.g. rulebase card "Blood Moon"')
+    if len(query) > MAX_NAME:
+        raise NotFound(f"no card named {query[:40]!r}... (a name of {len(query)} characters)")
+    key = fold_name(query)
+    matches = store.card_named(key) if key else []
+    if not matches:
+        raise NotFound(f"no card named {query!r}", suggest(store, key),
+                       hint=None if suggest(store, key) else "search the cards' text: rulebase search --kind card WORDS")
+    how = matches[0][1]
+    ids = [card_id for card_id, kind in matches if kind == how]
+    records = store.get_many(ids)
+    return Found(query, [with_rules(store, record, when) for record in records], how)
+
+
+def strip_brackets(text: str) -> str:
+    """'[[Blood Moon]]' -> 'Blood Moon', as Reddit's and the forums' card fetchers write names."""
+    match = BRACKETS.match(text)
+    return match.group(1) if match else text
+
+
+def suggest(store: RecordStore, key: str) -> list[str]:
+    """The card names nearest a folded name that named none, as they are printed."""
+    if not key:
+        return []
+    keys = store.card_keys()
+    close = get_close_matches(key, keys, n=SUGGESTIONS, cutoff=0.75)
+    names = []
+    for near in close:
+        for card_id, _ in store.card_named(near)[:1]:
+            record = store.get(card_id)
+            if record and record.title not in names:
+                names.append(record.title)
+    return names
+
+
+def with_rules(store: RecordStore, record: Record, when: int | None = None) -> Card:
+    """The card with its links read on `when` (today when None): each rule's number that day."""
+    rules = []
+    for link in (record.card or {}).get("links", []):
+        rule, version_id, title = link["rule"], link["id"], link["title"]
+        if when is not None and link.get("lineage"):
+            source = version_id.split(":", 1)[0]  # the archive's own versions, not a copy's
+            versions = [v for v in store.lineage(link["lineage"], when) if v.source == source]
+            version = versions[0] if versions else None
+            rule = version.number if version else None
+            version_id = version.id if version else None
+        rules.append(CardRule(rule, version_id, title, link.get("lineage"), link["reason"], link["rule"]))
+    return Card(record, rules, when)
+
+
+def as_linked(record: Record) -> Card:
+    """The card with its links as the build found them (today's numbers), no store needed."""
+    return Card(record, [CardRule(link["rule"], link["id"], link["title"], link.get("lineage"), link["reason"],
+                                  link["rule"]) for link in (record.card or {}).get("links", [])])
+
+
+def used_by(store: RecordStore, record: Record, examples: int = 3) -> tuple[int, list[str]]:
+    """How many cards use a rule (this version's lineage, or the rule it is a subrule of: a card
+    with trample uses 702.19b too), and the names of a few."""
+    lineages = [record.lineage] if record.lineage else []
+    parent = re.match(r"^(\d{3}\.\d+)[a-z]$", record.number or "")
+    if parent and record.lineage:
+        first, last = store.windows([record.id]).get(record.id, (0, 0))
+        candidates = [r for r in store.by_number(parent.group(1)) if r.lineage and r.source == record.source]
+        spans = store.windows([r.id for r in candidates])
+        lineages += [r.lineage for r in candidates if spans[r.id][0] <= last and spans[r.id][1] >= first]
+    count, ids = store.cards_using(list(dict.fromkeys(lineages)), examples)
+    return count, [r.title or "" for r in store.get_many(ids)]

@@ -1,0 +1,102 @@
+"""The cards a question names, and the rules their text uses as a lift for the ranking.
+
+A question names a card by its full name in any case ("blood moon", "Urza's Saga"), a face's name,
+the part of a legendary name before its comma, or inside a card fetcher's brackets ("[[Blood
+Moon]]"). A run of lower-case words counts only when one of its words is no word of the rules (so
+"cast out" in "is it cast out of exile" is not the card Cast Out); a single word only when it is
+capitalised inside the question, names exactly one card, and the rules never use it ("Thalia",
+"Humility"; not "Fog" where the rules say "fog", not "Counterspell" where they say it). The rules a
+named card's text uses (ingest/cards/rules.py) lift those rules' documents, each by how few cards
+use it: a rule most cards use (triggered abilities, 603) says nothing about this card.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from math import log
+
+from rulebase.core.records import Record
+from rulebase.ingest.cards.names import fold_name
+
+MAX_NAME_WORDS = 8  # "Our Market Research Shows That Players Like Really Long Card Names..." aside
+LIFT = 0.25  # a card's rarest rule scores up to 1 + LIFT times as much: half a term the question names
+_FETCHED = re.compile(r"\[\[([^\[\]|]{1,200})(?:\|[^\[\]]*)?\]\]")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_SMALL = {"of", "the", "and", "a", "an", "to", "from", "in", "on", "de", "en", "with", "for", "at", "by"}
+
+
+def read_cards(store, text: str, rules_word: Callable[[str], bool]) -> list[tuple[Record, str]]:
+    """(card, the words that named it) for each card the question names, in order, each once.
+    `rules_word(word)`: whether the rules in force use the (lower-case) word."""
+    found: dict[str, tuple[Record, str]] = {}
+    for match in _FETCHED.finditer(text):
+        ids = _ids(store, fold_name(match.group(1)), single=False)
+        for record in store.get_many(ids[:1]):
+            found.setdefault(record.id, (record, match.group(0)))
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(_FETCHED.sub(" ", text))]
+    bare = _FETCHED.sub(" ", text)
+    at = 0
+    while at < len(words):
+        taken = 0
+        for size in range(min(MAX_NAME_WORDS, len(words) - at), 0, -1):
+            span = words[at:at + size]
+            typed = bare[span[0][1]:span[-1][2]]
+            if not _plausible(typed, span, at, rules_word, bare):
+                continue
+            ids = _ids(store, fold_name(typed), single=size == 1)
+            if ids:
+                for record in store.get_many(ids[:1]):
+                    found.setdefault(record.id, (record, typed))
+                taken = size
+                break
+        at += taken or 1
+    return list(found.values())
+
+
+def _plausible(typed: str, span: list[tuple[str, int, int]], at: int, rules_word: Callable[[str], bool],
+               text: str) -> bool:
+    """Whether words could name a card as a question writes one (see the module's docstring)."""
+    first = span[0][0]
+    if first.lower() in _SMALL or span[-1][0].lower() in _SMALL:
+        return False
+    if len(span) == 1:
+        before = text[:span[0][1]].rstrip()
+        sentence_start = not before or before[-1] in ".!?:\"“("
+        return first[0].isupper() and not sentence_start and not rules_word(first.lower())
+    titled = all(w[0].isupper() or w.lower() in _SMALL for w, _, _ in span)
+    return titled or any(not rules_word(w.lower()) for w, _, _ in span if w.lower() not in _SMALL)
+
+
+def _ids(store, key: str, single: bool) -> list[str]:
+    """The card a folded name names: by its name or a face's; the part before a comma only when
+    it names one card; a single word only when it names exactly one."""
+    if not key:
+        return []
+    named = store.card_named(key)
+    full = [card_id for card_id, kind in named if kind in ("name", "face")]
+    if full and (not single or len(full) == 1):
+        return full[:1]
+    short = [card_id for card_id, kind in named if kind == "short"]
+    return short if len(short) == 1 and not full else []
+
+
+def lift(card_records: list[Record], cards_total: int, docs_of: Callable[[str, str], set[int]]) -> dict[int, float]:
+    """Document -> score factor for the rules the named cards use: 1 + LIFT * the rule's rarity
+    among cards (the idf of the cards using it, scaled to 0..1). `docs_of(number, lineage)`: the
+    index's documents of that rule and its subrules in force now, and their earlier versions."""
+    out: dict[int, float] = {}
+    for record in card_records:
+        for link in (record.card or {}).get("links", []):
+            used = max(1, link.get("cards") or 1)
+            rarity = log(max(cards_total, 2) / used) / log(max(cards_total, 2))
+            factor = 1 + LIFT * max(0.0, rarity)
+            for docnum in docs_of(link["rule"], link.get("lineage") or ""):
+                if factor > out.get(docnum, 1.0):
+                    out[docnum] = factor
+    return out
+
+
+def name_words(named: list[tuple[Record, str]]) -> set[str]:
+    """The words the question spent naming cards: names, not rules words."""
+    return {w for _, typed in named for w in _WORD.findall(typed)}

@@ -1,0 +1,122 @@
+"""rulebase.rules.cards and the `card` command: a card by any of its names, its text, the rules it
+uses (on another day, their numbers then), and cards read in questions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from rulebase.cli.app import app
+from rulebase.core.errors import NotFound
+from rulebase.rules.cards import find, strip_brackets
+
+runner = CliRunner()
+CARD_FIELDS = {"name", "mana_cost", "mana_value", "type_line", "supertypes", "types", "subtypes", "power",
+               "toughness", "loyalty", "text", "layout", "faces", "keywords", "aliases", "missing", "links"}
+
+
+def run(index_dir, *args):
+    return runner.invoke(app, ["--index", str(index_dir), *args])
+
+
+@pytest.mark.parametrize("typed, name", [
+    ("Blood Moon", "Blood Moon"), ("blood moon", "Blood Moon"), ("urzas saga", "Urza's Saga"),
+    ("aether vial", "Aether Vial"), ("Æther Vial", "Aether Vial"), ("[[Blood Moon]]", "Blood Moon"),
+    ("Delver of Secrets", "Delver of Secrets // Insectile Aberration"),
+    ("Insectile Aberration", "Delver of Secrets // Insectile Aberration"),
+    ("Petty Theft", "Brazen Borrower // Petty Theft"), ("Uro", "Uro, Titan of Nature's Wrath")])
+def test_a_card_by_any_name_a_player_types(library, typed, name):
+    found = find(library.store, typed)
+    assert [card.name for card in found.cards] == [name]
+
+
+def test_a_short_name_lists_every_card_it_names(library):
+    found = find(library.store, "Thalia")
+    assert found.several and [c.name for c in found.cards] == ["Thalia, Guardian of Thraben", "Thalia, Heretic Cathar"]
+
+
+def test_a_typo_gets_the_nearest_names_and_nothing_close_says_so(library):
+    with pytest.raises(NotFound) as typo:
+        find(library.store, "Blod Mon")
+    assert typo.value.suggestions[0] == "Blood Moon"
+    with pytest.raises(NotFound) as none:
+        find(library.store, "zzqqxx")
+    assert none.value.suggestions == [] and "search --kind card" in none.value.message
+
+
+def test_brackets():
+    assert strip_brackets("[[Blood Moon]]") == "Blood Moon" and strip_brackets("Blood Moon") == "Blood Moon"
+
+
+def test_card_command(index_dir):
+    result = run(index_dir, "card", "urzas", "saga")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Urza's Saga"
+    assert lines[1] == "  Enchantment Land — Urza's Saga  ·  mana value 0"
+    assert lines[2] == "  (As this Saga enters and after your draw step, add a lore counter. Sacrifice after III.)"
+    assert lines[3] == "  I — This Saga gains \"{T}: Add {C}.\""
+    assert "Rules it uses:" in lines
+    assert any(line.startswith("  714 ") and "Saga Cards" in line and "<- layout: saga" in line for line in lines)
+
+
+def test_card_command_faces_and_what_the_source_lacks(index_dir):
+    out = run(index_dir, "card", "Petty Theft").stdout
+    assert "  // Petty Theft: its text is not in the source" in out
+    assert "  the source lacks: second half's text (Petty Theft)" in out
+
+
+def test_card_command_errors(index_dir):
+    typo = run(index_dir, "card", "Blod", "Mon")
+    assert typo.exit_code == 1
+    assert typo.stderr.splitlines() == ["error: no card named 'Blod Mon'", "did you mean: Blood Moon, Blood Money, Bad Moon"]
+    none = run(index_dir, "card", "zzqqxx")
+    assert none.exit_code == 1 and none.stderr.startswith("error: no card named 'zzqqxx'")
+
+
+def test_card_json_shape(index_dir):
+    result = run(index_dir, "card", "[[Delver of Secrets]]", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert set(data) >= CARD_FIELDS
+    assert data["name"] == "Delver of Secrets // Insectile Aberration" and data["aliases"] == ["Delver of Secrets", "Insectile Aberration"]
+    assert {"rule", "id", "title", "lineage", "reason"} <= set(data["links"][0])
+    several = json.loads(run(index_dir, "card", "Thalia", "--json").stdout)
+    assert several["several"] is True and len(several["cards"]) == 2
+
+
+def test_card_as_of_shows_each_rule_number_of_that_day(index_dir):
+    data = json.loads(run(index_dir, "card", "Akrasan Squire", "--as-of", "2008-10-01", "--json").stdout)
+    exalted = next(link for link in data["links"] if link["title"] == "Exalted")
+    assert exalted["rule"] == "502.83" and exalted["now"] == "702.83" and data["as_of"] == "2008-10-01"
+
+
+def test_lookup_says_how_many_cards_use_a_rule(index_dir):
+    out = run(index_dir, "lookup", "702.19").stdout
+    line = next(line for line in out.splitlines() if line.strip().startswith("used by "))
+    assert line.strip().startswith("used by 1,") and ", e.g. " in line
+    data = json.loads(run(index_dir, "lookup", "702.19", "--json").stdout)
+    assert data["cards"]["count"] > 1000 and len(data["cards"]["examples"]) == 3
+
+
+def test_search_reads_the_cards_a_question_names(index_dir):
+    result = run(index_dir, "search", "what happens to Urza's Saga under Blood Moon", "--json")
+    data = json.loads(result.stdout)
+    assert [c["name"] for c in data["cards"]] == ["Urza's Saga", "Blood Moon"]
+    plain = run(index_dir, "search", "what happens to Urza's Saga under Blood Moon").stdout
+    assert plain.startswith("Cards named:\nUrza's Saga\n")
+    assert all(hit["kind"] != "card" for hit in data["hits"])
+
+
+def test_search_does_not_read_rules_words_as_cards(index_dir):
+    data = json.loads(run(index_dir, "search", "can I cast out of exile with flashback", "--json").stdout)
+    assert "cards" not in data
+
+
+def test_search_kind_card_finds_cards_by_their_text(index_dir):
+    data = json.loads(run(index_dir, "search", "--kind", "card", "creatures lose all abilities", "--json").stdout)
+    assert data["hits"][0]["title"] == "Humility" and data["hits"][0]["kind"] == "card"
+    mixed = run(index_dir, "search", "--kind", "card", "--kind", "rule", "trample")
+    assert mixed.exit_code == 2 and "--kind card searches the cards alone" in mixed.stderr
