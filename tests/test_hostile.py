@@ -157,7 +157,7 @@ def test_fuzzy_hits_equal_whooshs_fuzzy_terms(searcher):
 
     for text in ["trampel", "trampel creture", "frist strkie", "trampel trampel dmaage"]:
         words, _ = split_query(text)
-        top, _, total, _ = searcher._fuzzy(words, None, 50)
+        top, _, total, _ = spelling.near_spellings(searcher, words, None, 50)
         parts = [FuzzyTerm("exact", w, maxdist=2 if len(w) > 5 else 1, prefixlength=1) for w in words]
         hits = searcher._searcher().search(Or(parts), limit=50, terms=True)
         assert top == list(hits.items()) and total == len(hits) and top, text

@@ -1,5 +1,5 @@
-"""A card on the page: as lines (piped, NO_COLOR, and the compact form search prints first), on
-a terminal (rich, imported only there), and as JSON (the shape docs/reference.md documents).
+"""A card on the page: as lines (piped, NO_COLOR, and the compact form search prints first; a
+terminal's view, render.render_found, styles them) and as JSON (the shape docs/reference.md documents).
 
 The Oracle text is printed as the source holds it, reminder text set apart on its own line;
 what the source lacks for the card is said, never filled in.
@@ -98,19 +98,6 @@ def found_lines(found: Found) -> list[str]:
         lines.append(f"  {card.name}  ·  {(card.record.card or {}).get('type_line', '')}")
     lines.append(f"  (one of them: rulebase card \"{found.cards[0].name}\")")
     return lines
-
-
-def render_found(console, found: Found) -> None:
-    """On a terminal: the same lines, the name bold and the rules' numbers cyan."""
-    # lazy: rich (~40 ms) only for a terminal
-    from rulebase.cli.console import print_line, styled
-
-    lines = found_lines(found)
-    for n, line in enumerate(lines):
-        style = "bold" if n == 0 and not found.several else ""
-        if styled(console) and line.startswith("  ") and re.match(r"^  \d{3}", line):
-            style = "cyan"
-        print_line(console, line, style)
 
 
 def card_json(card: Card) -> dict:

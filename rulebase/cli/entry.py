@@ -162,9 +162,10 @@ def _card(library, opts: dict) -> int:
     elif _terminal(opts):
         # lazy: rich (~40 ms) only for a terminal
         from rulebase.cli.console import make_console, paged
+        from rulebase.cli.render import render_found
 
         with paged(make_console()) as console:
-            card_view.render_found(console, found)
+            render_found(console, found)
     else:
         _emit(card_view.found_lines(found))
     return 0

@@ -8,6 +8,8 @@ is panels and tables sized to the width; piped (or NO_COLOR) it is the same cont
 
 from __future__ import annotations
 
+import re
+
 from rich import box
 from rich.console import Console, Group
 from rich.padding import Padding
@@ -449,3 +451,16 @@ def render_added(console: Console, added, generation) -> None:
 def render_removed(console: Console, source, generation) -> None:
     print_line(console, f"removed {source.id}: {source.title}")
     print_line(console, f"index rebuilt: {generation.meta['records']} records -> {generation.path}")
+
+
+def render_found(console: Console, found) -> None:
+    """On a terminal: the same lines, the name bold and the rules' numbers cyan."""
+    # lazy: only this command needs it
+    from rulebase.cli.card_view import found_lines
+
+    lines = found_lines(found)
+    for n, line in enumerate(lines):
+        style = "bold" if n == 0 and not found.several else ""
+        if styled(console) and line.startswith("  ") and re.match(r"^  \d{3}", line):
+            style = "cyan"
+        print_line(console, line, style)

@@ -35,7 +35,7 @@ from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
 from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
-from rulebase.search.spelling import MAX_SPELLED, Respellings, Vocabulary, spelled_fuzzy_term
+from rulebase.search.spelling import Respellings, Vocabulary, corrected, near_spellings
 from rulebase.search.term_history import TermHistory
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
@@ -185,11 +185,11 @@ class Searcher:
             top, total = self._best_per_group(scores, pool, MAX_COUNTED if phrases else POOL)
             matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
         elif words and not phrases and not numbers:  # ('what does 702.2c say': the rule is the answer)
-            suggestion = self.correct(words, lang)
+            suggestion = corrected(self, words, lang)
             if lang is not None:  # near spellings in the query's own language only
                 own = self.scorer.docs("lang", [lang])
                 allowed = own if allowed is None else allowed & own
-            top, matched, total, word_terms = self._fuzzy(words, allowed, pool)
+            top, matched, total, word_terms = near_spellings(self, words, allowed, pool)
         else:
             top, matched, total = [], {}, 0
         pooled = []
@@ -407,58 +407,6 @@ class Searcher:
                 if docnum in matched:
                     matched[docnum].add((field, token))
         return matched
-
-    def correct(self, words: list[str], lang: str | None = None) -> str | None:
-        """A spelling suggestion from the unstemmed field's own vocabulary: Whoosh's corrector's
-        choice (the most frequent term within two edits), for the first MAX_SPELLED distinct
-        unknown words; the rest stay as typed. A query in a known language is only corrected
-        into words of that language: "hány" never becomes "and"."""
-        out, changed, tried = [], False, set()
-        for word in words:
-            bare = fold(word)
-            if (len(bare) > 2 and not bare[:1].isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
-                    and self.reader.doc_frequency("exact", bare) == 0):
-                tried.add(bare)
-                suggestion = self._vocabulary.suggest(bare)
-                if suggestion and (lang is None or self.known(lang, suggestion)):
-                    out.append(suggestion)
-                    changed = True
-                    continue
-            out.append(word)
-        return " ".join(out) if changed else None
-
-    def _fuzzy(self, words: list[str], allowed: set[int] | None, pool: int):
-        """Near spellings on the unstemmed field, when nothing matched as typed. Also returns each
-        fuzzy word's spellings found in the index, so coordination counts the words a hit matched
-        as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
-        the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
-        # lazy: Whoosh (~140 ms) only where this path reads the index
-        from whoosh.query import Or, Term
-
-        if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
-            return [], {}, 0, []
-        vocabulary, fuzzy = self._vocabulary, spelled_fuzzy_term()
-        spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
-        parts = []
-        for w in words:
-            bare = fold(w)
-            if len(w) > 2 and bare in spelled:
-                maxdist = 2 if len(w) > 5 else 1
-                parts.append(fuzzy("exact", bare, vocabulary.spellings(bare, maxdist, 1), maxdist))
-        if not parts:
-            parts = [Term("exact", fold(words[0]))]
-        spellings = [{(f, t.decode()) for f, t in part.existing_terms(self.reader, expand=True)} for part in parts]
-        hits = self._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
-        docs: set[int] = set()  # (whoosh's len(hits) ignores the filter)
-        for field, term in set().union(*spellings):
-            postings = self.scorer.postings(field, term)
-            docs.update(postings.ids if postings else ())
-        if allowed is not None:
-            docs &= allowed
-        group = self.docmeta()[0]
-        total = len({group[d] for d in docs})
-        return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, total,
-                [found for found in spellings if found])
 
     def _rarity(self, word_terms: list[set]) -> list[float]:
         """Each query word's idf (BM25's), by its most common spelling among the fields."""

@@ -216,3 +216,56 @@ def complete_stars(reader, text: str) -> tuple[str, list[str]]:
         return best
 
     return STAR.sub(complete, text), notes
+
+
+def corrected(searcher, words: list[str], lang: str | None = None) -> str | None:
+    """A spelling suggestion from the unstemmed field's own vocabulary: Whoosh's corrector's
+    choice (the most frequent term within two edits), for the first MAX_SPELLED distinct
+    unknown words; the rest stay as typed. A query in a known language is only corrected
+    into words of that language: "hány" never becomes "and"."""
+    out, changed, tried = [], False, set()
+    for word in words:
+        bare = fold(word)
+        if (len(bare) > 2 and not bare[:1].isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
+                and searcher.reader.doc_frequency("exact", bare) == 0):
+            tried.add(bare)
+            suggestion = searcher._vocabulary.suggest(bare)
+            if suggestion and (lang is None or searcher.known(lang, suggestion)):
+                out.append(suggestion)
+                changed = True
+                continue
+        out.append(word)
+    return " ".join(out) if changed else None
+
+def near_spellings(searcher, words: list[str], allowed: set[int] | None, pool: int):
+    """Near spellings on the unstemmed field, when nothing matched as typed. Also returns each
+    fuzzy word's spellings found in the index, so coordination counts the words a hit matched
+    as it does for exact terms. Whoosh's FuzzyTerm scores the hits; the spellings come from
+    the in-memory vocabulary (the first MAX_SPELLED distinct words, MAX_SPELLINGS each)."""
+    # lazy: Whoosh (~140 ms) only where this path reads the index
+    from whoosh.query import Or, Term
+
+    if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
+        return [], {}, 0, []
+    vocabulary, fuzzy = searcher._vocabulary, spelled_fuzzy_term()
+    spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
+    parts = []
+    for w in words:
+        bare = fold(w)
+        if len(w) > 2 and bare in spelled:
+            maxdist = 2 if len(w) > 5 else 1
+            parts.append(fuzzy("exact", bare, vocabulary.spellings(bare, maxdist, 1), maxdist))
+    if not parts:
+        parts = [Term("exact", fold(words[0]))]
+    spellings = [{(f, t.decode()) for f, t in part.existing_terms(searcher.reader, expand=True)} for part in parts]
+    hits = searcher._searcher().search(Or(parts), limit=pool, filter=allowed, terms=True)
+    docs: set[int] = set()  # (whoosh's len(hits) ignores the filter)
+    for field, term in set().union(*spellings):
+        postings = searcher.scorer.postings(field, term)
+        docs.update(postings.ids if postings else ())
+    if allowed is not None:
+        docs &= allowed
+    group = searcher.docmeta()[0]
+    total = len({group[d] for d in docs})
+    return (list(hits.items()), {hit.docnum: set(hit.matched_terms()) for hit in hits}, total,
+            [found for found in spellings if found])

@@ -28,4 +28,4 @@ def card(name: Annotated[list[str], typer.Argument(metavar="NAME...", help="A ca
     when = day_asked(as_of)
     library = ready_library(json_out)
     found = find(library.store, " ".join(name), when)
-    answer(json_out, lambda: card_view.found_json(found), "card_view.render_found", found)
+    answer(json_out, lambda: card_view.found_json(found), "render.render_found", found)

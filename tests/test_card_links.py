@@ -1,4 +1,4 @@
-"""rulebase.ingest.cards.rules: the rules a card's text uses, found through the rules' own words."""
+"""rulebase.ingest.cards (rules.py, vocabulary.py, templates.py, words.py): the rules a card's text uses, found through the rules' own words."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 from rulebase.core.records import Record
-from rulebase.ingest.cards.rules import Vocabulary, forms, is_within, link_cards, template, words_of
+from rulebase.ingest.cards.rules import link_cards
+from rulebase.ingest.cards.templates import template
+from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
+from rulebase.ingest.cards.words import forms, words_of
 
 SET = Path(__file__).resolve().parent / "eval" / "card-rules-dev.tsv"
 

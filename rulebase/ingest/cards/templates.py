@@ -1,0 +1,81 @@
+"""The ways of writing card text the rules give as templates, bracketed parts and all ("When/Whenever/At
+[trigger event], if [condition], [effect].", 603.4), read as patterns over a card's text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rulebase.ingest.cards.words import TYPOGRAPHY, words_of
+
+_PLACEHOLDER = re.compile(r"\[[^\]]*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A way of writing card text that a rule gives ("When/Whenever/At [trigger event], if
+    [condition], [effect].", 603.4): its bracketed parts match any words."""
+
+    pattern: re.Pattern
+    number: str
+    literal: str  # words every match holds (a cheap test before the pattern)
+
+    def finds(self, text: str) -> str | None:
+        """The words of `text` the template matches, or None."""
+        if self.literal and self.literal not in text:
+            return None
+        found = self.pattern.search(text)
+        return found.group(0).strip(" ,.") if found else None
+
+
+def template(text: str, number: str) -> Template | None:
+    """The template as a pattern over a card's sentence (its own name read as "this object"), or
+    None when it is all placeholders (the shape of every activated ability: no rule of its own).
+    Placeholders at either end are dropped: "[This creature's] power and toughness are each equal
+    to . . ." is found wherever its words stand."""
+    folded = text.translate(TYPOGRAPHY).lower().strip(" ,.")
+    folded = re.sub(r"^(?:\[[^\]]*\]\s*)+|(?:\s*\[[^\]]*\]\.?)+$|(?:\s*\.\s\.\s\.\s*\.?)+$", "", folded).strip(" ,.")
+    literals = [piece.strip(" ,.") for piece in re.split(r"\[[^\]]*\]|\.\s\.\s\.|/", folded)]
+    literal = max(literals, key=len, default="")
+    if len(re.sub(r"[^a-z]", "", literal)) < 3:
+        return None
+    parts = []
+    for piece in re.split(r"(\[[^\]]*\]|\s*\.\s\.\s\.\s*|/)", folded):
+        if not piece:
+            continue
+        if piece.startswith("["):
+            parts.append(r"[^.]{1,80}?")
+        elif piece.strip().startswith(". ."):
+            parts.append(r"[^\n]*")
+        elif piece == "/":
+            parts.append("|")
+        else:
+            parts.append(re.escape(piece.strip(" ,.")) if piece.strip(" ,.") else r"\s*")
+    body = "".join(parts)
+    body = re.sub(r"((?:[\w' ]+\|)+[\w' ]+)", lambda m: "(?:" + m.group(1) + ")", body)  # when|whenever|at
+    try:
+        return Template(re.compile(r"(?<![a-z])" + body), number, literal if "|" not in body else "")
+    except re.error:
+        return None
+
+
+class Templates:
+    """The templates, each tried only on a text holding the first word of the words it must hold
+    (a set lookup), then by its own pattern."""
+
+    def __init__(self, shapes: list[Template]):
+        self.open = [s for s in shapes if not s.literal or not words_of(s.literal)]
+        self.by_word: dict[str, list[Template]] = {}
+        for shape in shapes:
+            first = words_of(shape.literal)[:1]
+            if first:
+                self.by_word.setdefault(first[0], []).append(shape)
+
+    def found(self, text: str, words: list[str]) -> list[tuple[Template, str]]:
+        out = []
+        held = set(words)
+        for shape in self.open + [s for word in held & self.by_word.keys() for s in self.by_word[word]]:
+            match = shape.finds(text)
+            if match:
+                out.append((shape, match))
+        return out
