@@ -10,7 +10,7 @@ import pytest
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Citation, Ref, fold_space
 from rulebase.core.sources import Source, load_manifest
-from rulebase.ingest.crystalkeep import ingest_source
+from rulebase.ingest import ingest_source
 from rulebase.ingest.crystalkeep import summary1999 as crystalkeep99
 from rulebase.ingest.crystalkeep.summary1999 import _ends_group
 from rulebase.ingest.text import decode
