@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulebase.build import writer
+from rulebase.build import cards, writer
 from rulebase.build.cache import Entry, entry_key, prune_entries
 from rulebase.build.digest import code_digest
 from rulebase.build.tournament import Pending
@@ -15,7 +15,7 @@ from rulebase.core.eras import windows
 from rulebase.core.errors import SourceError
 from rulebase.core.pool import workers as default_workers
 from rulebase.core.sources import Source
-from rulebase.ingest import ARCHIVES, SourceReport, foldable, ingest_source
+from rulebase.ingest import ARCHIVES, BINARY, SourceReport, foldable, ingest_source
 from rulebase.ingest.comprules import archive
 from rulebase.ingest.text import Parsed
 
@@ -54,6 +54,8 @@ def reports(sources: list[Source]) -> list[SourceReport]:
                     f"{archives[0].id}:NUMBER@DATE versions")
             out.append(SourceReport(source, Parsed([], [], notes=[note], meta={"joined": archives[0].id}),
                                     "see " + archives[0].id, []))
+        elif source.format in BINARY:
+            out.append(cards.report(source))
         else:
             out.append(ingest_source(source))
     used = {_entry(a).path for a in archives} | ({_entry(archives[0], added).path} if added else set())

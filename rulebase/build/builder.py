@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from rulebase.build import cards as card_cache
 from rulebase.build import writer as indexer
 from rulebase.build.archive import reports as archive_reports
 from rulebase.build.digest import code_digest, code_files
@@ -141,6 +142,9 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         raise
     if progress:
         progress("ingest", len(sources), len(sources))
+    for report in ingested.reports:
+        if report.source.format in BINARY:
+            card_cache.keep(report)  # linked now: the next build loads them
 
     releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
                 if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}

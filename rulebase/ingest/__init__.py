@@ -114,11 +114,23 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
 
         link_dated(records, releases, next(iter(archived & set(releases)), None))
     if cards:
-        # lazy: only a corpus with cards needs it
-        from rulebase.ingest.cards.rules import link_cards
-
-        link_cards([r for r in records if r.source in cards], in_force_now(versions))
+        _link_cards([rep for rep in reports if rep.source.id in cards], in_force_now(versions))
     return Ingested(records, reports, report)
+
+
+def _link_cards(reports: list[SourceReport], rules: list[Record]) -> None:
+    """Link the cards to the rules in force now, unless their links are those rules' already (a
+    cached parse: build/cards.py); freshly linked reports say so (`meta["linked"]`), to be cached."""
+    # lazy: only a corpus with cards needs it
+    import hashlib
+
+    from rulebase.ingest.cards.rules import link_cards
+
+    digest = hashlib.sha256("\n".join(sorted(r.id for r in rules)).encode()).hexdigest()[:24]
+    for report in reports:
+        if report.parsed.meta.get("rules") != digest:
+            link_cards(report.parsed.records, rules)
+            report.parsed.meta.update(rules=digest, linked=True)
 
 
 def in_force_now(versions: list[Record]) -> list[Record]:
