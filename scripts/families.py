@@ -7,7 +7,7 @@ Called by scripts/hostile.py. Every family works in its own temporary folders on
 through real `python -m rulebase` processes, so kills, locks and races mean what they mean for a
 user; the full disk is simulated in-process (the write raises ENOSPC), since filling a real disk
 would fill the machine. An attempt fails when its command's exit code, output or the files left
-behind are not what the README promises; each failure is printed with what was seen.
+behind are not what docs/architecture.md promises; each failure is printed with what was seen.
 """
 
 from __future__ import annotations

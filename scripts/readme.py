@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""The README's examples, run: each one's output is what the command prints today.
+"""The examples of README.md and docs/*.md, run: each one's output is what the command prints today.
 
-    python scripts/readme.py check [--index DIR]    # list the examples whose output differs
-    python scripts/readme.py update [--index DIR]   # write today's outputs into README.md
+    python scripts/readme.py check [FILE ...] [--index DIR]    # list the examples whose output differs
+    python scripts/readme.py update [FILE ...] [--index DIR]   # write today's outputs into the files
 
-An example is an indented block whose line starts "$ rulebase": the lines after it, up to the
-next "$ " line or the end of the block, are its output. It runs in bash (pipes such as `| head`
-work) with this checkout's `rulebase` first on PATH, piped (so the plain output), in a fresh
-folder (`glossary build site/` writes there), against --index DIR (the default index else).
+Without FILE, every documentation file: README.md, then docs/*.md. An example is an indented
+block whose line starts "$ rulebase": the lines after it, up to the next "$ " line or the end of
+the block, are its output. It runs in bash (pipes such as `| head` work) with this checkout's
+`rulebase` first on PATH, piped (so the plain output), in a fresh folder (`glossary build site/`
+writes there), against --index DIR (the default index else).
 What changes from one build to the next is written as a placeholder on both sides: the index
 folder <INDEX>, its generation gen-<ID>, and a build's time and length <WHEN> in <SECONDS> s.
 tests/test_readme.py runs `check` on the bundled corpus, so an output that changes fails
-until the README shows it.
+until the documentation shows it.
 """
 
 from __future__ import annotations
@@ -27,15 +28,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 INDENT = "    "
 TIMEOUT = 300  # seconds per example (a glossary build is the longest)
 
 
 @dataclass
 class Example:
-    line: int  # 0-based line of the command in the README
+    line: int  # 0-based line of the command in its file
     command: str
-    output: list[str]  # as the README shows it, without the indent
+    output: list[str]  # as the file shows it, without the indent
     end: int  # the line after its output
 
 
@@ -64,6 +66,11 @@ def examples(text: str) -> list[Example]:
             n += 1
         found.append(Example(start, line[len(INDENT) + 2:], output, n))
     return found
+
+
+def documents() -> list[Path]:
+    """Every file whose examples are checked: the README, then docs/*.md in name order."""
+    return [README, *sorted(DOCS.glob("*.md"))]
 
 
 def normalise(output: str, index: Path) -> list[str]:
@@ -96,7 +103,7 @@ def check(index: Path, path: Path = README) -> list[tuple[Example, list[str]]]:
 
 
 def update(index: Path, path: Path = README) -> int:
-    """Write today's outputs into the README; returns how many changed."""
+    """Write today's outputs into the file; returns how many changed."""
     lines = path.read_text(encoding="utf-8").split("\n")
     changed = check(index, path)
     for example, printed in sorted(changed, key=lambda c: -c[0].line):
@@ -108,6 +115,7 @@ def update(index: Path, path: Path = README) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("check", "update"))
+    parser.add_argument("files", nargs="*", type=Path, help="README.md and docs/*.md when none is given")
     parser.add_argument("--index", type=Path)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -116,15 +124,24 @@ def main(argv: list[str] | None = None) -> int:
     library = Library(args.index)
     library.ensure()
     index = library.index_dir.resolve()
+    paths = [path.resolve() for path in args.files] or documents()
     if args.action == "update":
-        print(f"{update(index)} examples updated in {README.name}")
+        for path in paths:
+            print(f"{update(index, path)} examples updated in {shown(path)}")
         return 0
-    differing = check(index)
-    for example, printed in differing:
-        print(f"README.md:{example.line + 1}: $ {example.command}")
-        print("\n".join(f"  | {p}" for p in printed))
-    print(f"{len(differing)} examples differ")
+    differing = 0
+    for path in paths:
+        for example, printed in check(index, path):
+            differing += 1
+            print(f"{shown(path)}:{example.line + 1}: $ {example.command}")
+            print("\n".join(f"  | {p}" for p in printed))
+    print(f"{differing} examples differ")
     return 1 if differing else 0
+
+
+def shown(path: Path) -> str:
+    """A file's name as the messages give it: relative to the checkout when inside it."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 if __name__ == "__main__":

@@ -329,7 +329,7 @@ def rank_lines(mode: str, ranks: list[int | None], older_first: int, depth: int 
 
 
 def table(results: dict[str, dict[str, dict[str, float]]]) -> list[str]:
-    """The mode x system table the README shows."""
+    """The mode x system table docs/evaluation.md shows."""
     lines = [f"{'mode':<16} {'system':<9} {'n':>3} {'hit@1':>6} {'hit@3':>6} {'hit@5':>6} {'MRR@10':>7} "
              f"{'left out':>8}"]
     for mode, per_system in results.items():

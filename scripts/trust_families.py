@@ -5,7 +5,7 @@
 Each family works in its own temporary folders on the small corpora of families.py (the bundled
 Crystal Keep 2008 summary alone; three archive releases of 2009) through real `python -m rulebase`
 processes, terminals under a pseudo-terminal. An attempt fails when its exit code, its output or
-the files it leaves are not what the README promises: no traceback (exit 3) on any of them, no
+the files it leaves are not what docs/architecture.md promises: no traceback (exit 3) on any of them, no
 code run from the build cache or the index, nothing of the user's deleted, the last good index
 answering.
 """

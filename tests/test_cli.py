@@ -131,7 +131,7 @@ def test_search_json_shape_and_filters(index_dir):
     assert data["query"] == "damage prevention" and data["suggestion"] is None
     assert len(data["hits"]) == 3 and data["total"] >= 3
     for hit in data["hits"]:
-        assert set(hit) == HIT_FIELDS | {"snippet", "exact_number", "also", "in_force_now"}  # the README's shape
+        assert set(hit) == HIT_FIELDS | {"snippet", "exact_number", "also", "in_force_now"}  # the shape docs/reference.md documents
         assert hit["edition"] == "4e" and isinstance(hit["also"], list)
     twins = json.loads(run(index_dir, "search", "minimum deck size", "-n", "10", "--json").stdout)["hits"]
     assert {"ck1999:D.13.5": ["ck1999:D.14.5", "ck1999:D.15.4", "ck1999:D.16.7"]}.items() <= {

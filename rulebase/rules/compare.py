@@ -186,7 +186,7 @@ def archive_eras(library) -> list[str]:
 
 
 def comparison_json(comparison: Comparison) -> dict:
-    """The documented --json shape (README, JSON shapes): columns in display order."""
+    """The documented --json shape (docs/reference.md, JSON shapes): columns in display order."""
     from rulebase.core.eras import show  # (a date's text only for the output)
 
     def days(period: Period | None) -> dict | None:
