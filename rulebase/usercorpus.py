@@ -176,7 +176,14 @@ def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:
     if kind is not None:  # else decode() read a program as UTF-16 and failed 'at byte 872'
         raise NotText(str(path), kind)
     decoded = decode(data, str(path))
-    check_lines(decoded.text, str(path))  # before parsing: a parse's time grows with its lines
+    try:
+        check_lines(decoded.text, str(path))  # before parsing: a parse's time grows with its lines
+    except UsageError:
+        # a release whose line breaks were lost is a few huge lines: say that, not just "too long"
+        from rulebase.ingest.comprules.release import lost_breaks  # lazy: only this rarer path needs it
+
+        lost_breaks(decoded.text.splitlines(), str(path))
+        raise
     found = detect(decoded.text, str(path)) if fmt is None else detect_as(decoded.text, str(path), fmt)
     label = edition or found.edition
     if label is None:

@@ -134,7 +134,7 @@ def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch
     assert not library.store.of_source("cr2009")  # no document of its own: its rules are cr versions
     as_of = runner.invoke(app, [*index, "lookup", "702.80a", "--as-of", "2009-11-01"])
     assert as_of.exit_code == 0 and as_of.stdout.startswith("cr 702.80a\n")
-    assert "in force 2009-07-11 to now (releases 2009-07-11 to 2009-10-01)" in as_of.stdout
+    assert "in force now, text since 2009-07-11 · source cr · id cr:702.80a@2009-07-11 · in releases 2009-07-11 to 2009-10-01]" in as_of.stdout
     changes = runner.invoke(app, [*index, "changes", "--from", "2009-09-04", "--to", "2009-10-01"])
     assert changes.stdout.startswith("cr 2009-09-04 -> 2009-10-01: ")
     history = runner.invoke(app, [*index, "history", "702.80a"]).stdout

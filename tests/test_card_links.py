@@ -54,6 +54,9 @@ RULES = [
     rule("614.1a", "Effects that use the word “instead” are replacement effects."),
     rule("714", "Saga Cards", "Saga Cards", "chapter"),
 ]
+# The rules' own prose (a word in more than GENERAL of all rules defines nothing) is read from
+# thousands of rules; a dozen would make every word in one of them prose.
+RULES += [rule(f"100.{n}", f"Filler rule {n} of the game.") for n in range(1, 60)]
 
 
 def test_regular_forms_of_a_term():
@@ -82,8 +85,8 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert ("702.19", "keyword: Trample") in links["Wurm"]
     assert ("701.44", "keyword: Explore") in links["Ranger"]
     assert ("614.1a", "instead") in links["Peace"]
-    assert ("714", "layout: saga") in links["Old Saga"]
-    assert ("603.4", "When this creature enters, if you have ten cards in hand, you win") in links["Trigger"]
+    assert ("714", "type line: Saga") in links["Old Saga"]  # its subtype has a chapter of its own
+    assert ("603.4", "when this creature enters, if") in links["Trigger"]  # the words of the template
     assert not links["Filler 1"]
     assert used["702.19"] == 1
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"

@@ -352,7 +352,7 @@ def test_every_current_rule_is_under_its_parent_rule(html_site, library):
     sub = soup(html_site[0] / "rules" / "cr-601-3a.html")
     assert [a["href"] for a in sub.find("nav", class_="section").find_all("a")] == [
         "cr-6.html", "cr-601.html", "cr-601-3.html"]
-    [archive] = load_archives(library.store, [])
+    archive = next(a for a in load_archives(library.store, []) if a.source == "cr")  # and the tournament documents
     live = {r.id: r for r in archive.live}
     for record in archive.live:  # every subrule and rule sits under the rule its number names
         if record.kind in RULE_KINDS and record.number and re.fullmatch(r"\d{3}\.\d+[a-z]?", record.number):

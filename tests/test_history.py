@@ -131,7 +131,7 @@ def test_the_2026_releases_renumber_and_history_follows(library):
 def test_lookup_and_history_of_a_rule_changed_in_2026_04_17(index_dir):
     now = run(index_dir, "lookup", "107.3e")
     assert now.exit_code == 0
-    assert "id cr:107.3e@2026-04-17 · in force 2026-04-17 to now (release 2026-04-17)" in now.stdout
+    assert "in force now, text since 2026-04-17 · source cr · id cr:107.3e@2026-04-17 · in release 2026-04-17]" in now.stdout
     assert "uses the value of X used by the other object." in now.stdout
     before = json.loads(run(index_dir, "lookup", "107.3e", "--as-of", "2026-03", "--json").stdout)
     assert (before["id"], before["span"]) == ("cr:107.3e@2020-09-25", ["2020-09-25", "2026-02-27"])
@@ -139,7 +139,7 @@ def test_lookup_and_history_of_a_rule_changed_in_2026_04_17(index_dir):
     assert "  2020-09-25 to 2026-04-16  107.3e  first appears  (cr:107.3e@2020-09-25)" in lines
     assert "  2026-04-17 to now  107.3e  text changed  (cr:107.3e@2026-04-17)" in lines
     unchanged = run(index_dir, "lookup", "704.5a").stdout
-    assert "in force 2018-04-27 to now (releases 2018-04-27 to 2026-04-17)" in unchanged
+    assert "in force now, text since 2018-04-27 · source cr · id cr:704.5a@2018-04-27 · in releases 2018-04-27 to 2026-04-17]" in unchanged
 
 
 def test_the_duskmourn_release_brings_the_room_rules(index_dir):

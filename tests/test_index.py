@@ -120,8 +120,10 @@ def test_leads_and_health_check(tmp_path):
 # lists the end phase's passage naming the cleanup step before the step's own paragraph (1st -> 2nd),
 # and "rampage" today's 702.23c before the 4th Edition text (3rd -> 4th); the graded sets gained.
 # 0.597 since a first glossary hit's section pointer brings that section's first rule (810.1 for
-# "two-headed giant exalted", 2nd -> 3rd for the listed ruling).
-@pytest.mark.parametrize("name, mrr_floor, recall_floor", [("dev-queries.tsv", 0.59, 0.95), ("queries.tsv", 0.75, 0.95)])
+# "two-headed giant exalted", 2nd -> 3rd for the listed ruling). 0.586 with the tournament documents
+# and the 2023-2026 releases: "graveyard order and memory" puts today's 404.2 (the graveyard's order
+# can't be changed) before the listed 4th Edition glossary entry (1st -> 2nd); no other query moved.
+@pytest.mark.parametrize("name, mrr_floor, recall_floor", [("dev-queries.tsv", 0.58, 0.95), ("queries.tsv", 0.75, 0.95)])
 def test_search_quality_floor(library, name, mrr_floor, recall_floor):
     """The answer-text sets (shared dev set, our own) stay above their floors and the baselines."""
     path = ROOT / "tests" / "eval" / name
@@ -137,7 +139,7 @@ def test_graded_questions_beat_both_baselines_on_every_slice(library):
     recall@5 (both can be perfect) and better on nDCG@10; no rulebase hit goes ungraded."""
     import judged
 
-    table = judged.score(judged.Systems(library), judged.names())
+    table = judged.score(judged.Systems(library), [n for n in judged.names() if n != "tournament"])
     assert table[("all", "unjudged")] == (0,)
     slices = {s for s, system in table if system == "rulebase"}
     assert {"en", "hu", "en-keyword", "en-natural", "hu-keyword", "hu-natural"} <= slices
@@ -147,7 +149,20 @@ def test_graded_questions_beat_both_baselines_on_every_slice(library):
             theirs = table[(slice_, baseline)]
             assert ours[1] >= theirs[1] and ours[3] >= theirs[3], (slice_, baseline, ours, theirs)
             assert ours[2] > theirs[2], (slice_, baseline, ours, theirs)
-    assert table[("all", "rulebase")][1:] >= (0.9, 0.7, 0.95)
+    assert all(a >= b for a, b in zip(table[("all", "rulebase")][1:], (0.9, 0.7, 0.95), strict=True))
+
+
+def test_tournament_questions_beat_fts5(library):
+    """40 tournament questions (MTR, IPG, JAR) written blind, pooled hits graded blind
+    (tests/eval/judged/tournament.*): rulebase ahead of SQLite FTS5 on every measure, ahead of grep
+    on nDCG@10, no hit ungraded (measured: MRR@10 0.705, nDCG@10 0.690, recall@5 0.850)."""
+    import judged
+
+    table = judged.score(judged.Systems(library), ["tournament"])
+    assert table[("all", "unjudged")] == (0,)
+    ours, fts5, grep = (table[("all", system)] for system in ("rulebase", "fts5", "grep"))
+    assert all(a > b for a, b in zip(ours[1:], fts5[1:], strict=True)) and ours[2] > grep[2]
+    assert all(a >= b for a, b in zip(ours[1:], (0.65, 0.65, 0.8), strict=True))  # each measure, not the tuple
 
 
 def test_urllib_is_left_whole_for_anyone_who_imports_it_after_whoosh():

@@ -9,7 +9,7 @@ def test_user_sources_join_the_bundled_ones(tmp_path, monkeypatch):
     library = Library(tmp_path / "index")
     ids = [s.id for s in library.sources]
     assert ids == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr", "mtr", "ipg", "jar", "dmtr",
-                   "dipg"]
+                   "dipg", "cards"]
     (tmp_path / "user").mkdir()
     (tmp_path / "user" / "sources.toml").write_text(
         '[[source]]\nid = "cr2008"\ntitle = "t"\nedition = "10e"\ndate = "d"\nlang = "en"\nfile = "f.txt"\n'

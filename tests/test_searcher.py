@@ -64,10 +64,10 @@ def test_a_word_pair_is_as_weak_as_its_weaker_word(library):
 
 
 def test_english_question_keeps_its_content_words(library):
-    """Answered from the rules in force now (704.5b), the 1999 summary's answer further down."""
+    """Answered from the rules in force now (121.4 and 704.5b), the 1999 summary's answer further down."""
     hits = [h.id for h in search(library, "what happens if I draw from an empty library", 40).hits]
     assert all(not h.startswith("hu-guide:") for h in hits)
-    assert any(h.startswith("cr:704.5b@") for h in hits[:5])
+    assert any(h.startswith("cr:121.4@") for h in hits[:3]) and any(h.startswith("cr:704.5b@") for h in hits[:10])
     assert "ck1999:Z.5.7" in [h.id for h in search(library, "what happens if I draw from an empty library", 100).hits]
 
 
@@ -141,7 +141,7 @@ def test_a_first_glossary_hit_that_points_to_a_section_is_followed_by_its_first_
     """Draw says "See rule 121, 'Drawing a Card'": 121 is a heading, and 121a no number, so the
     rule never came in. As the first hit the entry is followed by 121.1; lower down a section's
     opening rule is not brought in (they were seldom answers)."""
-    ids = [h.id for h in search(library, "what happens if I have no cards to draw", 5).hits]
+    ids = [h.id for h in search(library, "what does draw mean", 5).hits]
     assert ids[0].startswith("cr:glossary.draw@") and ids[1].startswith("cr:121.1@")
     ids = [h.id for h in search(library, "library", 3).hits]  # a rule of 401 is on the page already: 401.7
     assert ids[0].startswith("cr:glossary.library@") and ids[2].startswith("cr:401.7@")
@@ -295,11 +295,13 @@ def test_a_questions_light_verb_does_not_decide_its_answer(library, monkeypatch)
     from rulebase.search import language
 
     query = "does the player who goes first get to draw a card on their first turn"
-    first = search(library, query, 3)
+    seating = "cr:808.4@"  # "To determine which player goes first, randomly choose a team..."
+    first = search(library, query, 5)
     assert "draw" in first.records[first.hits[0].id].text.lower()
+    assert not any(h.id.startswith(seating) for h in first.hits)
     monkeypatch.setattr(language, "EN_LIGHT", frozenset())
-    before = search(library, query, 3)
-    assert "draw" not in before.records[before.hits[0].id].text.lower()
+    before = search(library, query, 5)
+    assert any(h.id.startswith(seating) for h in before.hits)
 
 
 def test_a_typo_in_a_question_is_read_as_the_word_one_slip_away(library):

@@ -20,7 +20,7 @@ credit = "c"
 def test_bundled_manifest_names_every_corpus_file_with_credit():
     sources = load_manifest()
     assert [s.id for s in sources] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr",
-                                       "mtr", "ipg", "jar", "dmtr", "dipg"]
+                                       "mtr", "ipg", "jar", "dmtr", "dipg", "cards"]
     assert {s.edition for s in sources} == {*EDITIONS, "dated"}  # the archive: each release its own era
     for source in sources:
         assert source.path.is_file(), source.path

@@ -100,7 +100,9 @@ def meta_line(record: Record, days: tuple[int, int] | None = None, since: int | 
     if record.changed:
         bits.append("changed since previous release (+)")
     if record.span:
-        bits.append(period(days, record.span) if days and not now else f"in releases {record.span[0]} to {record.span[1]}")
+        first, last = record.span
+        bits.append(period(days, record.span) if days and not now else
+                    f"in release {first}" if first == last else f"in releases {first} to {last}")
     return " · ".join(bits)
 
 

@@ -14,6 +14,7 @@ from rulebase.core.eras import day, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.index.store import RecordStore
+from rulebase.ingest import BINARY
 from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules import documents
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
@@ -68,7 +69,7 @@ def outside_note(store: RecordStore, when: int) -> str | None:
         name = "the Comprehensive Rules" if source == "cr" else f"the {source.upper()}"
         starts += [(row["first_day"], f"{name} release of {row['date']}") for row in rows]
     for doc in store.documents().values():
-        if doc["id"] not in releases:  # (a dated document: its releases are above)
+        if doc["id"] not in releases and doc["format"] not in BINARY:  # (releases above; cards are no rules)
             dated = f"{doc['title']} ({doc['date']})" if doc["date"] not in ("", "undated") else doc["title"]
             starts.append((era_window(doc["edition"], doc["date"])[0], dated))
     if not starts:

@@ -10,10 +10,10 @@ from rulebase.cli.program import AsOfOpt, JsonOpt, answer, app, command, day_ask
 
 
 @command(app, examples=[
-    ('rulebase card "Blood Moon"', "the card and the rules it uses"),
-    ("rulebase card urzas saga", "any case, no punctuation; several words need no quotes"),
-    ('rulebase card "[[Delver of Secrets]]" --json', "a face's name, in a card fetcher's brackets, as JSON"),
-    ('rulebase card Exalted Angel --as-of 2008-10-01', "each rule's number on that day (exalted: 502.83)")])
+    ('rulebase card "Blood Moon"', "the card and its rules"),
+    ("rulebase card urzas saga", "any case, no quotes needed"),
+    ('rulebase card "[[Delver of Secrets]]" --json', "a face's name, as JSON"),
+    ('rulebase card Exalted Angel --as-of 2008-10-01', "the rules' numbers that day")])
 @funnel
 def card(name: Annotated[list[str], typer.Argument(metavar="NAME...", help="A card's name, or a face's, or the "
                                                    "part before its comma ('Thalia').")],

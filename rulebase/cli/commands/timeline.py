@@ -46,8 +46,8 @@ def compare(
 
     known = set()
     for s in state.current().library().sources:
-        if s.format == "tournament-archive":
-            continue  # (the tournament documents' eras are not editions of the game's rules)
+        if s.format in ("tournament-archive", "oracle-cards"):
+            continue  # (the tournament documents' eras and the cards are not editions of the game's rules)
         known |= set(labels_between(*s.date.split("/", 1))) if "/" in s.date else {s.edition}
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     when = day_asked(as_of)

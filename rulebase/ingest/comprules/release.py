@@ -336,7 +336,7 @@ def _parse(text: str, source: Source) -> Parsed:
         at, entries, listed = body_start, [], []
     back = listed or ["Credits"]
     if not any(_RULE.match(line) for line in lines[body_start:]):
-        _lost_breaks(lines, source)
+        lost_breaks(lines, str(source.path))
         raise SourceError("no numbered rules found", str(source.path),
                           "is this a Comprehensive Rules text file? check 'format' in sources.toml")
     _front(b, lines, at)
@@ -376,7 +376,7 @@ def _parse(text: str, source: Source) -> Parsed:
     return Parsed(records, b.warnings, notes=b.notes, meta=meta)
 
 
-def _lost_breaks(lines: list[str], source: Source) -> None:
+def lost_breaks(lines: list[str], name: str) -> None:
     """Raise a SourceError that says so when a text's line breaks were lost (a copy saved by a tool
     that read bare CRs as nothing): a few very long lines with rule numbers run into the text
     before them. No rule starts a line, so no rule could be placed by its number."""
@@ -390,7 +390,7 @@ def _lost_breaks(lines: list[str], source: Source) -> None:
     raise SourceError(f"no numbered rule starts a line: the text is {len(lines)} line(s), the longest "
                       f"{len(longest):,} characters, its rules run into each other "
                       f"({first.string[max(0, first.start() - 20):first.start() + 30]!r}): its line breaks "
-                      "were lost", str(source.path),
+                      "were lost", name,
                       "take a copy with its line breaks (LF, CRLF or CR) and read that")
 
 
