@@ -21,7 +21,8 @@ def test_bundled_manifest_names_every_corpus_file_with_credit():
     sources = load_manifest()
     assert [s.id for s in sources] == ["alpha", "rb4e", "rb5e", "ck1999", "hu-guide", "cr2008", "ck2008", "cr",
                                        "mtr", "ipg", "jar", "dmtr", "dipg", "cards"]
-    assert {s.edition for s in sources} == {*EDITIONS, "dated"}  # the archive: each release its own era
+    assert {s.edition for s in sources} == {*EDITIONS, "dated", "cr2026"}  # the archive: each release its own era;
+    # the cards: the rules of their year
     for source in sources:
         assert source.path.is_file(), source.path
         assert source.credit and source.provenance
@@ -40,7 +41,7 @@ def test_manifest_errors_say_where(tmp_path):
     with pytest.raises(ManifestError) as err:
         load_manifest(tmp_path)
     assert err.value.message == (f"{tmp_path}/sources.toml [[source]] #1: unknown edition '7e' - "
-                                 "use one of alpha, 4e, 5e, 6e, 10e ('dated' for a comprules-archive or tournament-archive)")
+                                 "use one of alpha, 4e, 5e, 6e, 10e or crYYYY ('dated' for a comprules-archive or tournament-archive)")
 
 
 def test_manifest_missing_field(tmp_path):

@@ -279,7 +279,7 @@ def test_the_pager_gets_less_r_and_the_environment_is_restored(monkeypatch, user
     (["--edition", "7e"], "error: unknown edition '7e' - choose from 10e, cr2025\n"),
     (["-e", "10e", "-e", "7e", "-e", "8e"], "error: unknown edition '7e', '8e' - choose from 10e, cr2025\n"),
     (["--kind", "rules"], "error: unknown kind 'rules' - choose from document, note, section, chapter, heading, "
-                          "passage, rule, ruling, example, glossary, term, table, quiz, index\n"),
+                          "passage, rule, ruling, example, glossary, term, table, quiz, index, card\n"),
     (["--lang", "de"], "error: unknown language 'de' - choose from en\n"),
     (["--source", "cr2008"], "error: unknown source 'cr2008' - choose from mini, cr2025\n"),
 ])
