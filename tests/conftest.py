@@ -128,3 +128,20 @@ provenance = "three members of the bundled archive"
 credit = "Comprehensive Rules (C) Wizards of the Coast"
 ''', encoding="utf-8")
     return folder
+
+
+@pytest.fixture
+def archive_index(tmp_path, three_release_archive) -> tuple[dict[str, str], Path]:
+    """An index of the three-release archive with its own user corpus, cache and key: (the
+    environment for `python -m rulebase` runs, the index folder)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
+    env.update(RULEBASE_CORPUS=str(three_release_archive), RULEBASE_USER_CORPUS=str(tmp_path / "user"),
+               RULEBASE_CACHE=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
+    index = tmp_path / "index"
+    built = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(index), "index", "build"], env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr
+    return env, index

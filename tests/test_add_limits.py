@@ -130,26 +130,15 @@ def test_a_corpus_that_cannot_be_built_leaves_the_last_good_index_answering(mini
     assert (after.returncode, after.stderr) == (0, "")
 
 
-@pytest.fixture
-def archived(tmp_path, three_release_archive):
-    """An index of the three-release archive (conftest), with its own user corpus and cache."""
-    import os
-
-    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
-    env.update(RULEBASE_CORPUS=str(three_release_archive), RULEBASE_USER_CORPUS=str(tmp_path / "user"),
-               RULEBASE_CACHE=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
-    index = tmp_path / "index"
-    assert _run(env, index, "index", "build").returncode == 0
-    return env, index
 
 
 @pytest.mark.parametrize("copy", ["as is", "CRLF, with a byte-order mark"])
-def test_a_release_the_archive_holds_is_refused(archived, tmp_path, copy):
+def test_a_release_the_archive_holds_is_refused(archive_index, tmp_path, copy):
     """Issue 35.7: `add` of the archive's own newest file was accepted as a document of its own,
     after which today's rules showed as its records, not in force now, with other ranks and totals."""
     import tarfile
 
-    env, index = archived
+    env, index = archive_index
     before = _run(env, index, "search", "exalted", "--json").stdout
     with tarfile.open(Path(env["RULEBASE_CORPUS"]) / "small.tar.xz", "r:xz") as tar:
         data = tar.extractfile("comprules-archive/comprules-2009-09-04.txt").read()
@@ -165,14 +154,14 @@ def test_a_release_the_archive_holds_is_refused(archived, tmp_path, copy):
     assert (after.returncode, after.stdout, after.stderr) == (0, before, "")
 
 
-def test_a_release_dated_after_today_is_upcoming_not_in_force(archived, tmp_path):
+def test_a_release_dated_after_today_is_upcoming_not_in_force(archive_index, tmp_path):
     """Issue 35.5: a release "effective as of March 3, 2031" became "now": its rules 'in force
     2031-03-03 to now', today's labelled history, no definition in force. It is upcoming until
     its day (RULEBASE_TODAY sets the day for this test; the real date is never read here)."""
     import json
     import tarfile
 
-    env, index = archived
+    env, index = archive_index
     env = {**env, "RULEBASE_TODAY": "2026-12-01"}
     with tarfile.open(Path(env["RULEBASE_CORPUS"]) / "small.tar.xz", "r:xz") as tar:
         assert "comprules-archive/comprules-2009-10-01.txt" not in tar.getnames()

@@ -168,23 +168,13 @@ def test_a_stray_table_of_contents_in_a_generation_is_never_opened(mini, tmp_pat
                              "wrote); rebuilding from the corpus\n")
 
 
-@pytest.fixture
-def archive_env(tmp_path, three_release_archive):
-    import os
-
-    env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
-    env.update(RULEBASE_CORPUS=str(three_release_archive), RULEBASE_USER_CORPUS=str(tmp_path / "user"),
-               RULEBASE_CACHE=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
-    index = tmp_path / "index"
-    assert _run(env, index, "index", "build").returncode == 0
-    return env, index
 
 
-def test_altered_text_in_the_cached_versions_is_never_served(archive_env):
+def test_altered_text_in_the_cached_versions_is_never_served(archive_index):
     """Issue 35.3: "Exalted is a triggered ability" made "Exalted is a STATIC!!! ability" (same
     size, valid JSON) in the archive entry's versions.json and resume.json was shown by lookup
     after `index build`, and kept by `ingest`, with `index status` saying "current"."""
-    env, index = archive_env
+    env, index = archive_index
     before = _run(env, index, "lookup", "702.80a", "--json").stdout
     assert "Exalted is a triggered ability" in before
     (entry,) = Path(env["RULEBASE_CACHE"]).glob("cr-*")
