@@ -674,3 +674,18 @@ def test_hostile_archive_pages_are_escaped_and_linked(tmp_path, fmt):
     assert [e["t"] for e in entries] == [f"Evil {SCRIPT}", "1 One <b>", "1.1"]
     raw = (out / "index.html").read_text(encoding="utf-8")
     assert raw.count("<script") == 2
+
+
+
+def test_a_rule_page_names_the_cards_that_use_the_rule(html_site, md_site, library):
+    """As lookup does: "used by 1,240 cards, e.g. ...", counted from the cards' links."""
+    from rulebase.rules.cards import used_by
+    from rulebase.rules.lookup import lookup
+
+    trample = lookup(library.store, "702.19").entries[0].record  # the version in force now
+    count, names = used_by(library.store, trample)
+    assert count > 1000 and len(names) == 3
+    used = soup(html_site[0] / "rules" / "cr-702-19.html").find("p", class_="used-by").get_text()
+    assert used == f"Used by {count:,} cards, e.g. {', '.join(names)}"
+    assert f"Used by {count:,} cards, e.g. " in (md_site[0] / "rules" / "cr-702-19.md").read_text(encoding="utf-8")
+    assert soup(html_site[0] / "rules" / "cr-100.html").find("p", class_="used-by") is None  # no card uses it

@@ -254,9 +254,10 @@ def entry_lines(entry: Entry) -> list[str]:
 
 def cards_line(entry: Entry) -> str:
     """'used by 1,240 cards, e.g. Colossal Dreadmaw, ...': the cards whose text uses the rule."""
-    count, names = entry.cards or (0, [])
-    example = f", e.g. {', '.join(names)}" if names else ""
-    return f"used by {count:,} card{'s' if count != 1 else ''}{example}"
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.rules.cards import used_by_phrase
+
+    return used_by_phrase(*(entry.cards or (0, [])))
 
 
 def list_lines(title: str, records: list[Record]) -> list[str]:

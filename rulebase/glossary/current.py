@@ -33,6 +33,7 @@ class Archive:
     linked: dict[str, list[str]] = field(default_factory=dict)  # lineage -> same text in other documents
     current: dict[str, str] = field(default_factory=dict)  # a version of a live lineage -> the live version
     glossary: list[Record] = field(default_factory=list)  # every glossary version, twins of shown records left out
+    cards: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # live id -> cards using it, a few names
     parts: list[Record] = field(default_factory=list)  # the examples filed under those versions
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # days in force, glossary versions too
     step_of: dict[str, Step] = field(default_factory=dict)  # version id -> its step (rules and glossary)

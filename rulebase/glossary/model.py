@@ -72,6 +72,7 @@ class CurrentPage:
     release: str  # the release's date
     cited_by: list[TermPage] = field(default_factory=list)
     path: str = ""
+    cards: tuple[int, list[str]] = (0, [])  # how many cards' text uses it, and a few of their names
 
 
 @dataclass(slots=True)

@@ -357,7 +357,7 @@ def _current(corpus: _Corpus, archives: Sequence[Archive], home: dict) -> list[C
             linked = [corpus.by_id[i] for i in archive.linked.get(key, []) if i in corpus.by_id]
             page = CurrentPage(r, crumbs, [k for k in mine if k.kind in RULE_KINDS],
                                [k for k in mine if k.kind == "example"], archive.steps.get(key, []), linked,
-                               archive.release["date"])
+                               archive.release["date"], cards=archive.cards.get(r.id, (0, [])))
             pages.append(page)
             home[r.id] = page
             home.update((e.id, page) for e in page.examples)
@@ -413,6 +413,7 @@ def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[
     newest release's rules with their histories) and the curated topics' Hungarian names."""
     # lazy: only a library build reads the curated topics (the pure build_glossary does not)
     from rulebase.core.errors import ManifestError
+    from rulebase.rules.cards import used_by
     from rulebase.rules.compare import TOPICS_FILE, load_topics, topic_key
     from rulebase.rules.definitions import curated_names
 
@@ -429,7 +430,10 @@ def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[
 
     def also_named(term: str) -> list[str]:
         return curated_names(library.corpus_dir, term, topics) if topic_key(term) in named else []
-    return records, sources, load_archives(store, records), also_named
+    archives = load_archives(store, records)
+    for archive in archives:  # the cards whose text uses each rule, as lookup names them
+        archive.cards = {r.id: found for r in archive.live if r.kind in RULE_KINDS and (found := used_by(store, r))[0]}
+    return records, sources, archives, also_named
 
 
 def build_from_library(library, out: Path | str, fmt: str = "html", editions: Iterable[str] | None = None,

@@ -13,12 +13,19 @@ from rulebase.core.records import Record
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.glossary.escape import esc, md
 from rulebase.glossary.model import CurrentPage
+from rulebase.rules.cards import used_by_phrase
 from rulebase.rules.diff import DiffOp
 from rulebase.rules.history import Step, change_text
 
 
 def heading(r: Record) -> str:
     return " ".join(x for x in (r.number, r.title) if x) or r.id
+
+
+def used_by_text(count: int, names: list[str]) -> str:
+    """'Used by 1,240 cards, e.g. Colossal Dreadmaw, ...'."""
+    phrase = used_by_phrase(count, names)
+    return phrase[0].upper() + phrase[1:]
 
 
 def document_name(source: str) -> str:
@@ -85,6 +92,8 @@ class HtmlCurrent(_CurrentLinks):
         if page.cited_by:
             links = ", ".join(f'<a href="{esc(self.href(here, t))}">{esc(t.title)}</a>' for t in page.cited_by)
             body.append(f'<p class="cited-by">Glossary terms citing it: {links}</p>\n')
+        if page.cards[0]:
+            body.append(f'<p class="used-by">{esc(used_by_text(*page.cards))}</p>\n')
         body.append(self.history(here, page))
         info = self.site.source(r.source)
         if info:
@@ -129,6 +138,8 @@ class MarkdownCurrent(_CurrentLinks):
         if page.cited_by:
             body.append("Glossary terms citing it: " + ", ".join(f"[{md(t.title)}]({self.href(here, t)})"
                                                                  for t in page.cited_by))
+        if page.cards[0]:
+            body.append(md(used_by_text(*page.cards)))
         body.append(self.anchor("history") + "\n\n## History")
         body.append(f"{md(' → '.join(numbers(page.steps)))} ({len(page.steps)} "
                     f"version{'s' if len(page.steps) != 1 else ''})")

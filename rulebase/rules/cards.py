@@ -132,3 +132,10 @@ def used_by(store: RecordStore, record: Record, examples: int = 3) -> tuple[int,
         lineages += [r.lineage for r in candidates if spans[r.id][0] <= last and spans[r.id][1] >= first]
     count, ids = store.cards_using(list(dict.fromkeys(lineages)), examples)
     return count, [r.title or "" for r in store.get_many(ids)]
+
+
+def used_by_phrase(count: int, names: list[str]) -> str:
+    """'used by 1,240 cards, e.g. Colossal Dreadmaw, ...': the cards whose text uses a rule (lookup,
+    and the site's rule pages)."""
+    example = f", e.g. {', '.join(names)}" if names else ""
+    return f"used by {count:,} card{'s' if count != 1 else ''}{example}"
