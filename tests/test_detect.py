@@ -182,3 +182,16 @@ def test_format_comprules_given_for_a_text_detection_does_not_recognise():
     found = detect_as(padded, "late.txt", "comprules")
     assert (found.format, found.date, found.edition) == ("comprules", "2025-05-02", "cr2025")
     assert found.evidence[0] == "format given: comprules"
+
+
+@pytest.mark.parametrize("member, document, date", [
+    ("AEFeinstein-mtg-familiar/MTR/fad8917d-mtr.html", "mtr", "2025-11-10"),  # HTML from the PDF: small capitals
+])
+def test_a_tournament_release_converted_from_its_pdf_is_recognised_without_format(member, document, date):
+    """The PDF's small capitals come out as 'T OURNAMENT R ULES': `add` asked for --format."""
+    import tarfile
+
+    with tarfile.open(CORPUS / "tournament-rules-2013-2025.tar.xz", "r:xz") as tar:
+        text = tar.extractfile(member).read().decode("utf-8")
+    found = detect(text, "mtr.html")
+    assert (found.format, found.part, found.date) == ("tournament", document, date)

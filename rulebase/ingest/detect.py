@@ -68,7 +68,8 @@ def detect(text: str, name: str) -> Detected:
             return _crystalkeep(head, "crystalkeep-2008", name)
     if len(_PAGE_MARK.findall(text, 0, 2_000_000)) >= 3:
         return _rulebook(text)
-    if _TOURNAMENT.search(_visible(text[:200_000])[:HEAD]):
+    visible = _visible(text[:200_000])[:HEAD]
+    if _TOURNAMENT.search(visible) or _SQUEEZED_TOURNAMENT.search(visible.replace(" ", "")):
         return _tournament(text, name)
     if len(_HUNGARIAN.findall(text, 0, 200_000)) >= 5:
         return Detected("hu-guide", _first_line(head) or "Hungarian rules guide", "undated", None, lang="hu",
@@ -197,6 +198,8 @@ def _rulebook(text: str) -> Detected:
 
 # The tournament documents, by the title they print near the top (in HTML, Markdown or text).
 _TOURNAMENT = re.compile(r"tournament\s+rules|infraction\s+procedure\s+guide|judging\s+at\s+regular", re.IGNORECASE)
+# the same, spaces removed: HTML converted from a PDF splits small capitals ("T OURNAMENT R ULES")
+_SQUEEZED_TOURNAMENT = re.compile(r"tournamentrules|infractionprocedureguide|judgingatregular", re.IGNORECASE)
 _MARKUP = re.compile(r"<(style|script)\b.*?</\1\s*>|<[^>]*>|&[a-z]+;|&#\d+;", re.IGNORECASE | re.DOTALL)
 _DATED = re.compile(r"(?:Effective|Updated)\s*:?\s+([A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})")
 
