@@ -15,8 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pty
-import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +22,10 @@ import time
 from pathlib import Path
 
 from families import FIXTURES, ROOT, Family, archive_corpus, environment, one_line, rb, run, setup, variant
+
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' planted pickle and terminal runner
+from test_hostile_io import _on_a_terminal  # noqa: E402
+from test_seal import _plant_toc  # noqa: E402
 
 
 def _flip(path: Path, at: tuple[int, ...] = (-3, -9, -17), keep_time: bool = False) -> None:
@@ -36,20 +38,6 @@ def _flip(path: Path, at: tuple[int, ...] = (-3, -9, -17), keep_time: bool = Fal
         os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
-def _plant(toc: Path, marker: Path) -> None:
-    """A table of contents whose pickle runs `touch marker` (tests/test_seal.py's payload)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_seal import _plant_pickle
-
-    work = toc.parent.parent / "plant"
-    (work / "whoosh").mkdir(parents=True)
-    shutil.copy(toc, work / "whoosh" / toc.name)
-    (work / "meta.json").write_text(json.dumps({"files": {}, "integrity": {}}), encoding="utf-8")
-    _plant_pickle(work, marker)
-    shutil.copy(work / "whoosh" / toc.name, toc)
-    shutil.rmtree(work)
-
-
 def _warned(result: subprocess.CompletedProcess) -> bool:
     return result.returncode == 0 and "Traceback" not in result.stderr and "warning: " in result.stderr
 
@@ -60,7 +48,7 @@ def cache(tmp: Path, fam: Family) -> None:
     entry = next((tmp / "cache").glob("segment-*"))
     marker = tmp / "pwned"
     toc = entry / "whoosh" / "_MAIN_1.toc"
-    _plant(toc, marker)
+    _plant_toc(toc, marker)
     sums = json.loads((entry / "sums.json").read_text())
     sums["whoosh/_MAIN_1.toc"] = [toc.stat().st_size, hashlib.sha256(toc.read_bytes()).hexdigest()]
     (entry / "sums.json").write_text(json.dumps(sums, sort_keys=True))
@@ -69,7 +57,7 @@ def cache(tmp: Path, fam: Family) -> None:
               f"exit {built.returncode}: {built.stderr.strip()[:200]}")
     entry = next((tmp / "cache").glob("segment-*"))
     shutil.copy(entry / "whoosh" / "_MAIN_1.toc", entry / "whoosh" / "_MAIN_2.toc")
-    _plant(entry / "whoosh" / "_MAIN_2.toc", marker)
+    _plant_toc(entry / "whoosh" / "_MAIN_2.toc", marker)
     built = run(env, index, "index", "build")
     fam.check(not marker.exists() and _warned(built), f"a stray _MAIN_2.toc in a cached segment: ran "
               f"{marker.exists()}, exit {built.returncode}")
@@ -86,7 +74,7 @@ def cache(tmp: Path, fam: Family) -> None:
     fam.check(_warned(other) and other.stdout == search, f"another user's cache: exit {other.returncode}")
     generation = index / (index / "CURRENT").read_text().strip()
     shutil.copy(generation / "whoosh" / "_MAIN_1.toc", generation / "whoosh" / "_MAIN_2.toc")
-    _plant(generation / "whoosh" / "_MAIN_2.toc", marker)
+    _plant_toc(generation / "whoosh" / "_MAIN_2.toc", marker)
     read = run(env, index, "search", "exalted", "--json")
     fam.check(not marker.exists() and _warned(read) and read.stdout == search,
               f"a stray _MAIN_2.toc in a generation: ran {marker.exists()}, exit {read.returncode}")
@@ -176,22 +164,6 @@ def streams(tmp: Path, fam: Family) -> None:
                   f"{args[0]} > /dev/full: exit {filled.returncode}: {filled.stderr.strip()[:200]}")
 
 
-def _terminal(env: dict, args: list[str]) -> tuple[int, str]:
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, env=env, stdin=slave, stdout=slave, stderr=subprocess.DEVNULL)
-    os.close(slave)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 1 << 16)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(master)
-    return proc.wait(timeout=300), out.decode("utf-8", "replace")
-
 
 def widths(tmp: Path, fam: Family) -> None:
     env, index, _ = setup(tmp)
@@ -199,9 +171,9 @@ def widths(tmp: Path, fam: Family) -> None:
     for columns in ("0", "1", "100000"):
         for args in (("lookup", "502.83a"), ("search", "exalted"), ("define", "exalted")):
             start = time.perf_counter()
-            code, shown = _terminal({**env, "COLUMNS": columns, "PAGER": "cat"}, rb(env, index, *args))
-            took = time.perf_counter() - start
-            widest = max((len(line) for line in re.sub(r"\x1b\[[0-9;]*m", "", shown).split("\r\n")), default=0)
+            code, shown = _on_a_terminal({**env, "COLUMNS": columns, "PAGER": "cat"}, rb(env, index, *args))
+            took = time.perf_counter() - start  # (colours taken out, lines ended by \n)
+            widest = max((len(line) for line in shown.split("\n")), default=0)
             fam.check(code == 0 and shown.strip() and widest <= 500 and took < 30,
                       f"COLUMNS={columns} {args[0]}: exit {code}, {len(shown)} characters, widest line {widest}")
 

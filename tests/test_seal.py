@@ -85,6 +85,18 @@ def _plant_pickle(generation: Path, marker: Path) -> None:
     meta_path.write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
+def _plant_toc(toc: Path, marker: Path) -> None:
+    """A table of contents whose pickled schema runs `touch marker` (_plant_pickle's payload),
+    written over `toc`: a planted build cache entry or generation."""
+    work = toc.parent.parent / "plant"
+    (work / "whoosh").mkdir(parents=True)
+    shutil.copy(toc, work / "whoosh" / toc.name)
+    (work / "meta.json").write_text(json.dumps({"files": {}, "integrity": {}}), encoding="utf-8")
+    _plant_pickle(work, marker)
+    shutil.copy(work / "whoosh" / toc.name, toc)
+    shutil.rmtree(work)
+
+
 def _generation(index: Path) -> Path:
     return index / (index / "CURRENT").read_text().strip()
 

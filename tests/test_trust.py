@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_seal import _plant_pickle
+from test_seal import _plant_toc
 
 
 def _run(env: dict, index: Path, *args: str) -> subprocess.CompletedProcess:
@@ -47,16 +47,6 @@ def _warned(result: subprocess.CompletedProcess, entry: Path, why: str) -> bool:
             "rebuilt from the sources\n") in result.stderr
 
 
-def _planted_toc(toc: Path, marker: Path) -> None:
-    """A table of contents whose pickled schema runs `touch marker` (test_seal's payload)."""
-    work = toc.parent.parent / "plant"
-    (work / "whoosh").mkdir(parents=True)
-    shutil.copy(toc, work / "whoosh" / toc.name)
-    (work / "meta.json").write_text(json.dumps({"files": {}, "integrity": {}}), encoding="utf-8")
-    _plant_pickle(work, marker)
-    shutil.copy(work / "whoosh" / toc.name, toc)
-    shutil.rmtree(work)
-
 
 def _rewrite_list(entry: Path, name: str) -> None:
     """Make the entry's file list match the file as it is now, as an attacker would (the sealed
@@ -79,7 +69,7 @@ def test_a_planted_pickle_in_a_cached_segment_never_runs(mini, tmp_path):
     entry = _segment(env)
     marker = tmp_path / "pwned"
     toc = entry / "whoosh" / "_MAIN_1.toc"
-    _planted_toc(toc, marker)
+    _plant_toc(toc, marker)
     _rewrite_list(entry, "whoosh/_MAIN_1.toc")
     built = _run(env, index, "index", "build")
     assert not marker.exists()
@@ -97,7 +87,7 @@ def test_a_stray_table_of_contents_in_a_cached_segment_is_never_opened(mini, tmp
     entry = _segment(env)
     marker = tmp_path / "pwned"
     shutil.copy(entry / "whoosh" / "_MAIN_1.toc", entry / "whoosh" / "_MAIN_2.toc")
-    _planted_toc(entry / "whoosh" / "_MAIN_2.toc", marker)
+    _plant_toc(entry / "whoosh" / "_MAIN_2.toc", marker)
     built = _run(env, index, "index", "build")
     assert (built.returncode, marker.exists()) == (0, False)
     assert _warned(built, entry, "whoosh/_MAIN_2.toc is not in its sealed list")
@@ -160,7 +150,7 @@ def test_a_stray_table_of_contents_in_a_generation_is_never_opened(mini, tmp_pat
     generation = index / (index / "CURRENT").read_text().strip()
     marker = tmp_path / "pwned"
     shutil.copy(generation / "whoosh" / "_MAIN_1.toc", generation / "whoosh" / "_MAIN_2.toc")
-    _planted_toc(generation / "whoosh" / "_MAIN_2.toc", marker)
+    _plant_toc(generation / "whoosh" / "_MAIN_2.toc", marker)
     result = _run(env, index, "search", "exalted", "--json")
     assert not marker.exists()
     assert (result.returncode, result.stdout) == (0, baseline)
