@@ -401,10 +401,16 @@ def _keep_time(path: Path, change) -> None:
 
 
 def _rot_record(index: Path) -> None:
-    """A word changed inside a record's JSON in records.db, size and mtime kept (issue 21.5)."""
+    """A byte changed inside the record of 502.83a (exalted) in records.db, size and mtime kept
+    (issue 21.5); rules are stored packed (index/packing.py), so the change is to the packed bytes."""
     db = _gen(index) / "records.db"
-    _keep_time(db, lambda data: data.replace(b"is a triggered ability", b"is a STATIC    ability", 1))
-    assert b"is a STATIC    ability" in db.read_bytes()
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    packed = conn.execute("SELECT data FROM records WHERE id = 'ck2008:502.83a'").fetchone()[0]
+    conn.close()
+    assert isinstance(packed, bytes)
+    rotten = packed[:10] + bytes([packed[10] ^ 0x20]) + packed[11:]
+    _keep_time(db, lambda data: data.replace(packed, rotten, 1))
+    assert rotten in db.read_bytes()
 
 
 def _rot_docmeta(index: Path) -> None:

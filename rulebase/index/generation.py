@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from rulebase.core.errors import IndexError_
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 POINTER = "CURRENT"
 CARDS = "cards"
 ENV_INDEX = "RULEBASE_INDEX"

@@ -14,6 +14,7 @@ from pathlib import Path
 from rulebase.core.eras import release_windows, windows
 from rulebase.core.errors import DamagedData, IndexError_, Unreadable
 from rulebase.core.records import Record, from_dict, stored_form
+from rulebase.index.packing import PACKED_KINDS, dictionary, pack, unpack
 from rulebase.ingest.cards.names import before_comma, face_names, fold_name
 
 # -- the record database ---------------------------------------------------------------------
@@ -24,8 +25,10 @@ CREATE TABLE records (
     number_lc TEXT, title TEXT, title_lc TEXT, parent TEXT, rank INTEGER, data TEXT,
     lineage TEXT, first_day INTEGER, last_day INTEGER,  -- in force from/to (eras.py), YYYYMMDD
     archived INTEGER, latest INTEGER,  -- an archive version; the newest version of its lineage
-    crc INTEGER  -- CRC-32 of data (UTF-8), checked on every read: bit rot is damage, not an answer
+    crc INTEGER  -- CRC-32 of data as stored, checked on every read: bit rot is damage, not an answer
 );
+-- data is JSON text, or for the kinds packing.py names a zlib blob packed against its kind's dictionary
+CREATE TABLE dictionaries (kind TEXT PRIMARY KEY, zdict BLOB);
 CREATE INDEX records_lineage ON records(lineage);
 CREATE INDEX records_number ON records(number_lc);
 CREATE INDEX records_parent ON records(parent);
@@ -62,15 +65,21 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
         if r.span and r.lineage:
             newest[r.lineage] = max(newest.get(r.lineage, (0, "")), (window[r.id][1], r.id))
     latest = {rid for _, rid in newest.values()}
+    texts = [json.dumps(stored_form(r), ensure_ascii=False).encode("utf-8") for r in records]
+    zdicts = {kind: dictionary([t for r, t in zip(records, texts, strict=True) if r.kind == kind])
+              for kind in PACKED_KINDS & {r.kind for r in records}}
+    stored = [pack(t, zdicts[r.kind]) if r.kind in zdicts else t.decode("utf-8")
+              for r, t in zip(records, texts, strict=True)]
     conn = sqlite3.connect(path)
     try:
         conn.executescript(_DDL)
+        conn.executemany("INSERT INTO dictionaries VALUES (?,?)", sorted(zdicts.items()))
         conn.executemany(
             "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(r.id, r.source, r.edition, r.lang, r.kind, r.number, (r.number or "").lower() or None,
               r.title, (r.title or "").lower() or None, r.parent, n, data, r.lineage, *window[r.id],
-              int(bool(r.span)), int(r.id in latest or not r.span), zlib.crc32(data.encode("utf-8")))
-             for n, r in enumerate(records) for data in (json.dumps(stored_form(r), ensure_ascii=False),)],
+              int(bool(r.span)), int(r.id in latest or not r.span), _crc(data))
+             for n, (r, data) in enumerate(zip(records, stored, strict=True))],
         )
         for source_id, rows in releases.items():
             spans = release_windows([row["date"] for row in rows])
@@ -95,6 +104,10 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
         conn.commit()
     finally:
         conn.close()
+
+
+def _crc(data: str | bytes) -> int:
+    return zlib.crc32(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def card_names(card: Record) -> list[tuple[str, str, str]]:
@@ -127,6 +140,7 @@ class RecordStore:
             raise IndexError_("record database missing", str(db_path), "run 'rulebase index build'")
         if not os.access(db_path, os.R_OK):  # SQLite would say only "unable to open database file"
             raise unreadable(db_path, PermissionError(13, "Permission denied"))
+        self._dictionaries: dict[str, bytes] | None = None  # kind -> zdict, read on the first packed record
         uri = f"file:{db_path}?mode=ro&immutable=1"
         try:
             self.conn = sqlite3.connect(uri, uri=True)
@@ -138,13 +152,23 @@ class RecordStore:
     def _many(self, sql: str, args: tuple = ()) -> list[Record]:
         """Records from a 'SELECT data FROM ...' query, each checked against its stored CRC-32
         (a microsecond a record): a row that fails is damage (DamagedData), never an answer."""
-        rows = self.conn.execute(sql.replace("SELECT data FROM", "SELECT data, crc FROM", 1), args)
+        rows = self.conn.execute(sql.replace("SELECT data FROM", "SELECT data, crc, kind FROM", 1), args)
         out = []
-        for data, crc in rows:
-            if zlib.crc32(data.encode("utf-8")) != crc:
+        for data, crc, kind in rows:
+            if _crc(data) != crc:
                 raise DamagedData("a record in records.db fails its checksum")
+            if isinstance(data, bytes):
+                try:
+                    data = unpack(data, self._zdicts()[kind])
+                except (KeyError, zlib.error):
+                    raise DamagedData(f"a packed {kind} record in records.db does not unpack") from None
             out.append(from_dict(json.loads(data)))
         return out
+
+    def _zdicts(self) -> dict[str, bytes]:
+        if self._dictionaries is None:
+            self._dictionaries = dict(self.conn.execute("SELECT kind, zdict FROM dictionaries"))
+        return self._dictionaries
 
     def get(self, record_id: str) -> Record | None:
         rows = self._many("SELECT data FROM records WHERE id = ?", (record_id,))
@@ -190,8 +214,8 @@ class RecordStore:
         now, or when it was last in force); with `when`, only what was in force that day. `like`:
         only records whose stored data matches one of these SQL LIKE patterns (a cheap prefilter
         for a scan that would otherwise parse thousands of records)."""
-        if any(len(pattern.encode("utf-8")) > LIKE_LIMIT for pattern in like):
-            like = ()  # SQLite refuses the pattern; a prefilter only saves time, so scan them all
+        if kind in PACKED_KINDS or any(len(pattern.encode("utf-8")) > LIKE_LIMIT for pattern in like):
+            like = ()  # packed, or a pattern SQLite refuses: a prefilter only saves time, so scan them all
         extra = " AND (" + " OR ".join(["data LIKE ?"] * len(like)) + ")" if like else ""
         if when is not None:
             return self._many(f"SELECT data FROM records WHERE kind = ? AND first_day <= ? AND last_day >= ?{extra} "
