@@ -143,6 +143,13 @@ class Scorer:
             self._averages[field] = self.reader.field_length(field) / (held or 1) or 1
         return self._averages[field]
 
+    def field_lengths(self, field: str) -> list[int]:
+        """Every document's length in `field`, by document number (as BM25 reads it)."""
+        lengths: list[int] = []
+        for n, (_, base) in enumerate(self._leaves):
+            lengths += [0] * (base - len(lengths)) + self._field_lengths(n, field)
+        return lengths
+
     def _field_lengths(self, leaf: int, field: str) -> list[int]:
         """Every document's length in `field` in one segment, read at once from the segment's
         one-byte-per-document lengths column (as doc_field_length would, one by one)."""

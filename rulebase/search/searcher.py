@@ -35,6 +35,7 @@ from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
 from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
+from rulebase.search.register import OTHER_BODY_FACTOR, Register
 from rulebase.search.spelling import Respellings, Vocabulary, corrected, near_spellings
 from rulebase.search.term_history import TermHistory
 
@@ -169,6 +170,14 @@ class Searcher:
                 scores[docnum] *= factor
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
+        if now_first and scores:  # a question in the tournament documents' words: theirs first
+            strong = [t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
+                      for f, t in terms if f == "text"]
+            if self.register.is_tournament(strong):
+                tournament = self.register.tournament
+                for docnum in scores:
+                    if docnum not in tournament:
+                        scores[docnum] *= OTHER_BODY_FACTOR
         field = "title_hu" if lang == "hu" else "title"
         title = tuple(self._tokens(field, text))  # (as respelled: "legnd rule" is "legend rule")
         if scores and title and not phrases:  # (a title that is the query, word for word, or nearly)
@@ -421,6 +430,10 @@ class Searcher:
                 raise DamagedData(f"{DOCMETA} is missing, the wrong size or fails its checksum", str(self.path),
                                   "run 'rulebase index build' to rebuild it")
         return self._docmeta
+
+    @cached_property
+    def register(self) -> Register:
+        return Register(self.scorer, self.docmeta, lambda: self.scorer.field_lengths("text"), today())
 
     @cached_property
     def concepts(self) -> Concepts:

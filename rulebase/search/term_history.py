@@ -68,12 +68,26 @@ class TermHistory:
             for field, token in terms:
                 if field != "text":  # (titles are few: a word in three old headings says little)
                     continue
-                postings = self.scorer.postings(field, token)
-                held = len(postings.ids) if postings else 0
-                if held >= OLD_TERM_MIN and self.current_count(field, token, held // share + 2) <= held // share \
+                held, current = self.rules_holding(field, token)
+                if held >= OLD_TERM_MIN and current <= held // share \
                         and token not in self._current_glossary_words(texts):
                     return True
         return False
+
+    def rules_holding(self, field: str, token: str) -> tuple[int, int]:
+        """How many rules hold the term in some version, and how many in a version in force now:
+        each rule (a group: one lineage across releases) counts once, however many releases
+        reworded it. Counted by document, a term of the tournament documents' newest release
+        ("forgot", "remind") read as a term of older rules: each IPG section has up to twenty
+        versions, of which one is in force."""
+        group, first, last = self._docmeta()
+        postings = self.scorer.postings(field, token)
+        held, current, now = set(), set(), today()
+        for docnum in postings.ids if postings else ():
+            held.add(group[docnum])
+            if first[docnum] <= now <= last[docnum]:
+                current.add(group[docnum])
+        return len(held), len(current)
 
     def _current_glossary_words(self, texts) -> set[str]:
         """The words of the glossary in force now, obsolete entries aside, as the text field reads

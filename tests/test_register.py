@@ -1,0 +1,93 @@
+"""Which body of rules a question is asked in (search/register.py): the tournament documents'
+words put their sections first; the game's questions keep the game's rules."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rulebase.search.register import Register
+from rulebase.search.request import run_search
+
+
+class _Postings:
+    def __init__(self, ids):
+        self.ids = ids
+
+
+class _Scorer:
+    """Four documents: 0-1 tournament sections, 2-3 game rules, all in force."""
+
+    def __init__(self, terms: dict[str, list[int]]):
+        self.terms = terms
+
+    def docs(self, field, values):
+        return {0, 1}
+
+    def postings(self, field, token):
+        return _Postings(self.terms[token]) if token in self.terms else None
+
+
+def _register(lengths: list[int], terms: dict[str, list[int]]) -> Register:
+    docmeta = ([0, 1, 2, 3], [0] * 4, [99999999] * 4)
+    return Register(_Scorer(terms), lambda: docmeta, lambda: lengths, 20260101)
+
+
+def test_a_word_only_the_tournament_uses_leans_its_way_and_a_shared_word_does_not():
+    register = _register([10, 10, 10, 10], {"penalti": [0, 1], "stack": [2, 3], "card": [0, 1, 2, 3]})
+    assert register.leans([]) == 0.0  # two bodies of one size: no prior either way
+    assert register.is_tournament(["penalti"])
+    assert not register.is_tournament(["stack"])
+    assert register.leans(["card"]) == pytest.approx(0.0)
+    assert register.leans(["unknown"]) == 0.0  # a word neither holds says nothing
+
+
+def test_the_smaller_body_needs_more_words_that_lean_its_way():
+    """Tournament text a quarter of the game's: the prior is log(1/4), so one word held once by
+    each body leans to neither, and reads as the game's."""
+    register = _register([5, 5, 20, 20], {"judg": [0, 2], "penalti": [0, 1]})
+    assert register.leans([]) == pytest.approx(math.log(1 / 4))
+    assert not register.is_tournament(["judg"])
+    assert register.is_tournament(["penalti"])
+
+
+@pytest.mark.parametrize("question", [
+    "penalty for drawing an extra card",
+    "my opponent forgot their trigger, do I have to remind them",
+    "is it cheating if I notice my opponent made a mistake that helps me and I say nothing",
+])
+def test_tournament_questions_read_as_the_tournaments_on_the_real_index(library, question):
+    from rulebase.search.question import split_query
+
+    searcher = library.searcher
+    words = split_query(question)[0]
+    tokens = [t for per in searcher.word_terms(words, "en") for f, t in per if f == "text"]
+    assert searcher.register.is_tournament(tokens)
+
+
+@pytest.mark.parametrize("question", [
+    "trample deathtouch damage assignment",
+    "what happens to a creature with summoning sickness that gains haste",
+    "the stack",
+    "can I respond to a triggered ability",
+])
+def test_game_questions_read_as_the_games_on_the_real_index(library, question):
+    from rulebase.search.question import split_query
+
+    searcher = library.searcher
+    words = split_query(question)[0]
+    tokens = [t for per in searcher.word_terms(words, "en") for f, t in per if f == "text"]
+    assert not searcher.register.is_tournament(tokens)
+
+
+def test_a_forgotten_trigger_asked_as_a_player_finds_the_ipg_first(library):
+    """The IPG's Missed Trigger used to come fifth, under Crystal Keep 1999 and CR rules that
+    share the words "trigger" and "opponent"."""
+    hits = run_search(library, "my opponent forgot their trigger, do I have to remind them", {}, 3).hits
+    assert hits[0].id.startswith("ipg:2.1@")
+
+
+def test_a_game_question_keeps_the_game_rules_first(library):
+    hits = run_search(library, "what happens if I have to draw from an empty library", {}, 3).hits
+    assert hits[0].id.startswith("cr:")

@@ -1,0 +1,29 @@
+"""A term's history in the index (search/term_history.py): a word of older rules asks about
+them; a word of the tournament documents' newest release does not."""
+
+from __future__ import annotations
+
+from rulebase.search import language
+from rulebase.search.question import split_query
+
+
+def _asks_old(library, question: str) -> bool:
+    searcher = library.searcher
+    words = language.content_words(split_query(question)[0], "en")  # as the searcher asks it
+    terms = [set(per) for per in searcher.word_terms(words, "en")]
+    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
+    return searcher.history.asks_old(words, terms, texts)
+
+
+def test_a_term_only_older_rules_use_asks_about_them(library):
+    assert _asks_old(library, "mana burn")
+    assert _asks_old(library, "fast effect")
+
+
+def test_words_of_many_versions_of_one_tournament_section_are_no_old_terms(library):
+    """Counted by document, "forgot" and "remind" were old words: each IPG section has up to twenty
+    releases' versions, one in force. Counted by rule, they are today's."""
+    assert not _asks_old(library, "my opponent forgot their trigger, do I have to remind them")
+    assert not _asks_old(library, "regular REL forgot to draw")
+    held, current = library.searcher.history.rules_holding("text", "remind")
+    assert 0 < current <= held
