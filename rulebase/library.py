@@ -92,7 +92,7 @@ class Library:
 
     def reload(self) -> None:
         """Forget the sources and the open index: after `rulebase add` or `remove`."""
-        for name in ("sources", "store", "searcher"):
+        for name in ("sources", "store", "searcher", "programs"):
             self.__dict__.pop(name, None)
         self._opened.clear()
         self._generation = None
@@ -370,6 +370,14 @@ class Library:
     @cached_property
     def searcher(self):
         return _Guarded(self, "searcher")
+
+    @cached_property
+    def programs(self) -> dict[str, str]:
+        """The Rules Enforcement Level of each tournament program, as the MTR in force says
+        (search/levels.py), read once."""
+        from rulebase.search.levels import current_programs  # lazy: only a search reads it
+
+        return current_programs(self.store)
 
     @cached_property
     def card_searcher(self):

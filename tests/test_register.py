@@ -91,3 +91,12 @@ def test_a_forgotten_trigger_asked_as_a_player_finds_the_ipg_first(library):
 def test_a_game_question_keeps_the_game_rules_first(library):
     hits = run_search(library, "what happens if I have to draw from an empty library", {}, 3).hits
     assert hits[0].id.startswith("cr:")
+
+
+def test_the_title_of_a_game_text_reads_as_the_games(library):
+    """"minimum deck size" leans to the MTR's words ("minimum", "deck"), but it is the title of a
+    glossary entry of the Comprehensive Rules in force: the game's texts keep their full weight,
+    and Crystal Keep's "The Library size must be 40 or more cards" stays in the first five."""
+    hits = run_search(library, "minimum deck size", {}, 5).hits
+    assert hits[0].id.startswith("cr:glossary.minimum-deck-size@")
+    assert "ck1999:P.1.2" in [h.id for h in hits]

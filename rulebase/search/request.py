@@ -12,8 +12,10 @@ from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import name_words, read_cards
 from rulebase.search.hits import Hit, Results, clip
+from rulebase.search.levels import NOT_AT, level_named
 from rulebase.search.question import quoted_in_question, without_links
 from rulebase.search.reading import read_era
+from rulebase.search.register import OTHER_BODY_FACTOR
 from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
@@ -45,6 +47,8 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     named = read_cards(library.store, query, lambda word: library.searcher.known("en", word)) \
         if read_cards_named else []
     cards = Cards([record for record, _ in named], name_words(named), _lift(library, [r for r, _ in named]))
+    if not filters.get("source"):  # the document of the level the question names comes first
+        cards.lift = _at_level(library, query, cards.lift)
     current_first = when is None and not filters.get("edition") and not filters.get("source")
     if current_first:
         era = read_era(query, today() // 10000)
@@ -140,6 +144,18 @@ def _lift(library, records: list) -> dict[int, float]:
         return scorer.docs("group", store.lineages_within(number, source, today()))
 
     return card_lift(records, store.cards_total(), docs_of)
+
+
+def _at_level(library, query: str, lift: dict[int, float]) -> dict[int, float]:
+    """`lift` with the documents that do not apply at the Rules Enforcement Level the question
+    names counted at half (search/levels.py)."""
+    level = level_named(query, library.programs)
+    if level is None:
+        return lift
+    out = dict(lift)
+    for docnum in library.searcher.scorer.docs("source", list(NOT_AT[level])):
+        out[docnum] = out.get(docnum, 1.0) * OTHER_BODY_FACTOR
+    return out
 
 
 def _search_cards(library, query: str, filters: dict[str, list[str]], limit: int, note: str | None) -> Results:

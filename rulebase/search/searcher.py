@@ -173,7 +173,11 @@ class Searcher:
         if now_first and scores:  # a question in the tournament documents' words: theirs first
             strong = [t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
                       for f, t in terms if f == "text"]
-            if self.register.is_tournament(strong):
+            # (unless it is the title of a game text in force: "minimum deck size" is the CR's term)
+            named = self.scorer.whole("title", tuple(self._tokens("title", text)), TITLE_SLACK)
+            current = self.in_force(today())
+            if self.register.is_tournament(strong) and not any(
+                    current(d) and d not in self.register.tournament for d in named):
                 tournament = self.register.tournament
                 for docnum in scores:
                     if docnum not in tournament:

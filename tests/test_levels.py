@@ -1,0 +1,56 @@
+"""The Rules Enforcement Level a question names (search/levels.py), read from the MTR's own
+Appendix F; the document that does not apply at that level counts for less."""
+
+from __future__ import annotations
+
+from rulebase.search.levels import level_named, programs
+from rulebase.search.request import run_search
+
+# MTR 2025-11-10 Appendix F as its PDF-converted HTML reads (one line), and 2018's (a row a line)
+FLAT = ("The following chart indicates the appropriate (minimum) Rules Enforcement level for various programs:\n\n"
+        "Program Rules Enforcement Level\n\nEternal Weekend Competitive Friday Night Magic Regular Game Day Regular "
+        "(Competitive recommended) Prerelease Regular Pro Tour Professional Pro Tour Qualifier Competitive "
+        "Spotlight Series – Day 1 Competitive")
+ROWS = ("The following chart indicates the appropriate Rules Enforcement level for various programs:\n\nProgram\n\n"
+        "Rules Enforcement Level\n\nFriday Night Magic\n\nRegular\n\nGrand Prix Day 2*\n\nProfessional\n\n"
+        "Grand Prix Trial\n\nRegular*\n")
+
+
+def test_the_chart_is_read_in_either_layout():
+    assert programs(FLAT) == {"eternal weekend": "Competitive", "friday night magic": "Regular",
+                              "game day": "Regular", "prerelease": "Regular", "pro tour": "Professional",
+                              "pro tour qualifier": "Competitive", "spotlight series day 1": "Competitive"}
+    assert programs(ROWS) == {"friday night magic": "Regular", "grand prix day 2": "Professional",
+                              "grand prix trial": "Regular"}
+
+
+def test_a_question_names_its_level_by_name_or_by_its_event():
+    table = programs(FLAT)
+    assert level_named("regular REL forgot to draw", table) == "Regular"
+    assert level_named("at a Prerelease I saw the top card of my library", table) == "Regular"
+    assert level_named("at FRIDAY NIGHT MAGIC my opponent forgot a trigger", table) == "Regular"
+    assert level_named("at a Pro Tour Qualifier I drew an extra card", table) == "Competitive"  # the longer name
+    assert level_named("the stack", table) is None
+    assert level_named("a prerelease, then a competitive REL event", table) is None  # two levels: neither
+
+
+def test_the_real_mtr_gives_the_programs_of_today(library):
+    table = library.programs
+    assert table["friday night magic"] == "Regular"
+    assert table["prerelease"] == "Regular"
+    assert "competitive" not in table.values() and "Competitive" in table.values()
+
+
+def test_the_document_that_does_not_apply_at_the_level_counts_half(library):
+    """The IPG applies at Competitive and Professional REL; at a prerelease the JAR does."""
+    from rulebase.search.request import _at_level
+
+    scorer = library.searcher.scorer
+    ipg, jar = scorer.docs("source", ["ipg", "dipg"]), scorer.docs("source", ["jar"])
+    regular = _at_level(library, "at a prerelease I drew an extra card", {})
+    assert set(regular) == ipg and set(regular.values()) == {0.5}
+    competitive = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
+    assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0)
+    assert _at_level(library, "I drew an extra card", {7: 2.0}) == {7: 2.0}
+    filtered = run_search(library, "at a prerelease I drew an extra card", {"source": ["ipg"]}, 3).hits
+    assert filtered and all(h.id.startswith("ipg:") for h in filtered)  # a filter asks for the IPG: no level read
