@@ -123,6 +123,8 @@ def test_leads_and_health_check(tmp_path):
 # "two-headed giant exalted", 2nd -> 3rd for the listed ruling). 0.586 with the tournament documents
 # and the 2023-2026 releases: "graveyard order and memory" puts today's 404.2 (the graveyard's order
 # can't be changed) before the listed 4th Edition glossary entry (1st -> 2nd); no other query moved.
+# 0.582 with the reading of a question's register (search/register.py): "two-headed giant exalted"
+# reads as the tournament's (the MTR's Two-Headed Giant sections), the listed ruling 4th -> 5th.
 @pytest.mark.parametrize("name, mrr_floor, recall_floor", [("dev-queries.tsv", 0.58, 0.95), ("queries.tsv", 0.75, 0.95)])
 def test_search_quality_floor(library, name, mrr_floor, recall_floor):
     """The answer-text sets (shared dev set, our own) stay above their floors and the baselines."""
@@ -155,14 +157,14 @@ def test_graded_questions_beat_both_baselines_on_every_slice(library):
 def test_tournament_questions_beat_fts5(library):
     """40 tournament questions (MTR, IPG, JAR) written blind, pooled hits graded blind
     (tests/eval/judged/tournament.*): rulebase ahead of SQLite FTS5 on every measure, ahead of grep
-    on nDCG@10, no hit ungraded (measured: MRR@10 0.705, nDCG@10 0.690, recall@5 0.850)."""
+    on nDCG@10, no hit ungraded (measured: MRR@10 0.820, nDCG@10 0.752, recall@5 0.900)."""
     import judged
 
     table = judged.score(judged.Systems(library), ["tournament"])
     assert table[("all", "unjudged")] == (0,)
     ours, fts5, grep = (table[("all", system)] for system in ("rulebase", "fts5", "grep"))
     assert all(a > b for a, b in zip(ours[1:], fts5[1:], strict=True)) and ours[2] > grep[2]
-    assert all(a >= b for a, b in zip(ours[1:], (0.65, 0.65, 0.8), strict=True))  # each measure, not the tuple
+    assert all(a >= b for a, b in zip(ours[1:], (0.75, 0.7, 0.85), strict=True))  # each measure, not the tuple
 
 
 def test_urllib_is_left_whole_for_anyone_who_imports_it_after_whoosh():

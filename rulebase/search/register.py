@@ -13,7 +13,8 @@ and for common ones it understates the tournament's long sections, which errs to
 Measured on the questions of tests/eval (scripts/judged.py; real and dev sets): 34 of the 40
 tournament questions read as tournament, 3 of the 67 judged game questions (two about
 interrupts, one about a constructed deck's minimum, which the MTR answers) and 1 of the 66 real
-questions' two modes.
+questions' two modes. The first question a searcher reads costs 14 ms (every document's length
+and days in force), each later one under 3 ms.
 """
 
 from __future__ import annotations

@@ -170,18 +170,11 @@ class Searcher:
                 scores[docnum] *= factor
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
-        if now_first and scores:  # a question in the tournament documents' words: theirs first
-            strong = [t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
-                      for f, t in terms if f == "text"]
-            # (unless it is the title of a game text in force: "minimum deck size" is the CR's term)
-            named = self.scorer.whole("title", tuple(self._tokens("title", text)), TITLE_SLACK)
-            current = self.in_force(today())
-            if self.register.is_tournament(strong) and not any(
-                    current(d) and d not in self.register.tournament for d in named):
-                tournament = self.register.tournament
-                for docnum in scores:
-                    if docnum not in tournament:
-                        scores[docnum] *= OTHER_BODY_FACTOR
+        if now_first and scores and self._in_tournament_words(text, word_terms, weights):
+            tournament = self.register.tournament  # their sections first (search/register.py)
+            for docnum in scores:
+                if docnum not in tournament:
+                    scores[docnum] *= OTHER_BODY_FACTOR
         field = "title_hu" if lang == "hu" else "title"
         title = tuple(self._tokens(field, text))  # (as respelled: "legnd rule" is "legend rule")
         if scores and title and not phrases:  # (a title that is the query, word for word, or nearly)
@@ -238,6 +231,19 @@ class Searcher:
             results.notes.append(f"every document these filters pass is in {other}, and the query is in "
                                  f"{language.NAMES[crossed]}: ask in {other}, or drop the filter")
         return results
+
+    def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
+        """Whether a question's words, names and light words aside, are the tournament documents'
+        rather than the game's, and it is not the title of a game text in force ("minimum deck
+        size" is the Comprehensive Rules' term, though the MTR's words)."""
+        strong = [t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
+                  for f, t in terms if f == "text"]
+        if not self.register.is_tournament(strong):
+            return False
+        title = tuple(self._tokens("title", text))
+        current, tournament = self.in_force(today()), self.register.tournament
+        return not title or not any(current(d) and d not in tournament
+                                    for d in self.scorer.whole("title", title, TITLE_SLACK))
 
     def _pooled(self, docnum: int) -> tuple[str, float]:
         """The id a document is listed by (a heading's lead paragraph stands for it) and its
