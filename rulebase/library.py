@@ -137,6 +137,7 @@ class Library:
         finally:
             self._tell_refusals()
         self._opened.clear()
+        self.__dict__.pop("programs", None)  # (read from the generation just built)
         return self._generation
 
     def _tell_refusals(self) -> None:

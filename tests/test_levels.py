@@ -38,7 +38,7 @@ def test_the_real_mtr_gives_the_programs_of_today(library):
     table = library.programs
     assert table["friday night magic"] == "Regular"
     assert table["prerelease"] == "Regular"
-    assert "competitive" not in table.values() and "Competitive" in table.values()
+    assert {"Regular", "Competitive", "Professional"} == set(table.values())
 
 
 def test_the_document_that_does_not_apply_at_the_level_counts_half(library):
@@ -52,5 +52,15 @@ def test_the_document_that_does_not_apply_at_the_level_counts_half(library):
     competitive = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
     assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0)
     assert _at_level(library, "I drew an extra card", {7: 2.0}) == {7: 2.0}
-    filtered = run_search(library, "at a prerelease I drew an extra card", {"source": ["ipg"]}, 3).hits
-    assert filtered and all(h.id.startswith("ipg:") for h in filtered)  # a filter asks for the IPG: no level read
+
+
+def test_a_source_filter_reads_no_level(library, monkeypatch):
+    """`--source ipg` asks for the IPG: the level a question names does not count it down."""
+    import rulebase.search.request as request
+
+    read = []
+    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or args[2])
+    hits = run_search(library, "at a prerelease I drew an extra card", {"source": ["ipg"]}, 3).hits
+    assert hits and all(h.id.startswith("ipg:") for h in hits) and read == []
+    run_search(library, "at a prerelease I drew an extra card", {}, 3)
+    assert len(read) == 1

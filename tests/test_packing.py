@@ -47,3 +47,13 @@ def test_a_packed_record_that_does_not_unpack_is_damage(tmp_path):
     conn.close()
     with pytest.raises(DamagedData, match="a packed rule record in records.db does not unpack"):
         RecordStore(tmp_path / "records.db").get("d:702.2")
+
+
+def test_packed_records_without_their_dictionaries_are_damage(tmp_path):
+    write_db(tmp_path / "records.db", [_rule(n) for n in range(1, 5)])
+    conn = sqlite3.connect(tmp_path / "records.db")
+    conn.execute("DROP TABLE dictionaries")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DamagedData, match="records.db holds packed records and no dictionaries"):
+        RecordStore(tmp_path / "records.db").get("d:702.2")

@@ -36,18 +36,19 @@ def _register(lengths: list[int], terms: dict[str, list[int]]) -> Register:
 
 def test_a_word_only_the_tournament_uses_leans_its_way_and_a_shared_word_does_not():
     register = _register([10, 10, 10, 10], {"penalti": [0, 1], "stack": [2, 3], "card": [0, 1, 2, 3]})
-    assert register.leans([]) == 0.0  # two bodies of one size: no prior either way
+    assert register.leans(["card"]) == pytest.approx(0.0)  # two bodies of one size, a word both hold
     assert register.is_tournament(["penalti"])
     assert not register.is_tournament(["stack"])
-    assert register.leans(["card"]) == pytest.approx(0.0)
-    assert register.leans(["unknown"]) == 0.0  # a word neither holds says nothing
+    assert not register.is_tournament(["unknown"])  # a word neither holds says nothing, nor does the prior
+    assert not register.is_tournament([])
 
 
 def test_the_smaller_body_needs_more_words_that_lean_its_way():
-    """Tournament text a quarter of the game's: the prior is log(1/4), so one word held once by
-    each body leans to neither, and reads as the game's."""
+    """Tournament text a quarter of the game's: the prior is log(1/4). A word in one section of
+    each body is four times likelier per word of the tournament's text, and the prior takes it
+    back: it reads as the game's; a word in both tournament sections and no game rule does not."""
     register = _register([5, 5, 20, 20], {"judg": [0, 2], "penalti": [0, 1]})
-    assert register.leans([]) == pytest.approx(math.log(1 / 4))
+    assert register.leans(["judg"]) == pytest.approx(math.log(1 / 4) + math.log(4))
     assert not register.is_tournament(["judg"])
     assert register.is_tournament(["penalti"])
 

@@ -13,7 +13,8 @@ Layout of an index directory:
         meta.json        what it was built from (fingerprint, sources, counts, report) and the
                          size, modification time and CRC-32 of every other file: a reader notices
                          truncation, deletion or rewriting from stat calls alone
-        records.db       SQLite: every record as JSON, keyed by id, number and page
+        records.db       SQLite: every record as JSON (the most numerous kinds zlib-packed), keyed
+                         by id, number and page
         whoosh/          the full-text index of the rules documents
         cards/           the cards' full-text index, apart: the rules' ranking statistics stay theirs
 

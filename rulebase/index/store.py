@@ -167,7 +167,10 @@ class RecordStore:
 
     def _zdicts(self) -> dict[str, bytes]:
         if self._dictionaries is None:
-            self._dictionaries = dict(self.conn.execute("SELECT kind, zdict FROM dictionaries"))
+            try:
+                self._dictionaries = dict(self.conn.execute("SELECT kind, zdict FROM dictionaries"))
+            except sqlite3.OperationalError:  # packed rows and no dictionaries: not as written
+                raise DamagedData("records.db holds packed records and no dictionaries") from None
         return self._dictionaries
 
     def get(self, record_id: str) -> Record | None:
@@ -213,7 +216,8 @@ class RecordStore:
         """Records of a kind: of the archive's versions only the newest of each rule (its text
         now, or when it was last in force); with `when`, only what was in force that day. `like`:
         only records whose stored data matches one of these SQL LIKE patterns (a cheap prefilter
-        for a scan that would otherwise parse thousands of records)."""
+        for a scan that would otherwise parse thousands of records; a packed kind's data is no
+        text to match, so it is scanned whole and the caller's own test decides)."""
         if kind in PACKED_KINDS or any(len(pattern.encode("utf-8")) > LIKE_LIMIT for pattern in like):
             like = ()  # packed, or a pattern SQLite refuses: a prefilter only saves time, so scan them all
         extra = " AND (" + " OR ".join(["data LIKE ?"] * len(like)) + ")" if like else ""

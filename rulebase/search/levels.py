@@ -15,11 +15,13 @@ import re
 
 from rulebase.core.eras import today
 from rulebase.core.records import fold_accents as fold
+from rulebase.index.versions import in_force
 
 LEVELS = ("Regular", "Competitive", "Professional")
 PROGRAMS_TITLE = ("rules enforcement levels of programs",)  # the title of MTR Appendix F
-_ROW = re.compile(r"(.+?)\s*\*?\s+(Regular|Competitive|Professional)\*?(?:\s*\([^)]*\))?(?=\s|$)")
-_NAMED_LEVEL = re.compile(r"\b(regular|competitive|professional)\s+(?:rel|rules\s+enforcement)\b", re.I)
+# a row: the program, then its level, a footnote's star and a parenthesis ("(Competitive recommended)")
+_ROW = re.compile(rf"(.+?)\s*\*?\s+({'|'.join(LEVELS)})\*?(?:\s*\([^)]*\))?(?=\s|$)")
+_NAMED_LEVEL = re.compile(rf"\b({'|'.join(LEVELS)})\s+(?:rel|rules\s+enforcement)\b", re.I)
 # The document that does not apply at a level: the IPG and DIPG below Competitive, the JAR above.
 NOT_AT = {"Regular": ("ipg", "dipg"), "Competitive": ("jar",), "Professional": ("jar",)}
 
@@ -57,8 +59,5 @@ def _words(text: str) -> str:
 
 def current_programs(store) -> dict[str, str]:
     """The table of the MTR release in force today ({} in an index without the MTR)."""
-    now = today()
-    held = [r for r in store.titled("mtr", list(PROGRAMS_TITLE)) if r.span]
-    windows = store.windows([r.id for r in held])
-    current = [r for r in held if windows.get(r.id, (0, 0))[0] <= now <= windows.get(r.id, (0, 0))[1]]
+    current = in_force(store, [r for r in store.titled("mtr", list(PROGRAMS_TITLE)) if r.span], today())
     return programs(current[-1].text) if current else {}

@@ -32,7 +32,8 @@ OTHER_BODY_FACTOR = 0.5
 
 
 class Register:
-    """The tournament documents in force now and the text both bodies hold, read once."""
+    """The tournament documents (every release) and the size of the text in force now of each
+    body, read once."""
 
     def __init__(self, scorer, docmeta: Callable[[], tuple], lengths: Callable[[], list[int]], now: int):
         self.scorer, self._docmeta, self._lengths, self._now = scorer, docmeta, lengths, now
@@ -60,7 +61,7 @@ class Register:
         tournament, current, size_t, size_g = self._read()
         if not size_t or not size_g:
             return float("-inf")
-        odds = log(size_t / size_g)  # the prior: a word of the whole text is the tournament's this often
+        odds, read = log(size_t / size_g), False  # the prior: a word of the text is the tournament's this often
         for token in tokens:
             postings = self.scorer.postings("text", token)
             held = [d for d in (postings.ids if postings else ()) if d in current]
@@ -68,7 +69,8 @@ class Register:
             in_g = len(held) - in_t
             if held:
                 odds += log(((in_t + 0.5) / size_t) / ((in_g + 0.5) / size_g))
-        return odds
+                read = True
+        return odds if read else float("-inf")  # (no word to read: the prior alone says nothing)
 
     def is_tournament(self, tokens: list[str]) -> bool:
         return self.leans(tokens) > 0
