@@ -127,7 +127,8 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
 @dataclass
 class Cards:
     """The cards a question names: their records, the words spent naming them (names, not rules
-    words), and the lift their rules give (search/cards.py)."""
+    words), and the factors the ranking takes per document: the lift their rules give
+    (search/cards.py), with the level's the question names (search/levels.py, run_search)."""
 
     records: list = field(default_factory=list)
     words: set[str] = field(default_factory=set)
