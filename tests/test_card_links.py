@@ -92,6 +92,64 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"
 
 
+SUBRULES = RULES + [
+    rule("202.3", "The mana value of an object is a number equal to the total amount of mana in its mana cost."),
+    rule("202.3d", "The mana value of a split card not on the stack is determined from the combined mana costs of "
+                   "its halves. See rule 709, “Split Cards.”"),
+    rule("202.3e", "When calculating the mana value of an object with an {X} in its mana cost, X is treated as 0."),
+    rule("202.3g", "Each Phyrexian mana symbol in a card’s mana cost contributes 1 to its mana value."),
+    glossary("Mana Value", "The total amount of mana in a mana cost.", ["202.3"]),
+    rule("107.4f", "Phyrexian mana symbols are colored mana symbols."),
+    glossary("Phyrexian Mana Symbol", "A mana symbol that can be paid with 2 life.", ["107.4f"]),
+    rule("709", "Split Cards", "Split Cards", "chapter"),
+    rule("601", "Casting Spells", "Casting Spells", "chapter"),
+    rule("601.3", "A player can begin to cast a spell only if no rule or effect prohibits that player from casting it."),
+    glossary("Cast", "To take a spell from where it is and put it on the stack.", ["601"]),
+    rule("604.3", "Some static abilities are characteristic-defining abilities."),
+    glossary("Characteristic-Defining Ability", "An ability that conveys a characteristic.", ["604.3"]),
+    rule("613", "Interaction of Continuous Effects", "Interaction of Continuous Effects", "chapter"),
+    rule("613.4a", "Layer 7a: Effects from characteristic-defining abilities that define power and/or toughness "
+                   "are applied. See rule 604.3."),
+    rule("613.4b", "Layer 7b: Effects that set power and/or toughness to a specific number are applied."),
+    glossary("Layer", "The system used to apply continuous effects.", ["613"]),
+    rule("610.3", "Some one-shot effects cause an object to change zones “until” a specified event occurs."),
+    rule("701.13", "Exile"),
+    rule("701.13a", "To exile an object, move it to the exile zone from wherever it is."),
+]
+
+
+def test_subrules_say_how_a_general_rule_applies_to_the_card():
+    """A mana cost's kinds of symbol and a layout bring the mana value subrule that counts them; a
+    "*" power brings the characteristic-defining ability and its layer; "can't cast" the cast
+    chapter's prohibition rule; an exile "until" an event the zone change of 610.3."""
+    cards = [card("Cut", "Target creature gets -5/-5 until end of turn.", mana_cost="{1}{B/P}{B/P}",
+                  types=["Instant"], type_line="Instant"),
+             card("Fireball", "This spell deals X damage to any target.", mana_cost="{X}{R}", types=["Sorcery"],
+                  type_line="Sorcery"),
+             card("Fire // Ice", "Fire deals 2 damage divided as you choose.", layout="split", types=["Instant"],
+                  type_line="Instant // Instant"),
+             card("Goyf", "Goyf's power is equal to the number of card types among cards in all graveyards.",
+                  power="*", toughness="1+*"),
+             card("Abolisher", "During your turn, your opponents can't cast spells."),
+             card("Jailer", "When this creature enters, exile target creature an opponent controls until an "
+                            "opponent becomes the monarch."),
+             card("Bear", "Discard a card: This creature gets +1/+1 until end of turn."),
+             card("Digger", "Exile cards from the top of your library until you exile a land card.")]
+    cards += [card(f"Filler {n}", "Draw a card.") for n in range(40)]
+    link_cards(cards, SUBRULES)
+    links = {c.title: {link["rule"]: link["reason"] for link in c.card["links"]} for c in cards}
+    assert links["Cut"]["202.3g"] == "mana cost: {1}{B/P}{B/P}"
+    assert "202.3g" not in links["Fireball"] and links["Fireball"]["202.3e"] == "mana cost: {X}{R}"
+    assert links["Fire // Ice"]["202.3d"] == "layout: split"
+    goyf = links["Goyf"]
+    assert {"604.3", "613.4a"} <= goyf.keys() and "613.4b" not in goyf
+    assert goyf["604.3"].startswith("characteristic-defining ability: ") and "power is equal to" in goyf["604.3"]
+    assert links["Abolisher"]["601.3"] == "can't cast"
+    assert links["Jailer"]["610.3"].startswith("exile target creature")
+    assert "610.3" not in links["Bear"] and "610.3" not in links["Digger"]
+    assert "610.3" not in links["Cut"]  # until end of turn: a duration, not a return
+
+
 def test_a_longer_term_hides_a_shorter_one_inside_it():
     vocabulary = Vocabulary([rule("702.61", "Split second"), rule("709", "Split Cards", "Split Cards", "chapter")])
     named = [" ".join(t.words) for t, _, _ in vocabulary.named(words_of("split second split cards"))]
@@ -114,8 +172,8 @@ def cards_of(library):
 
 
 def test_real_cards_link_the_rules_a_judge_cites(cards_of, library):
-    """The card set (tests/eval/card-rules-dev.tsv, scripts/cardlinks.py): link recall at least 0.80
-    (0.846 measured), few links per card."""
+    """The card set (tests/eval/card-rules-dev.tsv, scripts/cardlinks.py): link recall at least 0.90
+    (0.923 measured), few links per card."""
     with open(SET, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
     from rulebase.core.eras import day
@@ -130,7 +188,7 @@ def test_real_cards_link_the_rules_a_judge_cites(cards_of, library):
         for cited in row["rules"].split(";"):
             hit += any(is_within(cited, n) or is_within(n, cited) for n in numbers)
             total += 1
-    assert hit / total >= 0.80
+    assert hit / total >= 0.90
     counts = library.store.links_per_card()
     assert statistics.median(counts) <= 6
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from rulebase.core.records import Record, number_key
 from rulebase.ingest.cards.mana import kinds as symbol_kinds
 from rulebase.ingest.cards.names import face_names
+from rulebase.ingest.cards.subrules import Subrules
 from rulebase.ingest.cards.templates import Templates
 from rulebase.ingest.cards.vocabulary import GENERAL, Vocabulary, is_within, on_the_board, parent_of
 from rulebase.ingest.cards.words import TYPOGRAPHY, WORD, forms, words_of
@@ -55,10 +56,12 @@ def link_cards(cards: list[Record], rules: Iterable[Record]) -> Counter:
     templates = Templates([shape for shape in vocabulary.templates if share[id(shape)] <= most
                            and not (shape.literal and set(words_of(shape.literal)) <= common_words)])
     categories = _categories(vocabulary)
+    subrules = Subrules(vocabulary)
     used: Counter = Counter()
     for card in cards:
-        found = _what_it_is(card, vocabulary, common) + _abilities(card, texts[card.id], vocabulary, categories)
-        found += _what_it_says(words[card.id], vocabulary, common_words)
+        found = _what_it_is(card, vocabulary, common, subrules)
+        found += _abilities(card, texts[card.id], vocabulary, categories, subrules)
+        found += _what_it_says(words[card.id], vocabulary, common_words) + subrules.in_text(words[card.id], texts[card.id])
         found += [(shape.number, match) for shape, match in templates.found(texts[card.id], words[card.id])]
         spans = _spans(card.text)
         card.card["links"] = [vocabulary.link(number, "; ".join(_as_printed(why, card.text, spans) for why in reasons))
@@ -87,13 +90,16 @@ _LOYALTY = re.compile(r"^[+−-]?(?:\d+|x):\s")
 _CHAPTER_LINE = re.compile(r"^[ivx]+(?:, [ivx]+)*\s*—")
 
 
-def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict[str, str]) -> list[tuple[str, str]]:
+def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict[str, str],
+               subrules: Subrules) -> list[tuple[str, str]]:
     """(number, reason) for the kind of each of the card's abilities, as 113.3 sorts them: an
     ability that begins "When", "Whenever" or "At" is triggered (603); "[Cost]: [Effect]" is
     activated (602), a loyalty ability's cost a number (606), one that adds mana a mana ability
-    (605); any other line of a permanent's text is static (604); a keyword's kind is what its rule
-    says it is ("Persist is a triggered ability")."""
+    (605); any other line of a permanent's text is static (604), or characteristic-defining (604.3,
+    and its layer) when it sets a power or toughness the card prints as "*" (208.2a); a keyword's
+    kind is what its rule says it is ("Persist is a triggered ability")."""
     facts = card.card
+    starred = "*" in f"{facts.get('power') or ''}{facts.get('toughness') or ''}"
     keywords = {k.lower() for k in facts["keywords"]}
     permanent = not {"Instant", "Sorcery"} & set(facts["types"])
     found: list[tuple[str, str]] = []
@@ -120,6 +126,9 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
         elif _ACTIVATED.match(line):
             effect = line.split(":", 1)[1]
             kind = "mana" if re.search(r"\badd\b", effect) and "target" not in effect else "activated"
+        elif permanent and starred and subrules.defining and re.search(r"\b(?:power|toughness)\b", line):
+            found += [(n, f"characteristic-defining ability: {head}") for n in subrules.defining]
+            continue
         elif permanent:
             kind = "static"
         else:
@@ -152,10 +161,10 @@ def _own_text(card: Record) -> str:
     return "\n".join(" ".join(line.split()) for line in text.translate(TYPOGRAPHY).lower().split("\n"))
 
 
-def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str]) -> list[tuple[str, str]]:
+def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules: Subrules) -> list[tuple[str, str]]:
     """(number, reason) for the card's keywords, card types and supertypes but the `common` ones
     (borne by more than GENERAL of all cards), subtypes with rules of their own, layout and kinds
-    of mana symbol."""
+    of mana symbol, each of these two with the subrule that counts its mana value."""
     facts = card.card
     found: list[tuple[str, str]] = []
     for keyword in facts["keywords"]:
@@ -178,11 +187,11 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str]) -> list[
         words = layout.replace("_", " ")
         numbers = vocabulary.lookup(words + " cards", stems=True) or vocabulary.lookup(_spelled(words, vocabulary)
                                                                                        + " cards", stems=True)
-        found += [(n, f"layout: {layout}") for n in numbers[:1]]
+        found += [(n, f"layout: {layout}") for n in numbers[:1] + (subrules.of_layout(numbers[0]) if numbers else [])]
     for kind in symbol_kinds(facts["mana_cost"]):
         numbers = vocabulary.lookup(kind) or vocabulary.lookup(f"{kind} mana symbol") \
             or vocabulary.lookup(f"{kind} mana symbols")
-        found += [(n, f"mana cost: {facts['mana_cost']}") for n in numbers[:1]]
+        found += [(n, f"mana cost: {facts['mana_cost']}") for n in numbers[:1] + subrules.of_cost(kind)]
     return found
 
 
@@ -272,4 +281,4 @@ def _spans(text: str) -> dict[str, list[tuple[int, list]]]:
     return out
 
 
-_ABILITY_KINDS = ("triggered ability:", "activated ability:", "static ability:", "mana ability:", "loyalty ability:")
+_ABILITY_KINDS = ("characteristic-defining ability:", "triggered ability:", "activated ability:", "static ability:", "mana ability:", "loyalty ability:")
