@@ -15,7 +15,6 @@ from pathlib import Path
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Link, Record, sort_key
 from rulebase.core.sources import Source
-from rulebase.ingest.comprules.archive import parse_archive
 from rulebase.ingest.link import LinkReport, link, same_text_key
 from rulebase.ingest.text import Parsed, read_source
 
@@ -69,7 +68,8 @@ def ingest_source(source: Source) -> SourceReport:
 
         return SourceReport(source, parse_all([source])[source.id], "per file (see the notes)", [])
     if source.format in ARCHIVES:
-
+        # lazy: tarfile and the worker pool cost a cold `lookup` 80 ms, and only a build reads the archive
+        parse_archive = importlib.import_module(ARCHIVES[source.format]).parse_archive
         archived = parse_archive(source)
         encodings = ", ".join(f"{name} x{n}" for name, n in archived.encodings.most_common())
         return SourceReport(source, archived.parsed, f"per release: {encodings}", [])
