@@ -79,3 +79,14 @@ def test_the_real_glossary_renames(library):
             "Tribal": ("Kindreds", 20240607), "Totem Armor": ("Umbra Armor", 20240607),
             "EDH": ("Commander", 20110204)}.items() <= renames.items()
     assert not {"Mana Burn", "Interrupt", "Bury", "Damage Assignment Order"} & set(renames)
+
+
+def test_a_pattern_is_compiled_only_for_a_question_holding_its_words():
+    from rulebase.search.renames import _compiled
+
+    rename = read_renames([REMOVE])[0]
+    _compiled.cache_clear()
+    assert rename.pattern.search("can i block with a bear") is None
+    assert _compiled.cache_info().currsize == 0  # no word of the spelling: nothing compiled
+    assert rename.pattern.search("remove it from the game").group(0) == "remove it from the game"
+    assert _compiled.cache_info().currsize == 1
