@@ -115,6 +115,9 @@ SUBRULES = RULES + [
     rule("610.3", "Some one-shot effects cause an object to change zones “until” a specified event occurs."),
     rule("701.13", "Exile"),
     rule("701.13a", "To exile an object, move it to the exile zone from wherever it is."),
+    rule("602", "Activating Activated Abilities", "Activating Activated Abilities", "chapter"),
+    rule("602.5", "A player can’t begin to activate an ability that’s prohibited from being activated."),
+    glossary("Activate", "To put an activated ability onto the stack and pay its costs.", ["602"]),
 ]
 
 
@@ -134,7 +137,19 @@ def test_subrules_say_how_a_general_rule_applies_to_the_card():
              card("Jailer", "When this creature enters, exile target creature an opponent controls until an "
                             "opponent becomes the monarch."),
              card("Bear", "Discard a card: This creature gets +1/+1 until end of turn."),
-             card("Digger", "Exile cards from the top of your library until you exile a land card.")]
+             card("Digger", "Exile cards from the top of your library until you exile a land card."),
+             card("Mill", "Target player exiles cards from the top of their library until that player has exiled "
+                          "a land card."),
+             card("Impulse", "Exile the top card of your library. You may play it until end of turn.",
+                  types=["Sorcery"], type_line="Sorcery"),
+             card("Flash", "Exile the top card of your library and you may play it until end of turn.",
+                  types=["Sorcery"], type_line="Sorcery"),
+             card("Arrest", "Enchanted creature can't attack or block, and its activated abilities can't be "
+                            "activated."),
+             card("Silence", "Your opponents can't cast spells or activate abilities this turn.",
+                  types=["Instant"], type_line="Instant"),
+             card("Angel", "Flying. Other creatures you control with power 4 or greater have vigilance.",
+                  power="*", toughness="*")]
     cards += [card(f"Filler {n}", "Draw a card.") for n in range(40)]
     link_cards(cards, SUBRULES)
     links = {c.title: {link["rule"]: link["reason"] for link in c.card["links"]} for c in cards}
@@ -146,8 +161,11 @@ def test_subrules_say_how_a_general_rule_applies_to_the_card():
     assert goyf["604.3"].startswith("characteristic-defining ability: ") and "power is equal to" in goyf["604.3"]
     assert links["Abolisher"]["601.3"] == "can't cast"
     assert links["Jailer"]["610.3"].startswith("exile target creature")
-    assert "610.3" not in links["Bear"] and "610.3" not in links["Digger"]
-    assert "610.3" not in links["Cut"]  # until end of turn: a duration, not a return
+    assert not {"610.3"} & (links["Bear"].keys() | links["Digger"].keys() | links["Mill"].keys())
+    assert "610.3" not in links["Flash"] and "610.3" not in links["Impulse"]  # until end of turn: a duration
+    assert links["Arrest"]["602.5"] == "can't be activated" and "601.3" not in links["Arrest"]
+    assert links["Silence"]["601.3"] == "can't cast" and links["Silence"]["602.5"] == "can't cast spells or activate"
+    assert "604.3" not in links["Angel"]  # it names power, and defines none
 
 
 def test_a_longer_term_hides_a_shorter_one_inside_it():

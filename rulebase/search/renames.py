@@ -41,6 +41,8 @@ class Spelling:
     needles: tuple[tuple[str, ...], ...]  # each spelling's words, which every match of it holds
 
     def search(self, text: str) -> re.Match | None:
+        """The pattern's first match in `text` (folded, lower case), tried only when `text` holds
+        every word of one of the spellings."""
         if not any(all(word in text for word in words) for words in self.needles):
             return None
         return _compiled(self.source).search(text)
@@ -102,7 +104,7 @@ def _spelling_pattern(spellings: list[str]) -> Spelling:
     for spelling in spellings:
         parts = []
         words = []
-        for piece in re.split(r"(\[[^\]]*\])", fold(spelling.lower())):
+        for piece in re.split(r"(\[[^\]]*\])", fold(spelling.lower()).replace("’", "'")):  # as _found reads a question
             if _PLACEHOLDER.fullmatch(piece):
                 parts.append(r"(?:\S+\s+){0,2}\S+")
             else:

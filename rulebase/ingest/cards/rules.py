@@ -85,6 +85,7 @@ def _categories(vocabulary: Vocabulary) -> dict[str, str]:
 
 
 _TRIGGER = re.compile(r"^(?:when|whenever|at)\b")
+_DEFINES = re.compile(r"\b(?:power|toughness) (?:is|are|are each) equal to\b")  # as 208.2a words it
 _ACTIVATED = re.compile(r"^[^\"“:.]{1,120}:\s")
 _LOYALTY = re.compile(r"^[+−-]?(?:\d+|x):\s")
 _CHAPTER_LINE = re.compile(r"^[ivx]+(?:, [ivx]+)*\s*—")
@@ -96,7 +97,8 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
     ability that begins "When", "Whenever" or "At" is triggered (603); "[Cost]: [Effect]" is
     activated (602), a loyalty ability's cost a number (606), one that adds mana a mana ability
     (605); any other line of a permanent's text is static (604), or characteristic-defining (604.3,
-    and its layer) when it sets a power or toughness the card prints as "*" (208.2a); a keyword's
+    and its layer) when, as 208.2a words it, it says a power or toughness the card prints as "*"
+    "is equal to" something; a keyword's
     kind is what its rule says it is ("Persist is a triggered ability")."""
     facts = card.card
     starred = "*" in f"{facts.get('power') or ''}{facts.get('toughness') or ''}"
@@ -126,7 +128,7 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
         elif _ACTIVATED.match(line):
             effect = line.split(":", 1)[1]
             kind = "mana" if re.search(r"\badd\b", effect) and "target" not in effect else "activated"
-        elif permanent and starred and subrules.defining and re.search(r"\b(?:power|toughness)\b", line):
+        elif permanent and starred and subrules.defining and _DEFINES.search(line):
             found += [(n, f"characteristic-defining ability: {head}") for n in subrules.defining]
             continue
         elif permanent:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
-from rulebase.ingest.cards.words import forms, words_of
+from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
 
 _MOVES = re.compile(r"\bmove it\b")
 _CLAUSE = re.compile(r"[.:;\n•]|, then ")  # a cost is not its effect; "then" begins another
@@ -29,26 +29,15 @@ class Subrules:
     """The subrules above, read once from the rules in force now."""
 
     def __init__(self, vocabulary: Vocabulary):
-        rules = vocabulary.rules
+        rules = {n: r.text.translate(TYPOGRAPHY) for n, r in vocabulary.rules.items()}
         value = vocabulary.glossary.get("mana value", [])[:1]
-        self.value = {n: rules[n].text.translate(_FOLD).lower() for n in rules
-                      if value and n != value[0] and is_within(n, value[0])}
-        cda = vocabulary.glossary.get("characteristic-defining ability", [])[:1]
-        layer = vocabulary.glossary.get("layer", [])[:1]
-        layers = [n for n in rules if cda and layer and is_within(n, layer[0]) and f"rule {cda[0]}" in rules[n].text
-                  and "power" in rules[n].text and n != cda[0]]
-        self.defining = cda + sorted(layers)[:1] if cda else []
-        self.prohibition: dict[str, str] = {}  # an action's word -> its chapter's rule on prohibitions
-        for word, numbers in vocabulary.glossary.items():
-            if len(numbers) == 1 and len(words_of(word)) == 1 and re.match(r"^6\d\d$", numbers[0]):
-                said = sorted((n for n in rules if is_within(n, numbers[0]) and n != numbers[0]
-                               and "prohibit" in rules[n].text), key=len)
-                if said:
-                    self.prohibition[word] = said[0]
-        self.moves = {form for heading, number in vocabulary.keywords.items() if number.startswith("701")
-                      and _MOVES.search(rules[number + "a"].text if number + "a" in rules else "")
-                      for form in (heading, heading + "s")}  # "exile", "exiles"; not "the exiled cards"
-        self.until = [n for n in rules if n[0] in "1234567" and "change zones “until”" in rules[n].text][:1]
+        self.value = {n: text.lower() for n, text in rules.items() if value and n != value[0] and is_within(n, value[0])}
+        self.defining = _defining(vocabulary, rules)
+        self.prohibition = _prohibitions(vocabulary, rules)
+        self.moves = {heading for heading, number in vocabulary.keywords.items()
+                      if number.startswith("701") and _MOVES.search(rules.get(number + "a", ""))}
+        # a game rule (sections 1-7), not a variant's rewording of one
+        self.until = [n for n, text in rules.items() if n[0] in "1234567" and 'change zones "until"' in text][:1]
 
     def of_cost(self, kind: str) -> list[str]:
         """The mana value subrule for a kind of symbol (mana.kinds: X, hybrid, Phyrexian, snow)."""
@@ -62,23 +51,64 @@ class Subrules:
     def in_text(self, words: list[str], text: str) -> list[tuple[str, str]]:
         """(number, the card's words) for the prohibitions and the zone changes "until" its
         lower-case `text` (`words`: its words) holds."""
-        found = []
-        for at, word in enumerate(words[:-1]):
+        found: list[tuple[str, str]] = []
+        for at, word in enumerate(words):
             if word == "can't":
-                action = words[at + 2] if words[at + 1] == "be" and at + 2 < len(words) else words[at + 1]
-                for name, number in self.prohibition.items():
-                    if action in forms(name):
-                        found.append((number, " ".join(words[at:words.index(action, at) + 1])))
+                found += self._prohibited(words, at)
         if self.until and "until" in words:
             for clause in _CLAUSE.split(text):
                 said = words_of(clause)
-                if "until" not in said:
-                    continue
-                until = said.index("until")
-                moved = [at for at, w in enumerate(said[:until]) if w in self.moves]
-                if moved and not self.moves & set(said[until:]) and said[until + 1:until + 4] != ["end", "of", "turn"]:  # "exile cards until you exile a land" repeats
-                    found.append((self.until[0], " ".join(said[moved[-1]:until + 1])))
+                if "until" in said:
+                    found += self._returned(said, said.index("until"))
         return found
 
+    def _prohibited(self, words: list[str], at: int) -> list[tuple[str, str]]:
+        """The prohibition rules of the actions "can't" at `at` forbids: "can't cast spells or
+        activate abilities", "can't be activated"."""
+        out = []
+        end = at + 1
+        while end < len(words):
+            action = words[end + 1] if words[end] == "be" and end + 1 < len(words) else words[end]
+            end += 1 + (words[end] == "be")
+            held = [number for name, number in self.prohibition.items() if action in forms(name)]
+            out += [(number, " ".join(words[at:end])) for number in held]
+            # "spells or activate": the next verb of the list, past its object
+            ahead = next((i for i in range(end, min(end + 4, len(words))) if words[i] in ("or", "and")), None)
+            if ahead is None or ahead + 1 >= len(words):
+                break
+            end = ahead + 1
+        return out
 
-_FOLD = str.maketrans({"’": "'"})
+    def _returned(self, said: list[str], until: int) -> list[tuple[str, str]]:
+        """610.3 for a clause that moves an object "until" an event: not until end of turn (a
+        duration), and not repeating the move ("exiles cards until that player has exiled ...")."""
+        moved = [at for at, w in enumerate(said[:until]) if any(w in (m, m + "s") for m in self.moves)]
+        again = any(w in forms(m) for w in said[until:] for m in self.moves)
+        if not moved or again or said[until + 1:until + 4] == ["end", "of", "turn"]:
+            return []
+        return [(self.until[0], " ".join(said[moved[-1]:until + 1]))]
+
+
+def _defining(vocabulary: Vocabulary, rules: dict[str, str]) -> list[str]:
+    """The characteristic-defining ability's rule (604.3) and the layer rule that applies the
+    ones setting power and toughness: a rule of "Layer" (613) citing 604.3 and naming power."""
+    cda = vocabulary.glossary.get("characteristic-defining ability", [])[:1]
+    layer = vocabulary.glossary.get("layer", [])[:1]
+    if not cda:
+        return []
+    layers = sorted(n for n, text in rules.items() if layer and is_within(n, layer[0]) and n != cda[0]
+                    and f"rule {cda[0]}" in text and "power" in text)
+    return cda + layers[:1]
+
+
+def _prohibitions(vocabulary: Vocabulary, rules: dict[str, str]) -> dict[str, str]:
+    """An action's word -> the rule of its chapter (a glossary term naming one chapter of section
+    6: Cast 601, Activate 602) that says what a prohibition does (601.3, 602.5)."""
+    out = {}
+    for word, numbers in vocabulary.glossary.items():
+        if len(numbers) == 1 and len(words_of(word)) == 1 and re.match(r"^6\d\d$", numbers[0]):
+            said = sorted((n for n, text in rules.items() if is_within(n, numbers[0]) and n != numbers[0]
+                           and "prohibit" in text), key=len)
+            if said:
+                out[word] = said[0]
+    return out
