@@ -90,3 +90,10 @@ def test_a_pattern_is_compiled_only_for_a_question_holding_its_words():
     assert _compiled.cache_info().currsize == 0  # no word of the spelling: nothing compiled
     assert rename.pattern.search("remove it from the game").group(0) == "remove it from the game"
     assert _compiled.cache_info().currsize == 1
+
+
+def test_a_spelling_with_a_curly_apostrophe_reads_a_question_with_either():
+    unblockable = read_renames([("Unblockable (Obsolete)", "A term that meant “can’t be blocked.” Cards that used this "
+                                 "term have received errata in the Oracle card reference.", 20150101)])
+    for question in ("a creature that can’t be blocked", "a creature that can't be blocked"):
+        assert older_names_in(question, unblockable) == [("can't be blocked", "Unblockable")]
