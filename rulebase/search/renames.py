@@ -108,8 +108,9 @@ def _spelling_pattern(spellings: list[str]) -> Spelling:
             if _PLACEHOLDER.fullmatch(piece):
                 parts.append(r"(?:\S+\s+){0,2}\S+")
             else:
-                words += _WORD.findall(piece)
-                parts += [re.escape(w) + (_INFLECTED if len(w) > 3 else "") for w in _WORD.findall(piece)]
+                held = _WORD.findall(piece)
+                words += held
+                parts += [re.escape(w) + (_INFLECTED if len(w) > 3 else "") for w in held]
         if parts:
             alternatives.append(r"\s+".join(parts))
             needles.append(tuple(words))

@@ -61,7 +61,8 @@ def link_cards(cards: list[Record], rules: Iterable[Record]) -> Counter:
     for card in cards:
         found = _what_it_is(card, vocabulary, common, subrules)
         found += _abilities(card, texts[card.id], vocabulary, categories, subrules)
-        found += _what_it_says(words[card.id], vocabulary, common_words) + subrules.in_text(words[card.id], texts[card.id])
+        found += _what_it_says(words[card.id], vocabulary, common_words)
+        found += subrules.in_text(words[card.id], texts[card.id])
         found += [(shape.number, match) for shape, match in templates.found(texts[card.id], words[card.id])]
         spans = _spans(card.text)
         card.card["links"] = [vocabulary.link(number, "; ".join(_as_printed(why, card.text, spans) for why in reasons))
@@ -98,8 +99,8 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
     activated (602), a loyalty ability's cost a number (606), one that adds mana a mana ability
     (605); any other line of a permanent's text is static (604), or characteristic-defining (604.3,
     and its layer) when, as 208.2a words it, it says a power or toughness the card prints as "*"
-    "is equal to" something; a keyword's
-    kind is what its rule says it is ("Persist is a triggered ability")."""
+    "is equal to" something; a keyword's kind is what its rule says it is ("Persist is a triggered
+    ability")."""
     facts = card.card
     starred = "*" in f"{facts.get('power') or ''}{facts.get('toughness') or ''}"
     keywords = {k.lower() for k in facts["keywords"]}
@@ -189,7 +190,8 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
         words = layout.replace("_", " ")
         numbers = vocabulary.lookup(words + " cards", stems=True) or vocabulary.lookup(_spelled(words, vocabulary)
                                                                                        + " cards", stems=True)
-        found += [(n, f"layout: {layout}") for n in numbers[:1] + (subrules.of_layout(numbers[0]) if numbers else [])]
+        value = subrules.of_layout(numbers[0]) if numbers else []
+        found += [(n, f"layout: {layout}") for n in numbers[:1] + value]
     for kind in symbol_kinds(facts["mana_cost"]):
         numbers = vocabulary.lookup(kind) or vocabulary.lookup(f"{kind} mana symbol") \
             or vocabulary.lookup(f"{kind} mana symbols")
@@ -283,4 +285,5 @@ def _spans(text: str) -> dict[str, list[tuple[int, list]]]:
     return out
 
 
-_ABILITY_KINDS = ("characteristic-defining ability:", "triggered ability:", "activated ability:", "static ability:", "mana ability:", "loyalty ability:")
+_ABILITY_KINDS = ("characteristic-defining ability:", "triggered ability:", "activated ability:",
+                  "static ability:", "mana ability:", "loyalty ability:")

@@ -31,7 +31,8 @@ class Subrules:
     def __init__(self, vocabulary: Vocabulary):
         rules = {n: r.text.translate(TYPOGRAPHY) for n, r in vocabulary.rules.items()}
         value = vocabulary.glossary.get("mana value", [])[:1]
-        self.value = {n: text.lower() for n, text in rules.items() if value and n != value[0] and is_within(n, value[0])}
+        self.value = {n: text.lower() for n, text in rules.items()
+                      if value and n != value[0] and is_within(n, value[0])}
         self.defining = _defining(vocabulary, rules)
         self.prohibition = _prohibitions(vocabulary, rules)
         self.moves = {heading for heading, number in vocabulary.keywords.items()
