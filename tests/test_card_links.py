@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulebase.core.records import Record
-from rulebase.ingest.cards.rules import link_cards
+from rulebase.ingest.cards.rules import Printed, link_cards, quoted
 from rulebase.ingest.cards.templates import template
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
 from rulebase.ingest.cards.words import forms, words_of
@@ -67,7 +67,8 @@ def test_regular_forms_of_a_term():
 
 def test_a_template_of_the_rules_reads_card_text():
     shape = template("When/Whenever/At [trigger event], if [condition], [effect].", "603.4")
-    assert shape.finds("when this object enters, if you control a forest, draw a card.")
+    assert shape.finds("when this object enters, if you control a forest, draw a card.") == "when this object enters, if"
+    assert not template("Whenever [a player] gains life", "119.9").finds("whenever this creature gains lifelink")
     assert not shape.finds("draw a card.")
     assert template("[Cost]: [Effect.] [Activation instructions (if any).]", "602.1") is None  # all placeholders
 
@@ -86,11 +87,25 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert ("701.44", "keyword: Explore") in links["Ranger"]
     assert ("614.1a", "instead") in links["Peace"]
     assert ("714", "type line: Saga") in links["Old Saga"]  # its subtype has a chapter of its own
-    assert ("603.4", "when this creature enters, if") in links["Trigger"]  # the words of the template
+    assert ("603.4", "When this creature enters, if") in links["Trigger"]  # the words of the template, as printed
     assert not links["Filler 1"]
     assert used["702.19"] == 1
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"
 
+
+
+def test_a_reason_quotes_the_card_as_printed():
+    """The linker reads a card's names as "this object" and drops its reminder text; a reason
+    shows the card's own words, name and all, over any reminder text between them."""
+    uro = Printed("When Uro enters, sacrifice it unless it escaped.\nWhenever Uro, Titan of Nature’s Wrath enters "
+                  "or attacks, you gain 3 life.", {"Uro, Titan of Nature’s Wrath", "Uro"})
+    assert uro.quote("triggered ability: when this object enters, sacrifice it") == \
+        "triggered ability: When Uro enters, sacrifice it"
+    assert uro.quote("whenever this object enters or attacks") == "Whenever Uro, Titan of Nature’s Wrath enters or attacks"
+    cost = Printed("Pay {E}{E} (two energy counters). If you can't, return it.", set())
+    assert cost.quote("pay {e}{e} . if you can't") == "Pay {E}{E} (two energy counters). If you can't"
+    assert quoted("keyword: Trample") == ("keyword: Trample", "")
+    assert quoted("instead") == ("", "instead")
 
 SUBRULES = RULES + [
     rule("202.3", "The mana value of an object is a number equal to the total amount of mana in its mana cost."),
@@ -158,7 +173,7 @@ def test_subrules_say_how_a_general_rule_applies_to_the_card():
     assert links["Fire // Ice"]["202.3d"] == "layout: split"
     goyf = links["Goyf"]
     assert {"604.3", "613.4a"} <= goyf.keys() and "613.4b" not in goyf
-    assert goyf["604.3"].startswith("characteristic-defining ability: ") and "power is equal to" in goyf["604.3"]
+    assert goyf["604.3"].startswith("characteristic-defining ability: Goyf's power is equal to")  # its name, as printed
     assert links["Abolisher"]["601.3"] == "can't cast"
     assert links["Jailer"]["610.3"].startswith("exile target creature")
     assert not {"610.3"} & (links["Bear"].keys() | links["Digger"].keys() | links["Mill"].keys())
@@ -210,6 +225,14 @@ def test_real_cards_link_the_rules_a_judge_cites(cards_of, library):
     counts = library.store.links_per_card()
     assert statistics.median(counts) <= 6
 
+
+def test_real_card_links_quote_only_the_cards_words(library):
+    """Every word a link shows as the card's is in the card's Oracle text, as printed."""
+    cards = [r for r in library.store.all() if r.kind == "card"]
+    assert len(cards) > 30_000
+    wrong = [(c.title, link["rule"], why) for c in cards for link in c.card["links"]
+             for why in link["reason"].split("; ") if quoted(why)[1] not in c.text]
+    assert not wrong, wrong[:5]
 
 def test_real_card_links_name_the_card_words(cards_of):
     jadelight = {link["rule"]: link for link in cards_of("Jadelight Ranger").card["links"]}

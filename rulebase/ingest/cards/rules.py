@@ -64,8 +64,8 @@ def link_cards(cards: list[Record], rules: Iterable[Record]) -> Counter:
         found += _what_it_says(words[card.id], vocabulary, common_words)
         found += subrules.in_text(words[card.id], texts[card.id])
         found += [(shape.number, match) for shape, match in templates.found(texts[card.id], words[card.id])]
-        spans = _spans(card.text)
-        card.card["links"] = [vocabulary.link(number, "; ".join(_as_printed(why, card.text, spans) for why in reasons))
+        printed = Printed(card.text, own_names(card))
+        card.card["links"] = [vocabulary.link(number, "; ".join(printed.quote(why) for why in reasons))
                               for number, reasons in _fewest(found, vocabulary)]
         used.update(link["rule"] for link in card.card["links"])
     for card in cards:  # how many cards share each rule: a rule most cards use says little of one
@@ -103,7 +103,7 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
     ability")."""
     facts = card.card
     starred = "*" in f"{facts.get('power') or ''}{facts.get('toughness') or ''}"
-    keywords = {k.lower() for k in facts["keywords"]}
+    keywords = {k.lower(): k for k in facts["keywords"]}  # as the text reads them -> as the card lists them
     permanent = not {"Instant", "Sorcery"} & set(facts["types"])
     found: list[tuple[str, str]] = []
     for line in text.split("\n"):
@@ -119,7 +119,8 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
                 rule = vocabulary.rules.get(number + "a") if number else None
                 said = re.search(r"is an? (triggered|activated) ability", rule.text) if rule else None
                 if said and said.group(1) in categories and any(p.startswith(keyword) for p in pieces):
-                    found.append((categories[said.group(1)], f"{keyword}: {said.group(0)}"))
+                    found.append((categories[said.group(1)], f"keyword: {keywords[keyword]} ({rule.number}: "
+                                                            f"{said.group(0)})"))
             continue
         head = " ".join(line.split()[:8]).rstrip(",:")
         if _TRIGGER.match(line) or _CHAPTER_LINE.match(line):
@@ -158,9 +159,8 @@ def _own_text(card: Record) -> str:
     reminder text out (the keyword's rule covers it), its own names read as "this object" (a
     card named "Monarch's Ring" does not name the monarch)."""
     text = _REMINDER.sub(" ", card.text)
-    for name in sorted(own_names(card), key=len, reverse=True):
-        if name:
-            text = text.replace(name, "this object")
+    for name in _longest_first(own_names(card)):
+        text = text.replace(name, SELF)
     return "\n".join(" ".join(line.split()) for line in text.translate(TYPOGRAPHY).lower().split("\n"))
 
 
@@ -257,32 +257,70 @@ def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[
 _SUBRULE = re.compile(r"^\d{3}\.\d+[a-z]$")
 _FACTS = ("keyword:", "type line:", "layout:", "mana cost:")
 REASON_WORDS = 10  # a reason quotes at most this many of the card's words
+SELF = "this object"  # a card's own name, as the linker reads its text
 
 
-def _as_printed(reason: str, text: str, spans: dict[str, list[tuple[int, list]]]) -> str:
-    """A reason's words as the card prints them ("Nonbasic lands", not "nonbasic lands"; "this
-    object" is the card's own name), at most REASON_WORDS of them. `spans`: _spans(text)."""
-    if reason.startswith(_FACTS):
+class Printed:
+    """A card's text as printed, for quoting the words a link's reason read in _own_text: its
+    own names there read as "this object", here as printed ("Tarmogoyf's power", not "this
+    object's power")."""
+
+    def __init__(self, text: str, names: set[str]) -> None:
+        self.text = text
+        # as _own_text reads it, each character mapped to the printed span it stands for
+        shown, starts, ends = text, list(range(len(text))), list(range(1, len(text) + 1))
+        shown, starts, ends = _substitute(shown, starts, ends, [m.span() for m in _REMINDER.finditer(shown)], " ")
+        for name in _longest_first(names):
+            places, at = [], 0
+            while (found := shown.find(name, at)) >= 0:
+                places.append((found, found + len(name)))
+                at = found + len(name)
+            shown, starts, ends = _substitute(shown, starts, ends, places, SELF)
+        folded = shown.translate(TYPOGRAPHY).lower()
+        self.tokens: list[tuple[str, int, int]] = []  # (word, start, end in the printed text)
+        if len(folded) == len(shown):  # (a character whose lower case is longer: reasons read as found)
+            self.tokens = [(m.group(0), starts[m.start()], ends[m.end() - 1]) for m in WORD.finditer(folded)]
+        self.at: dict[str, list[int]] = {}
+        for n, (word, _, _) in enumerate(self.tokens):
+            self.at.setdefault(word, []).append(n)
+
+    def quote(self, reason: str) -> str:
+        """A reason's words as the card prints them ("Nonbasic lands", not "nonbasic lands"; the
+        card's name, not "this object"), at most REASON_WORDS of them."""
+        label, words = quoted(reason)
+        wanted = words_of(words)[:REASON_WORDS]
+        for n in self.at.get(wanted[0], ()) if wanted else ():
+            if [w for w, _, _ in self.tokens[n:n + len(wanted)]] == wanted:
+                return label + self.text[self.tokens[n][1]:self.tokens[n + len(wanted) - 1][2]]
         return reason
-    label, colon, words = reason.partition(": ") if reason.startswith(_ABILITY_KINDS) else ("", "", reason)
-    wanted = [w for w in words_of(words) if w not in ("this", "object")][:REASON_WORDS]
-    for at, tokens in spans.get(wanted[0], ()) if wanted else ():
-        if [w for w, _, _ in tokens[at:at + len(wanted)]] == wanted:
-            words = text[tokens[at][1]:tokens[at + len(wanted) - 1][2]]
-            break
-    return f"{label}{colon}{words}" if colon else words
 
 
-def _spans(text: str) -> dict[str, list[tuple[int, list]]]:
-    """The text's words with their places, by word: (index, all tokens) for each occurrence."""
-    folded = text.translate(TYPOGRAPHY).lower()
-    if len(folded) != len(text):  # a character whose lower case is longer: read as printed
-        return {}
-    tokens = [(m.group(0), m.start(), m.end()) for m in WORD.finditer(folded)]
-    out: dict[str, list[tuple[int, list]]] = {}
-    for at, (word, _, _) in enumerate(tokens):
-        out.setdefault(word, []).append((at, tokens))
-    return out
+def quoted(reason: str) -> tuple[str, str]:
+    """A link's reason as (its label, the card's words it quotes): ("triggered ability: ", "When
+    Uro enters, ..."), ("", "instead"); a fact quotes nothing ("keyword: Trample", "")."""
+    if reason.startswith(_FACTS):
+        return reason, ""
+    if reason.startswith(_ABILITY_KINDS):
+        label, _, words = reason.partition(": ")
+        return label + ": ", words
+    return "", reason
+
+
+def _substitute(shown: str, starts: list[int], ends: list[int], places: list[tuple[int, int]],
+                new: str) -> tuple[str, list[int], list[int]]:
+    """`shown` with each (start, end) of `places` (in order, apart) replaced by `new`, whose
+    characters stand for the whole printed span of what they replace."""
+    pieces, starts_out, ends_out, at = [], [], [], 0
+    for start, end in places:
+        pieces.append(shown[at:start] + new)
+        starts_out += starts[at:start] + [starts[start]] * len(new)
+        ends_out += ends[at:start] + [ends[end - 1]] * len(new)
+        at = end
+    return "".join(pieces) + shown[at:], starts_out + starts[at:], ends_out + ends[at:]
+
+
+def _longest_first(names: set[str]) -> list[str]:
+    return sorted((name for name in names if name), key=len, reverse=True)
 
 
 _ABILITY_KINDS = ("characteristic-defining ability:", "triggered ability:", "activated ability:",

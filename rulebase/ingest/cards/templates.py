@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rulebase.ingest.cards.words import TYPOGRAPHY, words_of
 
 _PLACEHOLDER = re.compile(r"\[[^\]]*\]")
+_ANY = r"[^.]{1,80}?"  # a placeholder: any words of one sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +33,12 @@ def template(text: str, number: str) -> Template | None:
     """The template as a pattern over a card's sentence (its own name read as "this object"), or
     None when it is all placeholders (the shape of every activated ability: no rule of its own).
     Placeholders at either end are dropped: "[This creature's] power and toughness are each equal
-    to . . ." is found wherever its words stand."""
+    to . . ." is found wherever its words stand. It matches whole words ("gains life" is not in
+    "gains lifelink")."""
     folded = text.translate(TYPOGRAPHY).lower().strip(" ,.")
-    folded = re.sub(r"^(?:\[[^\]]*\]\s*)+|(?:\s*\[[^\]]*\]\.?)+$|(?:\s*\.\s\.\s\.\s*\.?)+$", "", folded).strip(" ,.")
+    while (bare := re.sub(r"^(?:\[[^\]]*\]\s*)+|(?:\s*\[[^\]]*\]\.?)+$|(?:\s*\.\s\.\s\.\s*\.?)+$", "",
+                          folded).strip(" ,.")) != folded:  # ("if [condition], [effect]": both)
+        folded = bare
     literals = [piece.strip(" ,.") for piece in re.split(r"\[[^\]]*\]|\.\s\.\s\.|/", folded)]
     literal = max(literals, key=len, default="")
     if len(re.sub(r"[^a-z]", "", literal)) < 3:
@@ -44,17 +48,23 @@ def template(text: str, number: str) -> Template | None:
         if not piece:
             continue
         if piece.startswith("["):
-            parts.append(r"[^.]{1,80}?")
+            if parts and parts[-1][-1:].isalpha():  # a word before a placeholder ends there ("at", not "attacks")
+                parts.append(r"(?![a-z])")
+            parts.append(_ANY)
         elif piece.strip().startswith(". ."):
             parts.append(r"[^\n]*")
         elif piece == "/":
             parts.append("|")
+        elif piece.strip(" ,."):
+            words = piece.strip(" .")  # (", if": its comma too)
+            guard = r"(?<![a-z])" if parts and parts[-1] == _ANY and words[0].isalpha() else ""
+            parts.append(guard + re.escape(words))
         else:
-            parts.append(re.escape(piece.strip(" ,.")) if piece.strip(" ,.") else r"\s*")
+            parts.append(r"\s*")
     body = "".join(parts)
     body = re.sub(r"((?:[\w' ]+\|)+[\w' ]+)", lambda m: "(?:" + m.group(1) + ")", body)  # when|whenever|at
     try:
-        return Template(re.compile(r"(?<![a-z])" + body), number, literal if "|" not in body else "")
+        return Template(re.compile(r"(?<![a-z])" + body + r"(?![a-z])"), number, literal if "|" not in body else "")
     except re.error:
         return None
 
