@@ -93,7 +93,6 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"
 
 
-
 def test_a_reason_quotes_the_card_as_printed():
     """The linker reads a card's names as "this object" and drops its reminder text; a reason
     shows the card's own words, name and all, over any reminder text between them."""
@@ -106,6 +105,7 @@ def test_a_reason_quotes_the_card_as_printed():
     assert cost.quote("pay {e}{e} . if you can't") == "Pay {E}{E} (two energy counters). If you can't"
     assert quoted("keyword: Trample") == ("keyword: Trample", "")
     assert quoted("instead") == ("", "instead")
+
 
 SUBRULES = RULES + [
     rule("202.3", "The mana value of an object is a number equal to the total amount of mana in its mana cost."),
@@ -233,6 +233,7 @@ def test_real_card_links_quote_only_the_cards_words(library):
     wrong = [(c.title, link["rule"], why) for c in cards for link in c.card["links"]
              for why in link["reason"].split("; ") if quoted(why)[1] not in c.text]
     assert not wrong, wrong[:5]
+
 
 def test_real_card_links_name_the_card_words(cards_of):
     jadelight = {link["rule"]: link for link in cards_of("Jadelight Ranger").card["links"]}

@@ -158,9 +158,7 @@ def _own_text(card: Record) -> str:
     """The card's text as the rules' templates are read against: lower case, typography folded,
     reminder text out (the keyword's rule covers it), its own names read as "this object" (a
     card named "Monarch's Ring" does not name the monarch)."""
-    text = _REMINDER.sub(" ", card.text)
-    for name in _longest_first(own_names(card)):
-        text = text.replace(name, SELF)
+    text, _, _ = _as_read(card.text, own_names(card))
     return "\n".join(" ".join(line.split()) for line in text.translate(TYPOGRAPHY).lower().split("\n"))
 
 
@@ -267,15 +265,7 @@ class Printed:
 
     def __init__(self, text: str, names: set[str]) -> None:
         self.text = text
-        # as _own_text reads it, each character mapped to the printed span it stands for
-        shown, starts, ends = text, list(range(len(text))), list(range(1, len(text) + 1))
-        shown, starts, ends = _substitute(shown, starts, ends, [m.span() for m in _REMINDER.finditer(shown)], " ")
-        for name in _longest_first(names):
-            places, at = [], 0
-            while (found := shown.find(name, at)) >= 0:
-                places.append((found, found + len(name)))
-                at = found + len(name)
-            shown, starts, ends = _substitute(shown, starts, ends, places, SELF)
+        shown, starts, ends = _as_read(text, names)
         folded = shown.translate(TYPOGRAPHY).lower()
         self.tokens: list[tuple[str, int, int]] = []  # (word, start, end in the printed text)
         if len(folded) == len(shown):  # (a character whose lower case is longer: reasons read as found)
@@ -304,6 +294,20 @@ def quoted(reason: str) -> tuple[str, str]:
         label, _, words = reason.partition(": ")
         return label + ": ", words
     return "", reason
+
+
+def _as_read(text: str, names: set[str]) -> tuple[str, list[int], list[int]]:
+    """The card's text as _own_text reads it (reminder text out, its own names, the longest
+    first, read as SELF), each character mapped to the printed span it stands for (Printed)."""
+    shown, starts, ends = text, list(range(len(text))), list(range(1, len(text) + 1))
+    shown, starts, ends = _substitute(shown, starts, ends, [m.span() for m in _REMINDER.finditer(shown)], " ")
+    for name in _longest_first(names):
+        places, at = [], 0
+        while (found := shown.find(name, at)) >= 0:
+            places.append((found, found + len(name)))
+            at = found + len(name)
+        shown, starts, ends = _substitute(shown, starts, ends, places, SELF)
+    return shown, starts, ends
 
 
 def _substitute(shown: str, starts: list[int], ends: list[int], places: list[tuple[int, int]],
