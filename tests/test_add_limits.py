@@ -84,10 +84,10 @@ def test_a_document_the_index_cannot_be_built_with_is_not_kept(mini, tmp_path, m
 
     real = builder.assemble
 
-    def fails_with_the_added(sources, reports):
+    def fails_with_the_added(sources, reports, *args):
         if any(not s.bundled for s in sources):
             raise SourceError("a record the linker cannot place", str(sources[-1].path))
-        return real(sources, reports)
+        return real(sources, reports, *args)
 
     monkeypatch.setattr(builder, "assemble", fails_with_the_added)
     result = runner.invoke(app, ["--index", str(index), "add", str(doc)])

@@ -25,3 +25,22 @@ def test_a_running_builder_keeps_its_work(tmp_path):
         fcntl.flock(handle, fcntl.LOCK_EX)
         assert clean_leftovers(tmp_path) == 0
     assert (tmp_path / ".building-x").is_dir()
+
+
+def test_the_cards_search_documents_do_not_hang_on_their_links(library):
+    """A rebuild finds the cards' cached segment by their file's bytes and the code alone
+    (cards.segment_key), without parsing them: that holds while a card's search document is the
+    same whether the rules it uses have been linked or not."""
+    from rulebase.build.writer import _document, documents_of, leads
+    from rulebase.core.eras import OPEN_END
+    from rulebase.ingest import BINARY, ingest_source
+
+    def documents(records):
+        lead = leads(records)
+        spans = {r.id: (0, OPEN_END) for r in records}
+        return [_document(r, lead.get(r.id), *rest) for r, *rest in documents_of(records, spans)]
+
+    linked = library.store.of_kind("card")
+    parsed = [r for s in library.sources if s.format in BINARY for r in ingest_source(s).parsed.records]
+    assert any(r.card["links"] for r in linked) and not any(r.card["links"] for r in parsed)
+    assert documents(linked) == documents(parsed)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulebase.core.records import Record
+from rulebase.ingest.cards import rules as rules_module
 from rulebase.ingest.cards.rules import Printed, link_cards, quoted
 from rulebase.ingest.cards.templates import template
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
@@ -91,6 +92,23 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert not links["Filler 1"]
     assert used["702.19"] == 1
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"
+
+
+def test_cards_linked_by_workers_get_the_links_one_process_gives(monkeypatch):
+    def cards():
+        made = [one for n in range(4) for one in (
+            card(f"Wurm {n}", "Trample", keywords=["Trample"]),
+            card(f"Peace {n}", "If a card would be put into a graveyard, exile it instead.", types=["Enchantment"],
+                 type_line="Enchantment"),
+            card(f"Trigger {n}", "When this creature enters, if you have ten cards in hand, you win."))]
+        return made + [card(f"Filler {n}", "Draw a card.") for n in range(40)]
+
+    alone, forked = cards(), cards()
+    used = link_cards(alone, RULES)
+    monkeypatch.setattr(rules_module, "MIN_PART", 5)  # the real threshold is 5,000 cards
+    assert link_cards(forked, RULES, workers=2) == used
+    assert [c.card["links"] for c in forked] == [c.card["links"] for c in alone]
+    assert forked[0].card["links"] and forked[0].card["links"][0]["cards"] == 4
 
 
 def test_a_reason_quotes_the_card_as_printed():

@@ -5,7 +5,8 @@ import pytest
 
 from rulebase.core.errors import DamagedData
 from rulebase.core.records import Record
-from rulebase.index.packing import dictionary, pack, unpack
+from rulebase.index import store as store_module
+from rulebase.index.packing import Packer, dictionary, pack, unpack
 from rulebase.index.store import RecordStore, write_db
 
 
@@ -57,3 +58,32 @@ def test_packed_records_without_their_dictionaries_are_damage(tmp_path):
     conn.close()
     with pytest.raises(DamagedData, match="records.db holds packed records and no dictionaries"):
         RecordStore(tmp_path / "records.db").get("d:702.2")
+
+
+def test_a_primed_packer_gives_the_bytes_of_a_compressor_primed_for_each_record():
+    texts = [f'{{"id": "d:{n}", "text": "a creature attacks alone {n}"}}'.encode() for n in range(50)]
+    zdict = dictionary(texts)
+    packer = Packer(zdict)
+    for text in texts:
+        fresh = zlib.compressobj(6, zdict=zdict)
+        assert packer.pack(text) == fresh.compress(text) + fresh.flush()  # records.db's format is unchanged
+
+
+def _rows(path):
+    conn = sqlite3.connect(path)
+    try:
+        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()  # noqa: S608 - our tables
+                for table in ("records", "dictionaries", "card_names", "card_rules")}
+    finally:
+        conn.close()
+
+
+def test_records_packed_by_workers_are_stored_as_by_one_process(tmp_path, monkeypatch):
+    records = [_rule(n) for n in range(1, 120)] + [
+        Record(id=f"d:g.{n}", source="d", edition="cr2025", lang="en", kind="glossary", text=f"Term {n}.",
+               raw=f"Term {n}.", title=f"Term {n}") for n in range(30)]
+    write_db(tmp_path / "one.db", records)
+    monkeypatch.setattr(store_module, "MIN_PART", 10)  # the real threshold is 10,000 records
+    write_db(tmp_path / "two.db", records, workers=2)
+    assert _rows(tmp_path / "two.db") == _rows(tmp_path / "one.db")
+    assert RecordStore(tmp_path / "two.db").get("d:702.77").text == records[76].text

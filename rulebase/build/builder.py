@@ -22,6 +22,7 @@ from pathlib import Path
 from rulebase.build import cards as card_cache
 from rulebase.build import writer as indexer
 from rulebase.build.archive import reports as archive_reports
+from rulebase.build.cache import Segment
 from rulebase.build.digest import code_digest, code_files
 from rulebase.core.eras import windows
 from rulebase.core.errors import DiskFull, IndexError_
@@ -132,9 +133,11 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         progress("ingest", 0, len(sources))
 
     cards = [s for s in sources if s.format in BINARY]
-    ahead = Beside(_card_segment, cards) if cards else None  # their index needs no rules: begun now
+    card_key = card_cache.segment_key(cards) if cards else ""
+    # their index needs no rules: begun now, unless the cache holds it (the card file and code unchanged)
+    ahead = Beside(_card_segment, cards, card_key) if card_key and not Segment(card_key).ready() else None
     try:
-        ingested = assemble(sources, archive_reports(sources))
+        ingested = assemble(sources, archive_reports(sources), workers())
     except BaseException:
         if ahead:
             with contextlib.suppress(Exception):
@@ -142,14 +145,14 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         raise
     if progress:
         progress("ingest", len(sources), len(sources))
-    for report in ingested.reports:
-        if report.source.format in BINARY:
-            card_cache.keep(report)  # linked now: the next build loads them
+    fresh = card_cache.fresh(ingested.reports)  # linked now: the next build loads them
+    keeping = Beside(card_cache.keep, fresh) if fresh else None
 
     releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
                 if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
     spans = windows(ingested.records, sources, releases)
-    records_db = Beside(write_db, tmp / "records.db", ingested.records, sources, releases, spans)  # while indexing
+    records_db = Beside(write_db, tmp / "records.db", ingested.records, sources, releases, spans, workers(),
+                        spawns=True)  # while indexing
     cached = {rep.source.id: rep.segment for rep in ingested.reports if rep.segment is not None}
     # the bundled documents besides the archives in one cached segment, the tournament documents in
     # another, each added one in its own: after `rulebase add` only the added document (or, when it
@@ -163,11 +166,17 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         indexer.write_index(tmp / "whoosh", rules, progress, spans, workers(), cached, groups=groups,
                             cuts={sid: indexer.archive_cut(rows) for sid, rows in releases.items()})
         if card_ids:  # an index of their own: the rules' ranking statistics stay the rules'
-            ahead.wait()
+            if ahead:
+                ahead.wait()
+            group = tuple(sorted(card_ids))
             indexer.write_index(tmp / CARDS, [r for r in ingested.records if r.source in card_ids], None, spans,
-                                workers(), groups=[tuple(sorted(card_ids))], stored=False)
+                                workers(), groups=[group], stored=False, keys={group: card_key} if card_key else None)
     finally:
-        records_db.wait()
+        try:
+            records_db.wait()
+        finally:
+            if keeping:
+                keeping.wait()
     meta = {
         "fingerprint": want,
         "stamp": inputs,
@@ -191,15 +200,16 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     return meta
 
 
-def _card_segment(sources: list[Source]) -> None:
-    """The cards' index segment, into the build cache, from a parse of their own (a forked worker
-    beside the archive's parse: the cards' part of the build runs while the rules are read)."""
+def _card_segment(sources: list[Source], key: str) -> None:
+    """The cards' index segment, into the build cache under `key`, from a parse of their own (a
+    forked worker beside the archive's parse: the cards' part of the build runs while the rules
+    are read)."""
     # lazy: only this rarer path needs it
     from rulebase.core.eras import OPEN_END
     from rulebase.ingest import ingest_source
 
     records = [r for source in sources for r in ingest_source(source).parsed.records]
-    indexer.cache_group(records, {r.id: (0, OPEN_END) for r in records})
+    indexer.cache_group(records, {r.id: (0, OPEN_END) for r in records}, key)
 
 
 def _source_meta(report) -> dict:

@@ -19,7 +19,7 @@ from rulebase.build.cache import cache_root, entry_key, publish, read_trusted, t
 from rulebase.build.digest import code_digest
 from rulebase.core.records import from_dict, to_dict
 from rulebase.core.sources import Source
-from rulebase.ingest import SourceReport, ingest_source
+from rulebase.ingest import BINARY, SourceReport, ingest_source
 from rulebase.ingest.text import Parsed, Warning_
 
 FILE = "cards.json"
@@ -41,11 +41,22 @@ def report(source: Source) -> SourceReport:
     return ingest_source(source)
 
 
-def keep(report: SourceReport) -> None:
-    """Cache the cards once linked (ingest.assemble marks fresh links `meta["linked"]`)."""
+def fresh(reports: list[SourceReport]) -> list[SourceReport]:
+    """The cards' reports whose links were found in this build (ingest.assemble marks them
+    `meta["linked"]`; the mark is taken off): the ones to `keep`."""
+    return [rep for rep in reports if rep.source.format in BINARY and rep.parsed.meta.pop("linked", False)]
+
+
+def keep(reports: list[SourceReport]) -> None:
+    """Cache the cards once linked (1.3 s for 35,000 cards: the builder runs it beside the rest)."""
+    for report in reports:
+        _keep(report)
+
+
+def _keep(report: SourceReport) -> None:
     meta = report.parsed.meta
     folder = _folder(report.source)
-    if folder is None or not meta.pop("linked", False):
+    if folder is None:
         return
     data = {"records": [to_dict(r) for r in report.parsed.records], "encoding": report.encoding,
             "warnings": [[w.file, w.line, w.message] for w in report.parsed.warnings],
@@ -55,6 +66,16 @@ def keep(report: SourceReport) -> None:
         for old in folder.parent.glob("cards-*"):  # older code's or files' entries: 40 MB each, never read again
             if old != folder and old.is_dir():
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def segment_key(sources: list[Source]) -> str:
+    """The key of the cards' cached index segment: their files' bytes and the code, which make
+    their search documents (the rules they link are not in them), so a rebuild finds the segment
+    without parsing the cards again (1.5 s of CPU). "" when a file cannot be read."""
+    try:
+        return "cards-" + entry_key([s.path for s in sources], code_digest())
+    except OSError:
+        return ""
 
 
 def _folder(source: Source) -> Path | None:

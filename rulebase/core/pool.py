@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _die_with_parent() -> None:
@@ -47,18 +53,48 @@ def pool(n: int) -> ProcessPoolExecutor:
                                initializer=_die_with_parent)
 
 
+_INHERITED: tuple | None = None  # (fn, items) of the running map_inherited: what its forked workers read
+
+
+def map_inherited(fn: Callable[[T], R], items: list[T], workers: int, min_part: int) -> list[R]:
+    """[fn(item) for item in items], in consecutive parts on up to `workers` forked processes when
+    each gets at least `min_part` items. The workers inherit `fn` and `items` (a closure over the
+    build's records, compressors, a vocabulary: nothing is pickled but the results), so `fn` may
+    hold what cannot be pickled. Parts are a quarter of a worker's share: the build's other
+    processes use the same cores, and small parts keep both busy to the end."""
+    global _INHERITED
+    n = min(workers, len(items) // max(1, min_part))
+    if n < 2:
+        return [fn(item) for item in items]
+    size = -(-len(items) // (n * 4))
+    _INHERITED = (fn, items)
+    try:
+        with pool(n) as running:
+            parts = list(running.map(_inherited_part, range(0, len(items), size), repeat(size)))
+    finally:
+        _INHERITED = None
+    return [result for part in parts for result in part]
+
+
+def _inherited_part(start: int, size: int) -> list:
+    fn, items = _INHERITED  # type: ignore[misc] - set before the pool forked
+    return [fn(item) for item in items[start:start + size]]
+
+
 class Beside:
     """Run `fn(*args)` in a forked process while the caller goes on (its arguments are inherited,
     not pickled: the build's records cost nothing to hand over); `wait()` returns when it is done
-    and raises what it raised. The worker dies with its parent, like the pool's."""
+    and raises what it raised. The worker dies with its parent, like the pool's. With `spawns`,
+    it may start workers of its own (multiprocessing refuses children to a daemon process); it
+    must then be waited for, or the parent's exit waits for it."""
 
-    def __init__(self, fn, *args):
+    def __init__(self, fn, *args, spawns: bool = False):
         # lazy: only this rarer path needs it
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
-        self._process = context.Process(target=_beside, args=(send, fn, args), daemon=True)
+        self._process = context.Process(target=_beside, args=(send, fn, args), daemon=not spawns)
         self._process.start()
         send.close()
 

@@ -11,24 +11,44 @@ prefilters with SQL LIKE (glossary entries, sections, passages, terms) stay plai
 from __future__ import annotations
 
 import zlib
+from typing import TypeVar
+
+T = TypeVar("T")
 
 PACKED_KINDS = frozenset({"card", "rule", "example", "note"})
 DICTIONARY_SIZE = 16_384  # bytes: 8 kB left the cards at 9.8 MB, 32 kB cost 40% more build time
 SAMPLES = 300  # records an even sample over the kind takes; the dictionary keeps the last 16 kB
 
 
-def dictionary(texts: list[bytes]) -> bytes:
-    """A preset dictionary for one kind's records: the last DICTIONARY_SIZE bytes of an even
-    sample of them, so a dozen cards (or thirty rules) from the end of the kind. What they share
-    with every other record is the JSON's keys and the common words and link titles, which a
-    dozen records hold; zlib looks back at most 32 kB, and the nearest bytes are the cheapest."""
-    step = max(1, len(texts) // SAMPLES)
-    return b"".join(texts[::step])[-DICTIONARY_SIZE:]
+def sample(items: list[T]) -> list[T]:
+    """An even sample of one kind's records, about SAMPLES of them: what its dictionary is drawn
+    from (only these need serialising before the packing starts)."""
+    return items[::max(1, len(items) // SAMPLES)]
+
+
+def dictionary(sampled: list[bytes]) -> bytes:
+    """A preset dictionary for one kind's records, from the texts of its `sample`: their last
+    DICTIONARY_SIZE bytes, so a dozen cards (or thirty rules) from the end of the kind. What they
+    share with every other record is the JSON's keys and the common words and link titles, which
+    a dozen records hold; zlib looks back at most 32 kB, and the nearest bytes are the cheapest."""
+    return b"".join(sampled)[-DICTIONARY_SIZE:]
+
+
+class Packer:
+    """Packs records against one dictionary. The compressor is primed with the dictionary once
+    and copied for each record: priming it (hashing 16 kB) cost more than compressing a 1.4 kB
+    card, and a copy gives the same bytes (measured on the 34,632 cards: 1.5 s -> 1.05 s)."""
+
+    def __init__(self, zdict: bytes):
+        self._primed = zlib.compressobj(6, zdict=zdict)
+
+    def pack(self, text: bytes) -> bytes:
+        packer = self._primed.copy()
+        return packer.compress(text) + packer.flush()
 
 
 def pack(text: bytes, zdict: bytes) -> bytes:
-    packer = zlib.compressobj(6, zdict=zdict)
-    return packer.compress(text) + packer.flush()
+    return Packer(zdict).pack(text)
 
 
 def unpack(blob: bytes, zdict: bytes) -> bytes:

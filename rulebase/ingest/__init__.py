@@ -93,8 +93,9 @@ def ingest(sources: list[Source]) -> Ingested:
     return assemble(sources, [ingest_source(s) for s in sources])
 
 
-def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
-    """Sort and link the records of parsed sources (`reports`, in the order of `sources`)."""
+def assemble(sources: list[Source], reports: list[SourceReport], workers: int = 1) -> Ingested:
+    """Sort and link the records of parsed sources (`reports`, in the order of `sources`); the
+    cards' links on up to `workers` processes."""
     rank = {s.id: n for n, s in enumerate(sources)}
     records = sorted((r for rep in reports for r in rep.parsed.records), key=lambda r: sort_key(r, rank))
     # Archive versions resolve their references within their own release (archive.py); the
@@ -114,11 +115,11 @@ def assemble(sources: list[Source], reports: list[SourceReport]) -> Ingested:
 
         link_dated(records, releases, next(iter(archived & set(releases)), None))
     if cards:
-        _link_cards([rep for rep in reports if rep.source.id in cards], in_force_now(versions))
+        _link_cards([rep for rep in reports if rep.source.id in cards], in_force_now(versions), workers)
     return Ingested(records, reports, report)
 
 
-def _link_cards(reports: list[SourceReport], rules: list[Record]) -> None:
+def _link_cards(reports: list[SourceReport], rules: list[Record], workers: int) -> None:
     """Link the cards to the rules in force now, unless their links are those rules' already (a
     cached parse: build/cards.py); freshly linked reports say so (`meta["linked"]`), to be cached."""
     # lazy: only a corpus with cards needs it
@@ -129,7 +130,7 @@ def _link_cards(reports: list[SourceReport], rules: list[Record]) -> None:
     digest = hashlib.sha256("\n".join(sorted(r.id for r in rules)).encode()).hexdigest()[:24]
     for report in reports:
         if report.parsed.meta.get("rules") != digest:
-            link_cards(report.parsed.records, rules)
+            link_cards(report.parsed.records, rules, workers)
             report.parsed.meta.update(rules=digest, linked=True)
 
 

@@ -31,22 +31,26 @@ from rulebase.ingest.cards.vocabulary import GENERAL, Vocabulary, is_within, on_
 from rulebase.ingest.cards.words import TYPOGRAPHY, WORD, forms, words_of
 
 SAMPLE = 5
+MIN_PART = 5_000  # cards: fewer per worker and one process is faster than forking
 _REMINDER = re.compile(r"\([^()]*\)")
 
 
-def link_cards(cards: list[Record], rules: Iterable[Record]) -> Counter:
+def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -> Counter:
     """Give every card its links (card["links"]) to the rules in force now (`rules`: their rule,
     chapter and glossary records); returns how many cards use each rule number. About 10 s of
-    CPU for 35,000 cards."""
+    CPU for 35,000 cards, on up to `workers` processes."""
+    # lazy: only a build that links the cards again forks for it
+    from rulebase.core.pool import map_inherited
+
     vocabulary = Vocabulary(rules)
-    texts = {card.id: _own_text(card) for card in cards}
-    words = {card_id: words_of(text) for card_id, text in texts.items()}
     templates = Templates(vocabulary.templates)
     share: Counter = Counter()  # measured on every SAMPLE-th card: within a few tenths of a percent
-    sample = [card.id for card in cards[::SAMPLE]]
-    for card_id in sample:
-        share.update({term.words for term, _, _ in vocabulary.named(words[card_id])})
-        share.update({id(shape) for shape, _ in templates.found(texts[card_id], words[card_id])})
+    sample = cards[::SAMPLE]
+    for card in sample:
+        text = _own_text(card)
+        words = words_of(text)
+        share.update({term.words for term, _, _ in vocabulary.named(words)})
+        share.update({id(shape) for shape, _ in templates.found(text, words)})
     most = GENERAL * max(1, len(sample))
     vocabulary.drop({key for key, count in share.items() if count > most and isinstance(key, tuple)})
     limit = GENERAL * max(1, len(cards))
@@ -57,17 +61,22 @@ def link_cards(cards: list[Record], rules: Iterable[Record]) -> Counter:
                            and not (shape.literal and set(words_of(shape.literal)) <= common_words)])
     categories = _categories(vocabulary)
     subrules = Subrules(vocabulary)
-    used: Counter = Counter()
-    for card in cards:
+
+    def links(card: Record) -> list[dict]:
+        text = _own_text(card)
+        words = words_of(text)
         found = _what_it_is(card, vocabulary, common, subrules)
-        found += _abilities(card, texts[card.id], vocabulary, categories, subrules)
-        found += _what_it_says(words[card.id], vocabulary, common_words)
-        found += subrules.in_text(words[card.id], texts[card.id])
-        found += [(shape.number, match) for shape, match in templates.found(texts[card.id], words[card.id])]
+        found += _abilities(card, text, vocabulary, categories, subrules)
+        found += _what_it_says(words, vocabulary, common_words)
+        found += subrules.in_text(words, text)
+        found += [(shape.number, match) for shape, match in templates.found(text, words)]
         printed = Printed(card.text, own_names(card))
-        card.card["links"] = [vocabulary.link(number, "; ".join(printed.quote(why) for why in reasons))
-                              for number, reasons in _fewest(found, vocabulary)]
-        used.update(link["rule"] for link in card.card["links"])
+        return [vocabulary.link(number, "; ".join(printed.quote(why) for why in reasons))
+                for number, reasons in _fewest(found, vocabulary)]
+
+    for card, found in zip(cards, map_inherited(links, cards, workers, MIN_PART), strict=True):
+        card.card["links"] = found
+    used = Counter(link["rule"] for card in cards for link in card.card["links"])
     for card in cards:  # how many cards share each rule: a rule most cards use says little of one
         for link in card.card["links"]:
             link["cards"] = used[link["rule"]]
