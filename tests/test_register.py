@@ -11,13 +11,9 @@ from rulebase.search.register import Register
 from rulebase.search.request import run_search
 
 
-class _Postings:
-    def __init__(self, ids):
-        self.ids = ids
-
-
 class _Scorer:
-    """Four documents: 0-1 tournament sections, 2-3 game rules, all in force."""
+    """Four documents: 0-1 tournament sections, 2-3 game rules, all in force. `terms`: each
+    word's documents, a document listed once per time the word occurs in it."""
 
     def __init__(self, terms: dict[str, list[int]]):
         self.terms = terms
@@ -25,8 +21,10 @@ class _Scorer:
     def docs(self, field, values):
         return {0, 1}
 
-    def postings(self, field, token):
-        return _Postings(self.terms[token]) if token in self.terms else None
+    def frequencies(self, field, token):
+        held = self.terms.get(token, [])
+        ids = sorted(set(held))
+        return ids, [float(held.count(d)) for d in ids]
 
 
 def _register(lengths: list[int], terms: dict[str, list[int]]) -> Register:
@@ -53,8 +51,17 @@ def test_the_smaller_body_needs_more_words_that_lean_its_way():
     assert register.is_tournament(["penalti"])
 
 
+def test_a_word_counts_each_time_a_text_says_it():
+    """The bodies are weighed by their words, so a word is counted by its occurrences too: a
+    tournament section that says "deck" three times outweighs two game rules that say it once."""
+    register = _register([10, 10, 10, 10], {"deck": [0, 0, 0, 2, 3]})
+    assert register.leans(["deck"]) == pytest.approx(math.log(3.5 / 2.5))
+    assert register.is_tournament(["deck"])
+
+
 @pytest.mark.parametrize("question", [
     "penalty for drawing an extra card",
+    "can I change a card on my decklist after I've handed it in",
     "my opponent forgot their trigger, do I have to remind them",
     "is it cheating if I notice my opponent made a mistake that helps me and I say nothing",
 ])

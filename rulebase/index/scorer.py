@@ -127,6 +127,18 @@ class Scorer:
                                for local, tf in zip(block_ids, weights, strict=True)])
         return Postings(ids, scores, values if positions else None)
 
+    def frequencies(self, field: str, token: str) -> tuple[list[int], list[float]]:
+        """The term's documents and how often it occurs in each (read from the index, not kept)."""
+        ids: list[int] = []
+        counts: list[float] = []
+        for leaf, offset in self._leaves:
+            if (field, token) not in leaf:
+                continue
+            for block_ids, weights, _ in _blocks(leaf.postings(field, token), False):
+                ids.extend([local + offset for local in block_ids])
+                counts.extend(weights)
+        return ids, counts
+
     def average_length(self, field: str) -> float:
         """The field's mean length over the documents that have it, as Lucene's BM25 takes it.
         Whoosh divides by every document: the Hungarian guide's 83 passages then averaged 0.08
