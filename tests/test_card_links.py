@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import statistics
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from rulebase.ingest.cards.rules import Printed, link_cards, quoted
 from rulebase.ingest.cards.templates import template
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
 from rulebase.ingest.cards.words import forms, words_of
+
+SYMBOL = re.compile(r"\{[^{}]*\}")  # a mana or tap symbol, whole
 
 SET = Path(__file__).resolve().parent / "eval" / "card-rules-dev.tsv"
 
@@ -121,6 +124,11 @@ def test_a_reason_quotes_the_card_as_printed():
     assert uro.quote("whenever this object enters or attacks") == "Whenever Uro, Titan of Nature’s Wrath enters or attacks"
     cost = Printed("Pay {E}{E} (two energy counters). If you can't, return it.", set())
     assert cost.quote("pay {e}{e} . if you can't") == "Pay {E}{E} (two energy counters). If you can't"
+    pump = Printed("{2}{R}: Creatures you control get +1/+0 until end of turn.\n{T}: Add {G}.", set())
+    assert pump.quote("activated ability: 2}{R}: Creatures you control get") == \
+        "activated ability: {2}{R}: Creatures you control get"  # a symbol is quoted whole
+    assert pump.quote("activated ability: t}: add g") == "activated ability: {T}: Add {G}"
+    assert pump.quote("until end of turn") == "until end of turn"
     assert quoted("keyword: Trample") == ("keyword: Trample", "")
     assert quoted("instead") == ("", "instead")
 
@@ -245,12 +253,16 @@ def test_real_cards_link_the_rules_a_judge_cites(cards_of, library):
 
 
 def test_real_card_links_quote_only_the_cards_words(library):
-    """Every word a link shows as the card's is in the card's Oracle text, as printed."""
+    """Every word a link shows as the card's is in the card's Oracle text, as printed, and its
+    mana and tap symbols are whole ("{2}{R}: ...", not "2}{R}: ...")."""
     cards = [r for r in library.store.all() if r.kind == "card"]
     assert len(cards) > 30_000
     wrong = [(c.title, link["rule"], why) for c in cards for link in c.card["links"]
              for why in link["reason"].split("; ") if quoted(why)[1] not in c.text]
     assert not wrong, wrong[:5]
+    halves = [(c.title, why) for c in cards for link in c.card["links"] for why in link["reason"].split("; ")
+              if set(SYMBOL.sub("", quoted(why)[1])) & {"{", "}"}]
+    assert not halves, halves[:5]
 
 
 def test_real_card_links_name_the_card_words(cards_of):

@@ -290,8 +290,18 @@ class Printed:
         wanted = words_of(words)[:REASON_WORDS]
         for n in self.at.get(wanted[0], ()) if wanted else ():
             if [w for w, _, _ in self.tokens[n:n + len(wanted)]] == wanted:
-                return label + self.text[self.tokens[n][1]:self.tokens[n + len(wanted) - 1][2]]
+                return label + self._whole(self.tokens[n][1], self.tokens[n + len(wanted) - 1][2])
         return reason
+
+    def _whole(self, start: int, end: int) -> str:
+        """The printed text from `start` to `end`, its mana and tap symbols whole: the words
+        are read inside the braces, so "{2}{R}: ..." would be quoted from its "2}"."""
+        text = self.text
+        if text.rfind("{", 0, start + 1) > text.rfind("}", 0, start):  # begins inside a symbol
+            start = text.rfind("{", 0, start + 1)
+        if text.rfind("{", 0, end) > text.rfind("}", 0, end) and text.find("}", end) >= 0:  # ends inside one
+            end = text.find("}", end) + 1
+        return text[start:end]
 
 
 def quoted(reason: str) -> tuple[str, str]:
