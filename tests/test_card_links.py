@@ -159,6 +159,9 @@ SUBRULES = RULES + [
     rule("602", "Activating Activated Abilities", "Activating Activated Abilities", "chapter"),
     rule("602.5", "A player can’t begin to activate an ability that’s prohibited from being activated."),
     glossary("Activate", "To put an activated ability onto the stack and pay its costs.", ["602"]),
+    rule("305.6", "The basic land types are Plains, Island, Swamp, Mountain, and Forest."),
+    rule("305.7", "If an effect sets a land’s subtype to one or more of the basic land types, the land no longer "
+                  "has its old land type."),
 ]
 
 
@@ -207,6 +210,26 @@ def test_subrules_say_how_a_general_rule_applies_to_the_card():
     assert links["Arrest"]["602.5"] == "can't be activated" and "601.3" not in links["Arrest"]
     assert links["Silence"]["601.3"] == "can't cast" and links["Silence"]["602.5"] == "can't cast spells or activate"
     assert "604.3" not in links["Angel"]  # it names power, and defines none
+
+
+def test_an_effect_that_makes_a_land_a_basic_land_type_links_the_rule_of_such_effects():
+    """305.7, found by what it says ("sets a land's subtype"), with the basic land types as 305.6
+    lists them; a condition on a land's type sets nothing, nor does a token created as a type."""
+    cards = [card("Moon", "Nonbasic lands are Mountains.", types=["Enchantment"], type_line="Enchantment"),
+             card("Seas", "Enchant land\nEnchanted land is an Island.", types=["Enchantment"],
+                  type_line="Enchantment — Aura"),
+             card("Shaman", "{T}: Target land becomes the basic land type of your choice until end of turn."),
+             card("Shepherd", "Whenever a land you control enters, draw a card. If that land is a Plains, draw "
+                              "another card."),
+             card("Overlord", "When this creature enters, create a land token named Everywhere that is every basic "
+                              "land type.")]
+    cards += [card(f"Filler {n}", "Draw a card.") for n in range(40)]
+    link_cards(cards, SUBRULES)
+    links = {c.title: {link["rule"]: link["reason"] for link in c.card["links"]} for c in cards}
+    assert links["Moon"]["305.7"] == "lands are Mountains"  # as printed
+    assert links["Seas"]["305.7"] == "land is an Island"
+    assert links["Shaman"]["305.7"] == "land becomes the basic land type"
+    assert "305.7" not in links["Shepherd"] and "305.7" not in links["Overlord"]
 
 
 def test_a_longer_term_hides_a_shorter_one_inside_it():

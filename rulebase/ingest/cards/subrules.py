@@ -11,7 +11,11 @@ subrules themselves name:
   a tenth of all cards' text ("gets +1/+1 until end of turn"), and governs only where the clause
   moves an object, by the keyword actions whose rule says they move it (destroy, discard, exile),
   not until end of turn (the duration of a continuous effect, 611.2a), and not repeating the move
-  ("exile cards until you exile a land card" is no return).
+  ("exile cards until you exile a land card" is no return);
+- an effect that makes a land a basic land type ("Nonbasic lands are Mountains", "enchanted land
+  is an Island", "target land becomes a Swamp"): the rule of an effect that sets a land's subtype
+  (305.7: the land loses its old land types and the abilities of its rules text), the basic land
+  types as the rules list them (305.6). Not a condition ("if that land is a Plains").
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
 
 _MOVES = re.compile(r"\bmove it\b")
 _CLAUSE = re.compile(r"[.:;\n•]|, then ")  # a cost is not its effect; "then" begins another
+_PHRASE = re.compile(r"[.:;,\n•]")  # a condition ("if that land is a Plains,") ends at its comma
+_BASIC_TYPES = re.compile(r"^the basic land types are (.+?)\.")
+_CONDITIONS = frozenset({"if", "unless", "whether", "when", "whenever", "where"})
+_BECOMES = frozenset({"is", "are", "becomes", "become"})
 
 
 class Subrules:
@@ -39,6 +47,10 @@ class Subrules:
                       if number.startswith("701") and _MOVES.search(rules.get(number + "a", ""))}
         # a game rule (sections 1-7), not a variant's rewording of one
         self.until = [n for n, text in rules.items() if n[0] in "1234567" and 'change zones "until"' in text][:1]
+        self.land_type = [n for n, text in rules.items() if "sets a land's subtype" in text][:1]
+        listed = next((m[1] for text in rules.values() if (m := _BASIC_TYPES.match(text.lower()))), "")
+        self.basic = {form for name in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed) if name
+                      for form in forms(name)} | {"basic", "every"}  # ("is every basic land type")
 
     def of_cost(self, kind: str) -> list[str]:
         """The mana value subrule for a kind of symbol (mana.kinds: X, hybrid, Phyrexian, snow)."""
@@ -61,7 +73,31 @@ class Subrules:
                 said = words_of(clause)
                 if "until" in said:
                     found += self._returned(said, said.index("until"))
+        if self.land_type and ("land" in words or "lands" in words):
+            for phrase in _PHRASE.split(text):
+                found += self._land_typed(words_of(phrase))
         return found
+
+    def _land_typed(self, said: list[str]) -> list[tuple[str, str]]:
+        """305.7 for a phrase that makes a land a basic land type: "lands are mountains", "land
+        becomes a swamp", "land is every basic land type"; not a condition ("if that land is")."""
+        if not said or said[0] in _CONDITIONS:
+            return []
+        for at, word in enumerate(said):
+            subject = said[:at]
+            if word not in _BECOMES or not {"land", "lands"} & set(subject) or "token" in subject:
+                continue  # (a token created as a Forest has its own type: no effect sets it)
+            begin = at + 1 + (said[at + 1:at + 2] in (["a"], ["an"], ["the"]))
+            if begin >= len(said) or said[begin] not in self.basic:
+                continue
+            end = begin + 1
+            if said[begin] in ("basic", "every"):  # "the basic land type of your choice"
+                if "type" not in said[begin:begin + 4] or "nonbasic" in said[begin:begin + 4]:
+                    continue
+                end = said.index("type", begin) + 1
+            start = max(i for i, w in enumerate(subject) if w in ("land", "lands"))
+            return [(self.land_type[0], " ".join(said[start:end]))]
+        return []
 
     def _prohibited(self, words: list[str], at: int) -> list[tuple[str, str]]:
         """The prohibition rules of the actions "can't" at `at` forbids: "can't cast spells or
