@@ -6,7 +6,7 @@ import pytest
 from rulebase.core.errors import DamagedData
 from rulebase.core.records import Record
 from rulebase.index import store as store_module
-from rulebase.index.packing import Packer, dictionary, pack, unpack
+from rulebase.index.packing import Packer, dictionary, unpack
 from rulebase.index.store import RecordStore, write_db
 
 
@@ -20,12 +20,12 @@ def test_packed_text_round_trips_and_a_wrong_dictionary_is_an_error():
     texts = [f'{{"id": "d:{n}", "text": "a creature attacks alone"}}'.encode() for n in range(50)]
     zdict = dictionary(texts)
     assert 0 < len(zdict) <= 16_384
-    assert all(unpack(pack(t, zdict), zdict) == t for t in texts)
-    assert len(pack(texts[7], zdict)) < len(zlib.compress(texts[7], 6))  # the point of the dictionary
+    assert all(unpack(Packer(zdict).pack(t), zdict) == t for t in texts)
+    assert len(Packer(zdict).pack(texts[7])) < len(zlib.compress(texts[7], 6))  # the point of the dictionary
     with pytest.raises(zlib.error):
-        unpack(pack(texts[7], zdict), b"another dictionary entirely")
+        unpack(Packer(zdict).pack(texts[7]), b"another dictionary entirely")
     with pytest.raises(zlib.error):
-        unpack(pack(texts[7], zdict)[:-3], zdict)
+        unpack(Packer(zdict).pack(texts[7])[:-3], zdict)
 
 
 def test_rules_are_stored_packed_and_read_back_whole(tmp_path):

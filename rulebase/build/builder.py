@@ -140,7 +140,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     try:
         ingested = assemble(sources, archive_reports(sources, later), workers())
     except BaseException:
-        for running in [ahead, *later] if ahead else later:
+        for running in [r for r in (ahead, *later) if r]:
             with contextlib.suppress(Exception):
                 running.wait()
         raise

@@ -47,10 +47,6 @@ class Packer:
         return packer.compress(text) + packer.flush()
 
 
-def pack(text: bytes, zdict: bytes) -> bytes:
-    return Packer(zdict).pack(text)
-
-
 def unpack(blob: bytes, zdict: bytes) -> bytes:
     """The record's JSON; zlib.error when the blob or the dictionary is not what packed it."""
     unpacker = zlib.decompressobj(zdict=zdict)

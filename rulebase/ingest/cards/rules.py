@@ -63,14 +63,14 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
     subrules = Subrules(vocabulary)
 
     def links(card: Record) -> list[dict]:
-        text = _own_text(card)
+        printed = Printed(card.text, own_names(card))  # (the card read once: _own_text's text is its `read`)
+        text = printed.read
         words = words_of(text)
         found = _what_it_is(card, vocabulary, common, subrules)
         found += _abilities(card, text, vocabulary, categories, subrules)
         found += _what_it_says(words, vocabulary, common_words)
         found += subrules.in_text(words, text)
         found += [(shape.number, match) for shape, match in templates.found(text, words)]
-        printed = Printed(card.text, own_names(card))
         return [vocabulary.link(number, "; ".join(printed.quote(why) for why in reasons))
                 for number, reasons in _fewest(found, vocabulary)]
 
@@ -167,8 +167,11 @@ def _own_text(card: Record) -> str:
     """The card's text as the rules' templates are read against: lower case, typography folded,
     reminder text out (the keyword's rule covers it), its own names read as "this object" (a
     card named "Monarch's Ring" does not name the monarch)."""
-    text, _, _ = _as_read(card.text, own_names(card))
-    return "\n".join(" ".join(line.split()) for line in text.translate(TYPOGRAPHY).lower().split("\n"))
+    return _lines(_as_read(card.text, own_names(card))[0].translate(TYPOGRAPHY).lower())
+
+
+def _lines(folded: str) -> str:
+    return "\n".join(" ".join(line.split()) for line in folded.split("\n"))
 
 
 def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules: Subrules) -> list[tuple[str, str]]:
@@ -270,12 +273,13 @@ SELF = "this object"  # a card's own name, as the linker reads its text
 class Printed:
     """A card's text as printed, for quoting the words a link's reason read in _own_text: its
     own names there read as "this object", here as printed ("Tarmogoyf's power", not "this
-    object's power")."""
+    object's power"). `read`: the text as _own_text reads it, from the same reading."""
 
     def __init__(self, text: str, names: set[str]) -> None:
         self.text = text
         shown, starts, ends = _as_read(text, names)
         folded = shown.translate(TYPOGRAPHY).lower()
+        self.read = _lines(folded)
         self.tokens: list[tuple[str, int, int]] = []  # (word, start, end in the printed text)
         if len(folded) == len(shown):  # (a character whose lower case is longer: reasons read as found)
             self.tokens = [(m.group(0), starts[m.start()], ends[m.end() - 1]) for m in WORD.finditer(folded)]
