@@ -64,6 +64,15 @@ def test_light_verbs_are_kept_not_dropped():
     assert "have" not in language.EN_LIGHT  # "has no controller" is rules text (702.15b)
 
 
+def test_an_irregular_verbs_forms_have_its_base():
+    """The stemmer leaves "drew" and "draw" apart; a question tells what happened."""
+    assert language.base_form("drew") == "draw" and language.base_form("Forgot") == "forget"
+    assert language.base_form("left") == "leave" and language.base_form("drawn") == "draw"
+    assert language.base_form("draw") is None and language.base_form("card") is None
+    assert language.base_form("did") is None and language.base_form("had") is None  # function verbs
+    assert language.is_light("gone") and language.is_light("went") and not language.is_light("drew")
+
+
 def test_a_hungarian_token_the_index_lacks_matches_its_longest_held_prefix():
     """Snowball leaves "támadhat" (can attack) as "tamadh"; the guide's "támadók" is "tamad"."""
     held = {"tamad": 9, "tam": 1, "kez": 5}

@@ -50,7 +50,7 @@ def test_a_hungarian_word_the_stemmer_ate_does_not_match_an_english_gloss(librar
 
 
 def test_a_word_pair_is_as_weak_as_its_weaker_word(library):
-    """A card name or a light verb weighs as weak evidence, and so do the pairs it is in:
+    """A capitalised name or a light verb weighs as weak evidence, and so do the pairs it is in:
     "Doubling Season" in full lifted the examples that print the name."""
     from rulebase.search.searcher import PAIR_BOOST, TEXT_FIELDS
 
@@ -319,3 +319,33 @@ def test_a_capitalised_unknown_word_is_a_name_not_a_typo(library):
     """"Altac" (a card) is one letter from "altar"; capitalised, it is left as typed."""
     results = search(library, "Altac triggered to get first strike but did not deal damage in the combat damage step")
     assert not any("altar" in note for note in results.notes)
+
+
+def test_a_story_in_the_past_tense_reaches_the_rules_present(library, monkeypatch):
+    """"my opponent forgot a trigger" is the JAR's "A player forgets a triggered ability": Snowball
+    stems "forgot" and "forgets" apart. A form the rules say themselves ("damage dealt") is searched
+    as written."""
+    from rulebase.search import language
+
+    searcher = library.searcher
+    assert ("text", "draw") in searcher.word_terms(["drew"])[0]
+    assert ("text", "deal") not in searcher.word_terms(["dealt"])[0]
+    query = "at a prerelease my opponent forgot a trigger"
+    forgets = "jar:common-issues.a-player-forgets-a-triggered-ability"
+    assert search(library, query, 3).hits[0].id.startswith(forgets)
+    monkeypatch.setattr(language, "base_form", lambda word: None)
+    assert not search(library, query, 3).hits[0].id.startswith(forgets)
+
+
+def test_a_card_name_is_one_unit_not_the_questions_words(library):
+    """"Blood Moon" says nothing of Blood tokens or the moon symbol: a name the question reads as
+    a card is matched whole (a ruling that names the card), its words are not scored alone."""
+    text, names = library.searcher._without_names("what happens to Urza's Saga under Blood Moon?",
+                                                  ["Urza's Saga", "Blood Moon"])
+    assert names == ["Urza's Saga", "Blood Moon"] and not re.search(r"Saga|Blood|Moon", text)
+    hits = search(library, "what happens to Urza's Saga under Blood Moon").hits
+    assert not any("blood" in h.snippet.lower() and "blood moon" not in h.snippet.lower() for h in hits)
+    named = search(library, "Blood Moon")
+    assert named.hits and all("Blood Moon" in named.records[h.id].text for h in named.hits)
+    # a phrase search keeps its words as typed
+    assert library.searcher._without_names('"Blood Moon" lands', ["Blood Moon"]) == ('"Blood Moon" lands', [])

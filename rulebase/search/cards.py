@@ -95,8 +95,3 @@ def lift(card_records: list[Record], cards_total: int, docs_of: Callable[[str, s
                 if factor > out.get(docnum, 1.0):
                     out[docnum] = factor
     return out
-
-
-def name_words(named: list[tuple[Record, str]]) -> set[str]:
-    """The words the question spent naming cards: names, not rules words."""
-    return {w for _, typed in named for w in _WORD.findall(typed)}

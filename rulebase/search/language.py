@@ -54,6 +54,49 @@ NAMES = {"hu": "Hungarian", "en": "English"}
 # much life" for a story about lifelink, and brought six hits judged 0 or 1 into the top 10.
 EN_LIGHT = frozenset(["got", "go", "goes", "went", "make", "makes", "made"])
 HU_FIELDS = ("title_hu", "text_hu", "context_hu")
+_IRREGULAR_ROWS = """
+arise arose arisen; be was were been; bear bore borne; beat beat beaten; become became become;
+begin began begun; bend bent bent; bid bid bid; bind bound bound; bite bit bitten; bleed bled bled;
+blow blew blown; break broke broken; bring brought brought; build built built; burn burnt burnt;
+buy bought bought; catch caught caught; choose chose chosen; cling clung clung; come came come;
+creep crept crept; deal dealt dealt; dig dug dug; do did done; draw drew drawn; dream dreamt dreamt;
+drink drank drunk; drive drove driven; eat ate eaten; fall fell fallen; feed fed fed; feel felt felt;
+fight fought fought; find found found; flee fled fled; fling flung flung; fly flew flown;
+forbid forbade forbidden; forget forgot forgotten; forgive forgave forgiven; freeze froze frozen;
+get got gotten; give gave given; go went gone; grind ground ground; grow grew grown; hang hung hung;
+hear heard heard; hide hid hidden; hold held held; keep kept kept; know knew known;
+lay laid laid; lead led led; leap leapt leapt; leave left left; lend lent lent; lie lay lain;
+lose lost lost; make made made; mean meant meant; meet met met; mistake mistook mistaken;
+overcome overcame overcome; pay paid paid; prove proved proven; ride rode ridden; ring rang rung;
+rise rose risen; run ran run; say said said; see saw seen; seek sought sought; sell sold sold;
+send sent sent; shake shook shaken; shine shone shone; shoot shot shot; show showed shown;
+shrink shrank shrunk; sing sang sung; sink sank sunk; sit sat sat; slay slew slain; sleep slept slept;
+slide slid slid; speak spoke spoken; spend spent spent; spin spun spun; spring sprang sprung;
+stand stood stood; steal stole stolen; stick stuck stuck; sting stung stung; strike struck struck;
+strive strove striven; swear swore sworn; sweep swept swept; swim swam swum; swing swung swung;
+take took taken; teach taught taught; tear tore torn; tell told told; think thought thought;
+throw threw thrown; understand understood understood; undo undid undone; wake woke woken;
+wear wore worn; weave wove woven; win won won; wind wound wound; withdraw withdrew withdrawn;
+write wrote written
+"""
+# English irregular verbs: base, past, past participle. Snowball's stemmer leaves their forms
+# apart ("drew" is not "draw", "forgot" not "forget"), and questions tell what happened: "I drew 8
+# cards", "my opponent forgot a trigger", "they told me three cards".
+_IRREGULAR = {form: row.split()[0] for row in _IRREGULAR_ROWS.split(";") for form in row.split()[1:]
+              if form != row.split()[0]}
+
+
+def base_form(word: str) -> str | None:
+    """An irregular verb form's base ("drew" -> "draw", "left" -> "leave"), the word being searched
+    as either; None for any other word and for a function verb's ("had", "was")."""
+    base = _IRREGULAR.get(word.lower())
+    return base if base is not None and base not in EN_FUNCTION else None
+
+
+def is_light(word: str) -> bool:
+    """Whether a question's word is a light verb in any form ("went", "gone", "made")."""
+    lowered = word.lower()
+    return lowered in EN_LIGHT or _IRREGULAR.get(lowered) in EN_LIGHT
 # Snowball's Hungarian stemmer leaves many verb forms whole ("támadhat", can attack: "tamadh"),
 # so a question's verb misses the guide's "támadók" ("tamad"). A Hungarian token the index does
 # not hold matches its longest prefix of at least this many letters that it does hold. Measured

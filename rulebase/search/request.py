@@ -10,7 +10,7 @@ from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search.cards import lift as card_lift
-from rulebase.search.cards import name_words, read_cards
+from rulebase.search.cards import read_cards
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.levels import NOT_AT, level_named
 from rulebase.search.question import quoted_in_question, without_links
@@ -46,7 +46,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     query, starred = complete_stars(library.searcher.reader, without_links(query))
     named = read_cards(library.store, query, lambda word: library.searcher.known("en", word)) \
         if read_cards_named else []
-    cards = Cards([record for record, _ in named], name_words(named), _lift(library, [r for r, _ in named]))
+    cards = Cards([record for record, _ in named], [typed for _, typed in named], _lift(library, [r for r, _ in named]))
     if not filters.get("source"):  # the document of the level the question names comes first
         cards.lift = _at_level(library, query, cards.lift)
     current_first = when is None and not filters.get("edition") and not filters.get("source")
@@ -116,7 +116,7 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
     cards = cards or Cards()
     results = library.searcher.search(query, filters, limit, numbered,
                                       texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick,
-                                      current_first=current_first, lift=cards.lift, names=cards.words)
+                                      current_first=current_first, lift=cards.lift, names=cards.names)
     results.cards = cards.records
     missing = [h.id for h in results.hits if h.id not in results.records]
     if missing:  # a hit renamed to a twin read in another batch
@@ -126,12 +126,12 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
 
 @dataclass
 class Cards:
-    """The cards a question names: their records, the words spent naming them (names, not rules
-    words), and the factors the ranking takes per document: the lift their rules give
+    """The cards a question names: their records, the names as the question typed them (names,
+    not rules words), and the factors the ranking takes per document: the lift their rules give
     (search/cards.py), with the level's the question names (search/levels.py, run_search)."""
 
     records: list = field(default_factory=list)
-    words: set[str] = field(default_factory=set)
+    names: list[str] = field(default_factory=list)
     lift: dict[int, float] = field(default_factory=dict)
 
 
