@@ -346,6 +346,18 @@ def test_a_card_name_is_one_unit_not_the_questions_words(library):
     hits = search(library, "what happens to Urza's Saga under Blood Moon").hits
     assert not any("blood" in h.snippet.lower() and "blood moon" not in h.snippet.lower() for h in hits)
     named = search(library, "Blood Moon")
-    assert named.hits and all("Blood Moon" in named.records[h.id].text for h in named.hits)
+    linked = {link["rule"] for link in named.cards[0].card["links"]}
+    assert named.hits and all("Blood Moon" in named.records[h.id].text
+                              or any(named.records[h.id].number.startswith(rule) for rule in linked)
+                              for h in named.hits)
     # a phrase search keeps its words as typed
     assert library.searcher._without_names('"Blood Moon" lands', ["Blood Moon"]) == ('"Blood Moon" lands', [])
+
+
+def test_a_query_of_card_names_only_lists_the_cards_rules(library):
+    """"Blood Moon and Urza's Saga" asks about the two cards: the rules their text uses lead (305.7
+    for "Nonbasic lands are Mountains", 714 for a Saga), not texts that merely print a name."""
+    hits = search(library, "Blood Moon and Urza's Saga", 5).hits
+    assert hits[0].id.startswith("cr:305.7@")
+    assert any(h.id.startswith("cr:714.") for h in hits[:3])
+    assert search(library, "Urza's Saga", 1).hits[0].id.startswith("cr:714.")

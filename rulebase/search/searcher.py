@@ -141,6 +141,8 @@ class Searcher:
         weak = weak | named
         light = lang != "hu" and len(words) >= QUESTION_WORDS  # (light verbs are weak in a question)
         words = language.content_words(words, lang)
+        if names and all(w.lower() in language.EN_FUNCTION for w in words):
+            words = []  # ("Blood Moon and Urza's Saga": card names, and nothing else to read)
         crossed = None  # (the query's language, when the filters pass only the other one's documents)
         if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
             crossed, lang = lang, None  # read the words in both languages' fields
@@ -166,6 +168,8 @@ class Searcher:
                                                        self.reader.doc_count_all()).items():
                 if docnum in scores:
                     scores[docnum] *= factor
+        if names and not words and lift:  # only card names: the cards' own rules
+            self._add_cards_rules(scores, lift)
         for docnum, factor in (lift or {}).items():
             if docnum in scores:
                 scores[docnum] *= factor
@@ -259,6 +263,18 @@ class Searcher:
                 if toks:
                     clauses.append(Clause(field, toks, WEAK_WEIGHT * TEXT_FIELDS[field]))
         return clauses
+
+    @staticmethod
+    def _add_cards_rules(scores: dict[int, float], lift: dict[int, float]) -> None:
+        """A query that is only card names ("Urza's Saga", "Blood Moon and Urza's Saga") asks about
+        the cards: each rule their text uses scores as the best text naming them does, scaled by the
+        rule's rarity among cards (its lift), so a Saga's 714 leads and the triggered abilities'
+        603 trails. Without them, such a query listed only texts that print the name: 1999's
+        tournament blocks for "Urza's Saga", the set."""
+        unit = max(scores.values(), default=0.0) or 1.0
+        rarest = max(lift.values()) - 1 or 1.0
+        for docnum, factor in lift.items():
+            scores[docnum] = scores.get(docnum, 0.0) + unit * (factor - 1) / rarest
 
     def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
         """Whether a question's words, names and light words aside, are the tournament documents'
