@@ -361,3 +361,13 @@ def test_a_query_of_card_names_only_lists_the_cards_rules(library):
     assert hits[0].id.startswith("cr:305.7@")
     assert any(h.id.startswith("cr:714.") for h in hits[:3])
     assert search(library, "Urza's Saga", 1).hits[0].id.startswith("cr:714.")
+
+
+def test_cutting_card_names_keeps_the_filters_and_a_quoted_question(library):
+    """A names-only query lists the cards' rules only where the filters pass; a question that
+    quotes card text stays a question once its card names are cut; a possessive goes with its name."""
+    assert all(h.id.startswith("mtr:") for h in search(library, "Blood Moon", source=["mtr"]).hits)
+    quoted = search(library, 'does Blood Moon turn Urza\'s Saga off "lands are Mountains"')
+    assert any("lands are mountains" not in quoted.records[h.id].text.lower() for h in quoted.hits)
+    text, _ = library.searcher._without_names("does Doubling Season's copy count", ["Doubling Season"])
+    assert text.split() == ["does", "copy", "count"]

@@ -93,6 +93,12 @@ def base_form(word: str) -> str | None:
     return base if base is not None and base not in EN_FUNCTION else None
 
 
+def is_function(word: str, lang: str | None) -> bool:
+    """Whether a word is a function word of the query's language (of either, for none)."""
+    lowered = word.lower().replace("’", "'")
+    return lowered in (FUNCTION[lang] if lang in FUNCTION else HU_FUNCTION | EN_FUNCTION)
+
+
 def is_light(word: str) -> bool:
     """Whether a question's word is a light verb in any form ("went", "gone", "made")."""
     lowered = word.lower()

@@ -42,7 +42,7 @@ def programs(text: str) -> dict[str, str]:
 def level_named(question: str, table: dict[str, str]) -> str | None:
     """The one level a question names, by name or by its event's program (the longest name that
     fits: "pro tour qualifier", not "pro tour"); None for none or two. (The words that named it
-    stay full evidence: made weak, as a card's name is, they no longer told the searcher's
+    stay full evidence: made weak, as capitalised names are, they no longer told the searcher's
     register.py that the question is a tournament's, and the game's rules came first.)"""
     text = f" {_words(question)} "
     named = {m[1].capitalize() for m in _NAMED_LEVEL.finditer(question)}

@@ -62,6 +62,7 @@ MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded fo
 # rest level for 1.5 to 3; not for a quoted phrase, which asks where words are said (0.765).
 TITLE_FACTOR = 1.5
 TITLE_SLACK = 1  # ...or the query and one more word ("Summoning Sickness Rule"; 2 measured the same)
+_FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
 
 
@@ -113,7 +114,7 @@ class Searcher:
         (a question with no date and no edition) lists the rules in force now first, then older
         texts, unless the question is in Hungarian or uses a term only older rules know. `lift`:
         document -> factor for the rules the question's cards use (search/cards.py); `names`, the
-        words that named them (see _without_names)."""
+        card names as the question typed them (see _without_names)."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
@@ -121,6 +122,7 @@ class Searcher:
             alive = self.in_force(when)
             allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
         typed_text = text
+        in_question = quoted_in_question(text)  # (asked of the words as typed, names and all)
         text, names = self._without_names(text, names or [])
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
@@ -141,14 +143,14 @@ class Searcher:
         weak = weak | named
         light = lang != "hu" and len(words) >= QUESTION_WORDS  # (light verbs are weak in a question)
         words = language.content_words(words, lang)
-        if names and all(w.lower() in language.EN_FUNCTION for w in words):
+        if names and all(language.is_function(w, lang) for w in words):
             words = []  # ("Blood Moon and Urza's Saga": card names, and nothing else to read)
         crossed = None  # (the query's language, when the filters pass only the other one's documents)
         if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
             crossed, lang = lang, None  # read the words in both languages' fields
         # A quoted phrase is required, not just scored (totals count what holds it), unless it is
         # card text quoted inside a longer question: then its words count like the others.
-        if phrases and not quoted_in_question(text):
+        if phrases and not in_question:
             allowed = self._holding(phrases, allowed)
         per_word = self.word_terms(words, lang)
         # A renamed term's other name: today's for a question in older words answered from the
@@ -169,7 +171,7 @@ class Searcher:
                 if docnum in scores:
                     scores[docnum] *= factor
         if names and not words and lift:  # only card names: the cards' own rules
-            self._add_cards_rules(scores, lift)
+            self._add_cards_rules(scores, lift, allowed)
         for docnum, factor in (lift or {}).items():
             if docnum in scores:
                 scores[docnum] *= factor
@@ -249,8 +251,8 @@ class Searcher:
         question --as-of MRR@10 0.464 -> 0.486; the keyword modes and the judged sets level."""
         if not names or (split_query(text)[1] and not quoted_in_question(text)):
             return text, []
-        for name in names:
-            text = text.replace(name, " ")
+        for name in sorted(names, key=len, reverse=True):  # (a longer name first: it may hold a shorter)
+            text = re.sub(rf"(?<![\w'’]){re.escape(name)}(?:['’]s)?(?![\w'’])", " ", text)
         return text, names
 
     def _name_clauses(self, names: list[str]) -> list[Clause]:
@@ -258,6 +260,7 @@ class Searcher:
         is about it."""
         clauses = []
         for name in names:
+            name = _FETCHED_CODE.sub("", name)  # "[[Lightning Bolt|M10]]": the card, not its set code
             for field in ("title", "text"):
                 toks = tuple(self._tokens(field, name))
                 if toks:
@@ -265,16 +268,17 @@ class Searcher:
         return clauses
 
     @staticmethod
-    def _add_cards_rules(scores: dict[int, float], lift: dict[int, float]) -> None:
+    def _add_cards_rules(scores: dict[int, float], lift: dict[int, float], allowed: set[int] | None) -> None:
         """A query that is only card names ("Urza's Saga", "Blood Moon and Urza's Saga") asks about
         the cards: each rule their text uses scores as the best text naming them does, scaled by the
         rule's rarity among cards (its lift), so a Saga's 714 leads and the triggered abilities'
         603 trails. Without them, such a query listed only texts that print the name: 1999's
         tournament blocks for "Urza's Saga", the set."""
+        raised = {d: f - 1 for d, f in lift.items() if f > 1 and (allowed is None or d in allowed)}
         unit = max(scores.values(), default=0.0) or 1.0
-        rarest = max(lift.values()) - 1 or 1.0
-        for docnum, factor in lift.items():
-            scores[docnum] = scores.get(docnum, 0.0) + unit * (factor - 1) / rarest
+        rarest = max(raised.values(), default=1.0)
+        for docnum, share in raised.items():
+            scores[docnum] = scores.get(docnum, 0.0) + unit * share / rarest
 
     def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
         """Whether a question's words, names and light words aside, are the tournament documents'
