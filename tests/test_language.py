@@ -40,6 +40,10 @@ def test_function_words_dropped_from_questions_of_three_words_or_more():
     assert language.content_words(["commanders", "don't", "cause", "death", "triggers"], "en") == [
         "commanders", "cause", "death", "triggers"]
     assert language.content_words(["it", "doesn’t", "die"], "en") == ["die"]  # a typographic apostrophe
+    # a preposition that sets two things side by side; a word of the rules' timing stays
+    assert language.content_words(["Urza's", "Saga", "under", "Blood", "Moon"], "en") == [
+        "Urza's", "Saga", "Blood", "Moon"]
+    assert language.content_words(["damage", "before", "blockers"], "en") == ["damage", "before", "blockers"]
 
 
 def test_short_queries_and_queries_of_function_words_only_keep_every_word():

@@ -361,6 +361,9 @@ def test_a_query_of_card_names_only_lists_the_cards_rules(library):
     assert hits[0].id.startswith("cr:305.7@")
     assert any(h.id.startswith("cr:714.") for h in hits[:3])
     assert search(library, "Urza's Saga", 1).hits[0].id.startswith("cr:714.")
+    # the same with a question's frame around the names: "what happens to ... under ..."
+    asked = search(library, "what happens to Urza's Saga under Blood Moon?", 5).hits
+    assert asked[0].id.startswith("cr:305.7@") and any(h.id.startswith("cr:714.") for h in asked[:3])
 
 
 def test_cutting_card_names_keeps_the_filters_and_a_quoted_question(library):
