@@ -120,3 +120,17 @@ def test_search_kind_card_finds_cards_by_their_text(index_dir):
     assert data["hits"][0]["title"] == "Humility" and data["hits"][0]["kind"] == "card"
     mixed = run(index_dir, "search", "--kind", "card", "--kind", "rule", "trample")
     assert mixed.exit_code == 2 and "--kind card searches the cards alone" in mixed.stderr
+
+
+def test_search_for_a_name_several_cards_share_names_them(index_dir):
+    """"Thalia" is two cards and no word of the rules: the search says so and where to look,
+    rather than correcting it to a word the rules hold."""
+    result = run(index_dir, "search", "[[Thalia]]")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "note: 2 cards are called 'Thalia' (Thalia, Guardian of Thraben; Thalia, Heretic Cathar): "
+        'rulebase card "Thalia" lists them']
+    assert result.stdout == "No results for '[[Thalia]]'.\n"
+    assert json.loads(run(index_dir, "search", "Thalia", "--json").stdout)["suggestion"] is None
+    many = run(index_dir, "search", "chandra").stderr
+    assert many.startswith("note: 21 cards are called 'chandra' (Chandra, Acolyte of Flame; ") and " and 17 more)" in many

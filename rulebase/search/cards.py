@@ -68,6 +68,18 @@ def _plausible(typed: str, span: list[tuple[str, int, int]], at: int, rules_word
     return titled or any(not rules_word(w.lower()) for w, _, _ in span if w.lower() not in _SMALL)
 
 
+def called(store, text: str) -> tuple[str, list[str]]:
+    """The short name a whole query is (brackets aside) and the names of the cards that share it
+    ("Thalia": Thalia, Guardian of Thraben and Thalia, Heretic Cathar), when it is no card's full
+    name: too many to read as the question's card, worth naming to the asker. No names otherwise."""
+    typed = " ".join(_FETCHED.sub(lambda m: m.group(1), text).split())
+    key = fold_name(typed)
+    named = store.card_named(key) if key else []
+    if any(kind != "short" for _, kind in named) or len(named) < 2:
+        return typed, []
+    return typed, sorted(record.title for record in store.get_many([card_id for card_id, _ in named]))
+
+
 def _ids(store, key: str, single: bool) -> list[str]:
     """The card a folded name names: by its name or a face's; the part before a comma only when
     it names one card; a single word only when it names exactly one."""

@@ -9,8 +9,8 @@ from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force, texts_since
+from rulebase.search.cards import called, read_cards
 from rulebase.search.cards import lift as card_lift
-from rulebase.search.cards import read_cards
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.levels import NOT_AT, level_named
 from rulebase.search.question import quoted_in_question, without_links
@@ -28,6 +28,7 @@ _SEE_RULE = re.compile(r"\b[Ss]ee rules? (\d{3}\.\d+[a-z]?)")  # a rule's own po
 # A rule the first hit sends the reader to moves up to second from this far down (whatever the
 # --limit: the search reads this many hits at least).
 CITED_WITHIN = 10
+CALLED_SHOWN = 4  # cards named in the note for a query that is a name several cards share
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
@@ -71,7 +72,21 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         results.notes.append(note)
     if move:
         _cited_next(library, results, when)
+    if not cards.records:
+        _note_called(library, original, results)
     return _with_cited_rules(library, results, limit, when, bring=bring)
+
+
+def _note_called(library, query: str, results: Results) -> None:
+    """A query that is the short name several cards share ("Thalia") is named as such, with the
+    cards (the first CALLED_SHOWN), instead of a spelling correction from the rules' words."""
+    typed, names = called(library.store, query)
+    if not names:
+        return
+    results.suggestion = None
+    more = len(names) - CALLED_SHOWN
+    shown = "; ".join(names[:CALLED_SHOWN]) + (f" and {more} more" if more > 0 else "")
+    results.notes.append(f'{len(names)} cards are called {typed!r} ({shown}): rulebase card "{typed}" lists them')
 
 
 def _search(library, query: str, filters: dict[str, list[str]], limit: int, when: int | None,
