@@ -8,6 +8,7 @@ import re
 import pytest
 
 from rulebase.core.records import fold_accents
+from rulebase.search.cards import without_names
 from rulebase.search.request import run_search
 
 
@@ -340,7 +341,7 @@ def test_a_story_in_the_past_tense_reaches_the_rules_present(library, monkeypatc
 def test_a_card_name_is_one_unit_not_the_questions_words(library):
     """"Blood Moon" says nothing of Blood tokens or the moon symbol: a name the question reads as
     a card is matched whole (a ruling that names the card), its words are not scored alone."""
-    text, names = library.searcher._without_names("what happens to Urza's Saga under Blood Moon?",
+    text, names = without_names("what happens to Urza's Saga under Blood Moon?",
                                                   ["Urza's Saga", "Blood Moon"])
     assert names == ["Urza's Saga", "Blood Moon"] and not re.search(r"Saga|Blood|Moon", text)
     hits = search(library, "what happens to Urza's Saga under Blood Moon").hits
@@ -351,7 +352,7 @@ def test_a_card_name_is_one_unit_not_the_questions_words(library):
                               or any(named.records[h.id].number.startswith(rule) for rule in linked)
                               for h in named.hits)
     # a phrase search keeps its words as typed
-    assert library.searcher._without_names('"Blood Moon" lands', ["Blood Moon"]) == ('"Blood Moon" lands', [])
+    assert without_names('"Blood Moon" lands', ["Blood Moon"]) == ('"Blood Moon" lands', [])
 
 
 def test_a_query_of_card_names_only_lists_the_cards_rules(library):
@@ -372,5 +373,5 @@ def test_cutting_card_names_keeps_the_filters_and_a_quoted_question(library):
     assert all(h.id.startswith("mtr:") for h in search(library, "Blood Moon", source=["mtr"]).hits)
     quoted = search(library, 'does Blood Moon turn Urza\'s Saga off "lands are Mountains"')
     assert any("lands are mountains" not in quoted.records[h.id].text.lower() for h in quoted.hits)
-    text, _ = library.searcher._without_names("does Doubling Season's copy count", ["Doubling Season"])
+    text, _ = without_names("does Doubling Season's copy count", ["Doubling Season"])
     assert text.split() == ["does", "copy", "count"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cached_property
 from math import log
 from operator import itemgetter
@@ -30,6 +31,7 @@ from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
+from rulebase.search.cards import add_cards_rules, without_names
 from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
@@ -64,6 +66,21 @@ TITLE_FACTOR = 1.5
 TITLE_SLACK = 1  # ...or the query and one more word ("Summoning Sickness Rule"; 2 measured the same)
 _FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A query's text as the search reads it (Searcher._read)."""
+
+    text: str  # names cut, initials spelled out, near spellings respelled
+    names: list[str]  # the card names cut from it
+    words: list[str]  # its content words (none for a query of card names alone)
+    phrases: list[str]
+    lang: str | None
+    weak: set[str]  # capitalised words and names: weak evidence
+    named: set[str]  # of those, the words of a name's run or brackets
+    light: bool  # a question long enough that its light verbs are weak
+    respelled: list[tuple[str, str]]  # (as typed, as searched), said in a note
 
 
 class Searcher:
@@ -114,7 +131,7 @@ class Searcher:
         (a question with no date and no edition) lists the rules in force now first, then older
         texts, unless the question is in Hungarian or uses a term only older rules know. `lift`:
         document -> factor for the rules the question's cards use (search/cards.py); `names`, the
-        card names as the question typed them (see _without_names)."""
+        card names as the question typed them (see cards.without_names)."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
@@ -123,28 +140,9 @@ class Searcher:
             allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
         typed_text = text
         in_question = quoted_in_question(text)  # (asked of the words as typed, names and all)
-        text, names = self._without_names(text, names or [])
-        words, phrases = split_query(text)
-        lang = language.detect(words, self.known)
-        # "ETB", "SBA": the rules' own terms by their initials, searched as the rules write them
-        spelled_out = spell_out(text, lambda: self._abbreviations, lambda w: self._df("exact", w) > 0) \
-            if lang != "hu" else []
-        for typed, term in spelled_out:
-            text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", term, text)
-        if spelled_out:
-            words, phrases = split_query(text)
-            lang = language.detect(words, self.known)
-        respelled = self._respellings.of(words) if lang == "en" else []
-        for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
-            text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
-        if respelled:
-            words, phrases = split_query(text)
-        weak, named = weak_words(text, words)
-        weak = weak | named
-        light = lang != "hu" and len(words) >= QUESTION_WORDS  # (light verbs are weak in a question)
-        words = language.content_words(words, lang)
-        if names and all(language.is_function(w, lang) for w in words):
-            words = []  # ("Blood Moon and Urza's Saga": card names, and nothing else to read)
+        read = self._read(text, names or [])
+        text, names, words, phrases, lang = read.text, read.names, read.words, read.phrases, read.lang
+        weak, named, light = read.weak, read.named, read.light
         crossed = None  # (the query's language, when the filters pass only the other one's documents)
         if lang is not None and allowed is not None and not allowed & self.scorer.docs("lang", [lang]):
             crossed, lang = lang, None  # read the words in both languages' fields
@@ -171,7 +169,7 @@ class Searcher:
                 if docnum in scores:
                     scores[docnum] *= factor
         if names and not words and lift:  # only card names: the cards' own rules
-            self._add_cards_rules(scores, lift, allowed)
+            add_cards_rules(scores, lift, allowed)
         for docnum, factor in (lift or {}).items():
             if docnum in scores:
                 scores[docnum] *= factor
@@ -210,7 +208,7 @@ class Searcher:
             rid, boost = self._pooled(docnum)
             pooled.append((rid, score * boost, matched.get(docnum, set())))
         results = Results(query=typed_text.strip(), total=0, suggestion=suggestion,
-                          notes=[f"read {typed!r} as {spelled!r}" for typed, spelled in spelled_out + respelled])
+                          notes=[f"read {typed!r} as {spelled!r}" for typed, spelled in read.respelled])
         # When every match is in the pool, the total is exact: what the hits would be, all shown.
         # A phrase's total counts the hits there are to list, identical texts once (its matches
         # are few); other totals count the matching rules.
@@ -239,21 +237,32 @@ class Searcher:
                                  f"{language.NAMES[crossed]}: ask in {other}, or drop the filter")
         return results
 
-    def _without_names(self, text: str, names: list[str]) -> tuple[str, list[str]]:
-        """The question without the card names it typed, and those names. A card's name is one
-        unit: its words are not the question's ("Blood Moon" says nothing of Blood tokens, "Doubling
-        Season" nothing of seasons), so they are neither scored nor read for the question's
-        register, terms or title; the name is matched whole (_name_clauses). A phrase search keeps
-        its words as typed.
-
-        Measured on the real questions (scripts/realq.py; the names weighed WEAK_WEIGHT before):
-        question hit@3 0.545 -> 0.576, MRR@10 0.476 -> 0.498 (odd half 0.529 -> 0.588, even level),
-        question --as-of MRR@10 0.464 -> 0.486; the keyword modes and the judged sets level."""
-        if not names or (split_query(text)[1] and not quoted_in_question(text)):
-            return text, []
-        for name in sorted(names, key=len, reverse=True):  # (a longer name first: it may hold a shorter)
-            text = re.sub(rf"(?<![\w'’]){re.escape(name)}(?:['’]s)?(?![\w'’])", " ", text)
-        return text, names
+    def _read(self, text: str, names: list[str]) -> Reading:
+        """The query's words as the search scores them: the card names cut (without_names), its
+        language, the rules' terms typed as initials spelled out ("ETB", "SBA"), near spellings
+        respelled, the capitalised words told apart, and a question's function words dropped."""
+        text, names = without_names(text, names)
+        words, phrases = split_query(text)
+        lang = language.detect(words, self.known)
+        # "ETB", "SBA": the rules' own terms by their initials, searched as the rules write them
+        spelled_out = spell_out(text, lambda: self._abbreviations, lambda w: self._df("exact", w) > 0) \
+            if lang != "hu" else []
+        for typed, term in spelled_out:
+            text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", term, text)
+        if spelled_out:
+            words, phrases = split_query(text)
+            lang = language.detect(words, self.known)
+        respelled = self._respellings.of(words) if lang == "en" else []
+        for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
+            text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
+        if respelled:
+            words, phrases = split_query(text)
+        weak, named = weak_words(text, words)
+        light = lang != "hu" and len(words) >= QUESTION_WORDS  # (light verbs are weak in a question)
+        words = language.content_words(words, lang)
+        if names and all(language.is_function(w, lang) for w in words):
+            words = []  # ("Blood Moon and Urza's Saga": card names, and nothing else to read)
+        return Reading(text, names, words, phrases, lang, weak | named, named, light, spelled_out + respelled)
 
     def _name_clauses(self, names: list[str]) -> list[Clause]:
         """Each card name as a phrase, weak evidence: a ruling or an example that names the card
@@ -266,19 +275,6 @@ class Searcher:
                 if toks:
                     clauses.append(Clause(field, toks, WEAK_WEIGHT * TEXT_FIELDS[field]))
         return clauses
-
-    @staticmethod
-    def _add_cards_rules(scores: dict[int, float], lift: dict[int, float], allowed: set[int] | None) -> None:
-        """A query that is only card names ("Urza's Saga", "Blood Moon and Urza's Saga") asks about
-        the cards: each rule their text uses scores as the best text naming them does, scaled by the
-        rule's rarity among cards (its lift), so a Saga's 714 leads and the triggered abilities'
-        603 trails. Without them, such a query listed only texts that print the name: 1999's
-        tournament blocks for "Urza's Saga", the set."""
-        raised = {d: f - 1 for d, f in lift.items() if f > 1 and (allowed is None or d in allowed)}
-        unit = max(scores.values(), default=0.0) or 1.0
-        rarest = max(raised.values(), default=1.0)
-        for docnum, share in raised.items():
-            scores[docnum] = scores.get(docnum, 0.0) + unit * share / rarest
 
     def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
         """Whether a question's words, names and light words aside, are the tournament documents'
