@@ -132,5 +132,7 @@ def test_search_for_a_name_several_cards_share_names_them(index_dir):
         'rulebase card "Thalia" lists them']
     assert result.stdout == "No results for '[[Thalia]]'.\n"
     assert json.loads(run(index_dir, "search", "Thalia", "--json").stdout)["suggestion"] is None
-    many = run(index_dir, "search", "chandra").stderr
+    many = run(index_dir, "search", "chandra?").stderr
     assert many.startswith("note: 21 cards are called 'chandra' (Chandra, Acolyte of Flame; ") and " and 17 more)" in many
+    assert 'rulebase card "chandra" lists them' in many
+    assert "cards are called" not in run(index_dir, "search", "storm").stderr  # a keyword, whatever cards are called Storm

@@ -349,7 +349,7 @@ def test_a_card_name_is_one_unit_not_the_questions_words(library):
     named = search(library, "Blood Moon")
     linked = {link["rule"] for link in named.cards[0].card["links"]}
     assert named.hits and all("Blood Moon" in named.records[h.id].text
-                              or any(named.records[h.id].number.startswith(rule) for rule in linked)
+                              or any((named.records[h.id].number or "").startswith(rule) for rule in linked)
                               for h in named.hits)
     # a phrase search keeps its words as typed
     assert without_names('"Blood Moon" lands', ["Blood Moon"]) == ('"Blood Moon" lands', [])
@@ -370,8 +370,34 @@ def test_a_query_of_card_names_only_lists_the_cards_rules(library):
 def test_cutting_card_names_keeps_the_filters_and_a_quoted_question(library):
     """A names-only query lists the cards' rules only where the filters pass; a question that
     quotes card text stays a question once its card names are cut; a possessive goes with its name."""
-    assert all(h.id.startswith("mtr:") for h in search(library, "Blood Moon", source=["mtr"]).hits)
+    assert search(library, "Blood Moon", source=["mtr"]).hits == []  # the MTR names no card; no rule seeded
+    ruled = search(library, "Blood Moon", source=["ck1999"]).hits  # 1999's rulings name it
+    assert ruled and all(h.id.startswith("ck1999:") for h in ruled)
     quoted = search(library, 'does Blood Moon turn Urza\'s Saga off "lands are Mountains"')
     assert any("lands are mountains" not in quoted.records[h.id].text.lower() for h in quoted.hits)
     text, _ = without_names("does Doubling Season's copy count", ["Doubling Season"])
     assert text.split() == ["does", "copy", "count"]
+    # in quotes, named again in another case, with the other apostrophe
+    text, _ = without_names("what does 'Blood Moon' do to ‘Urza’s Saga’ if blood moon leaves?",
+                            ["Blood Moon", "Urza's Saga"])
+    assert not re.search(r"(?i)blood|moon|saga", text) and "leaves" in text
+
+
+def test_a_word_of_the_rules_is_a_titles_or_one_they_say_in_lower_case(library):
+    """Card names the rules print in examples and rulings are no words of theirs; a keyword, a
+    term a title holds (Two-Headed Giant) and any word they say in lower case are."""
+    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
+    assert not library.searcher.rules_word("tarmogoyf", texts) and not library.searcher.rules_word("humility", texts)
+    assert all(library.searcher.rules_word(w, texts) for w in ("trample", "giant", "headed", "time", "storm"))
+    assert not library.searcher.rules_word("zzqqxx", texts)  # (no text holds it at all)
+
+
+def test_a_single_card_word_is_read_at_a_sentences_start_and_alone(library):
+    """"Humility and Opalescence" names two cards (a capital at the start says nothing, the card
+    and the rules' words do): the layer rules lead. A query that is one card's name is read in any
+    case; a Hungarian query of names asks for today's rules as well."""
+    both = search(library, "Humility and Opalescence", 3)
+    assert [c.title for c in both.cards] == ["Humility", "Opalescence"]
+    assert all(h.id.startswith("cr:613.") for h in both.hits)
+    assert [c.title for c in search(library, "tarmogoyf", 1).cards] == ["Tarmogoyf"]
+    assert search(library, "Blood Moon és Urza's Saga", 1).hits[0].id.startswith("cr:305.7@")

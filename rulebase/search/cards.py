@@ -4,8 +4,10 @@ A question names a card by its full name in any case ("blood moon", "Urza's Saga
 the part of a legendary name before its comma, or inside a card fetcher's brackets ("[[Blood
 Moon]]"). A run of lower-case words counts only when one of its words is no word of the rules (so
 "cast out" in "is it cast out of exile" is not the card Cast Out); a single word only when it is
-capitalised inside the question, names exactly one card, and the rules never use it ("Thalia",
-"Humility"; not "Fog" where the rules say "fog", not "Counterspell" where they say it). The rules a
+capitalised (or the whole query), names exactly one card, and is no word of the rules ("Thalia",
+"Humility", "Tarmogoyf"; not "Fog" where the rules say "fog"). A word of the rules is one a title
+holds or a text says in lower case (Searcher.rules_word): the rules print many card names in their
+examples and rulings ("Tarmogoyf", "Humility"), and those are no words of theirs. The rules a
 named card's text uses (ingest/cards/rules.py) lift those rules' documents, each by how few cards
 use it: a rule most cards use (triggered abilities, 603) says nothing about this card.
 """
@@ -43,7 +45,7 @@ def read_cards(store, text: str, rules_word: Callable[[str], bool]) -> list[tupl
         for size in range(min(MAX_NAME_WORDS, len(words) - at), 0, -1):
             span = words[at:at + size]
             typed = bare[span[0][1]:span[-1][2]]
-            if not _plausible(typed, span, at, rules_word, bare):
+            if not _plausible(span, rules_word, bare):
                 continue
             ids = _ids(store, fold_name(typed), single=size == 1)
             if ids:
@@ -55,28 +57,29 @@ def read_cards(store, text: str, rules_word: Callable[[str], bool]) -> list[tupl
     return list(found.values())
 
 
-def _plausible(typed: str, span: list[tuple[str, int, int]], at: int, rules_word: Callable[[str], bool],
-               text: str) -> bool:
-    """Whether words could name a card as a question writes one (see the module's docstring)."""
+def _plausible(span: list[tuple[str, int, int]], rules_word: Callable[[str], bool], text: str) -> bool:
+    """Whether words could name a card as a question writes one (see the module's docstring); a
+    single word also when it is the whole query, in any case ("tarmogoyf")."""
     first = span[0][0]
     if first.lower() in _SMALL or span[-1][0].lower() in _SMALL:
         return False
-    if len(span) == 1:
-        before = text[:span[0][1]].rstrip()
-        sentence_start = not before or before[-1] in ".!?:\"“("
-        return first[0].isupper() and not sentence_start and not rules_word(first.lower())
+    if len(span) == 1:  # (at a sentence's start too: there its capital says nothing, the other tests do)
+        alone = len(_WORD.findall(text)) == 1
+        return (first[0].isupper() or alone) and not rules_word(first.lower())
     titled = all(w[0].isupper() or w.lower() in _SMALL for w, _, _ in span)
     return titled or any(not rules_word(w.lower()) for w, _, _ in span if w.lower() not in _SMALL)
 
 
-def called(store, text: str) -> tuple[str, list[str]]:
-    """The short name a whole query is (brackets aside) and the names of the cards that share it
-    ("Thalia": Thalia, Guardian of Thraben and Thalia, Heretic Cathar), when it is no card's full
-    name: too many to read as the question's card, worth naming to the asker. No names otherwise."""
-    typed = " ".join(_FETCHED.sub(lambda m: m.group(1), text).split())
-    key = fold_name(typed)
-    named = store.card_named(key) if key else []
-    if any(kind != "short" for _, kind in named) or len(named) < 2:
+def shared_short_name(store, text: str, rules_word: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """The short name a whole query is (brackets, quotes and punctuation aside) and the names of
+    the cards that share it ("Thalia": Thalia, Guardian of Thraben and Thalia, Heretic Cathar), when
+    it is no card's full name and no word of the rules ("storm" is a keyword, whatever cards are
+    called Storm): too many to read as the question's card, worth naming to the asker. No names
+    otherwise."""
+    words = _WORD.findall(_FETCHED.sub(lambda m: m.group(1), text))
+    typed = " ".join(words)
+    named = store.card_named(fold_name(typed)) if words else []
+    if any(kind != "short" for _, kind in named) or len(named) < 2 or all(rules_word(w.lower()) for w in words):
         return typed, []
     return typed, sorted(record.title for record in store.get_many([card_id for card_id, _ in named]))
 
@@ -118,12 +121,14 @@ def without_names(text: str, names: list[str]) -> tuple[str, list[str]]:
     words as typed.
 
     Measured on the real questions (scripts/realq.py; the names weighed as weak evidence before):
-    question hit@3 0.545 -> 0.576, MRR@10 0.476 -> 0.498 (odd half 0.529 -> 0.588, even level),
-    question --as-of MRR@10 0.464 -> 0.486; the keyword modes and the judged sets level."""
+    question hit@3 0.545 -> 0.576, MRR@10 0.476 -> 0.478 (odd half 0.529 -> 0.588, even level),
+    question --as-of 0.567 (MRR@10 0.469); the keyword modes and the judged sets level."""
     if not names or (split_query(text)[1] and not quoted_in_question(text)):
         return text, []
     for name in sorted(names, key=len, reverse=True):  # (a longer name first: it may hold a shorter)
-        text = re.sub(rf"(?<![\w'’]){re.escape(name)}(?:['’]s)?(?![\w'’])", " ", text)
+        spelled = "['’]".join(re.escape(part) for part in re.split(r"['’]", name))  # either apostrophe
+        # (in quotes too, 'Blood Moon'; and each time it is named, in any case)
+        text = re.sub(rf"(?<!\w)(?<!\w['’]){spelled}(?:['’]s)?(?!\w)", " ", text, flags=re.IGNORECASE)
     return text, names
 
 

@@ -89,8 +89,9 @@ write wrote written
 # English irregular verbs: base, past, past participle. Snowball's stemmer leaves their forms
 # apart ("drew" is not "draw", "forgot" not "forget"), and questions tell what happened: "I drew 8
 # cards", "my opponent forgot a trigger", "they told me three cards".
+_BASES = {row.split()[0] for row in _IRREGULAR_ROWS.split(";")}
 _IRREGULAR = {form: row.split()[0] for row in _IRREGULAR_ROWS.split(";") for form in row.split()[1:]
-              if form != row.split()[0]}
+              if form not in _BASES}  # ("lay" is lie's past and a base of its own: it is searched as typed)
 
 
 def base_form(word: str) -> str | None:
@@ -110,6 +111,8 @@ def is_light(word: str) -> bool:
     """Whether a question's word is a light verb in any form ("went", "gone", "made")."""
     lowered = word.lower()
     return lowered in EN_LIGHT or _IRREGULAR.get(lowered) in EN_LIGHT
+
+
 # Snowball's Hungarian stemmer leaves many verb forms whole ("támadhat", can attack: "tamadh"),
 # so a question's verb misses the guide's "támadók" ("tamad"). A Hungarian token the index does
 # not hold matches its longest prefix of at least this many letters that it does hold. Measured

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force, texts_since
-from rulebase.search.cards import called, read_cards
 from rulebase.search.cards import lift as card_lift
+from rulebase.search.cards import read_cards, shared_short_name
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.levels import NOT_AT, level_named
 from rulebase.search.question import quoted_in_question, without_links
@@ -28,7 +29,7 @@ _SEE_RULE = re.compile(r"\b[Ss]ee rules? (\d{3}\.\d+[a-z]?)")  # a rule's own po
 # A rule the first hit sends the reader to moves up to second from this far down (whatever the
 # --limit: the search reads this many hits at least).
 CITED_WITHIN = 10
-CALLED_SHOWN = 4  # cards named in the note for a query that is a name several cards share
+SHARED_SHOWN = 4  # cards named in the note for a query that is a name several cards share
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
@@ -45,8 +46,8 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         return _search_cards(library, query, filters, limit, note)
     original = query
     query, starred = complete_stars(library.searcher.reader, without_links(query))
-    named = read_cards(library.store, query, lambda word: library.searcher.known("en", word)) \
-        if read_cards_named else []
+    rules_word = _rules_word(library)
+    named = read_cards(library.store, query, rules_word) if read_cards_named else []
     cards = Cards([record for record, _ in named], [typed for _, typed in named], _lift(library, [r for r, _ in named]))
     if not filters.get("source"):  # the document of the level the question names comes first
         cards.lift = _at_level(library, query, cards.lift)
@@ -73,19 +74,26 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     if move:
         _cited_next(library, results, when)
     if not cards.records:
-        _note_called(library, original, results)
+        _note_shared_name(library, original, results, rules_word)
     return _with_cited_rules(library, results, limit, when, bring=bring)
 
 
-def _note_called(library, query: str, results: Results) -> None:
+def _rules_word(library) -> Callable[[str], bool]:
+    """Whether a (lower-case) word is the rules' own (Searcher.rules_word), its texts read from the
+    store."""
+    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
+    return lambda word: library.searcher.rules_word(word, texts)
+
+
+def _note_shared_name(library, query: str, results: Results, rules_word: Callable[[str], bool]) -> None:
     """A query that is the short name several cards share ("Thalia") is named as such, with the
-    cards (the first CALLED_SHOWN), instead of a spelling correction from the rules' words."""
-    typed, names = called(library.store, query)
+    cards (the first SHARED_SHOWN), instead of a spelling correction from the rules' words."""
+    typed, names = shared_short_name(library.store, query, rules_word)
     if not names:
         return
     results.suggestion = None
-    more = len(names) - CALLED_SHOWN
-    shown = "; ".join(names[:CALLED_SHOWN]) + (f" and {more} more" if more > 0 else "")
+    more = len(names) - SHARED_SHOWN
+    shown = "; ".join(names[:SHARED_SHOWN]) + (f" and {more} more" if more > 0 else "")
     results.notes.append(f'{len(names)} cards are called {typed!r} ({shown}): rulebase card "{typed}" lists them')
 
 

@@ -5,9 +5,10 @@ adjacent word pairs near each other, the bilingual term expansions); scorer.py s
 scores over the index's postings. Whoosh's own searcher serves only fuzzy matching and spelling
 suggestions.
 
-The Searcher reads top-down as a query runs: search, its clauses, their scores, each rule's best
-version (its group), the re-ranking (ranking.py) and the filling of the result list, one hit per
-text (listing.py). A query's text is read in question.py, near spellings are found in
+The Searcher reads top-down as a query runs: search reads the query (_read: the card names cut,
+its language, its words), builds its clauses, scores them, keeps each rule's best version (its
+group), re-ranks (ranking.py) and fills the result list, one hit per text (listing.py). A query's
+text is split in question.py, card names are cut in cards.py, near spellings are found in
 spelling.py, whether a term belongs to older rules in term_history.py, and snippets are cut in
 highlight.py.
 """
@@ -65,6 +66,7 @@ MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded fo
 TITLE_FACTOR = 1.5
 TITLE_SLACK = 1  # ...or the query and one more word ("Summoning Sickness Rule"; 2 measured the same)
 _FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
+SAYS_READ, SAYS_BATCH = 200, 20  # texts read for whether the rules say a word in lower case (rules_word)
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
 
 
@@ -104,6 +106,7 @@ class Searcher:
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
         self._analysed: dict[tuple[str, str], list[str]] = {}
         self._frequencies: dict[tuple[str, str], int] = {}
+        self._rules_words: dict[str, bool] = {}
         self.hu_by_en: dict[str, list[str]] = {}
         self.en_by_hu: dict[str, list[str]] = {}
         for hu, english in term_pairs or []:
@@ -261,8 +264,10 @@ class Searcher:
         light = lang != "hu" and len(words) >= QUESTION_WORDS  # (light verbs are weak in a question)
         words = language.content_words(words, lang)
         if names and all(language.is_function(w, lang) for w in words):
-            words = []  # ("Blood Moon and Urza's Saga": card names, and nothing else to read)
-        return Reading(text, names, words, phrases, lang, weak | named, named, light, spelled_out + respelled)
+            # ("Blood Moon and Urza's Saga": card names, and nothing else to read; the language is
+            # the names' own, whatever joins them: "Blood Moon és Urza's Saga" asks for today's rules)
+            words, lang = [], language.detect([w for name in names for w in split_query(name)[0]], self.known)
+        return Reading(text, names, words, phrases, lang, weak, named, light, spelled_out + respelled)
 
     def _name_clauses(self, names: list[str]) -> list[Clause]:
         """Each card name as a phrase, weak evidence: a ruling or an example that names the card
@@ -373,6 +378,25 @@ class Searcher:
         if self.known(other, word) and not self.known(lang, word) and word.lower() not in language.FUNCTION[lang]:
             return list(TEXT_FIELDS)
         return list(mine)
+
+    def rules_word(self, word: str, texts: Callable[[list[str]], dict[str, Record]]) -> bool:
+        """Whether a word is the rules' own: an English text's title holds it, or a text says it
+        in lower case ("fog", "time"). A word the rules only print capitalised inside a name
+        ("Tarmogoyf" in an example, "Humility" in a 1999 ruling) is not: the index reads both
+        alike, so the texts holding it are read, in batches, until one says it so (most words: in
+        the first batch), at most SAYS_READ texts; kept per word."""
+        lowered = word.lower()
+        if lowered not in self._rules_words:
+            titled = any(self._df("title", t) for t in self._tokens("title", lowered))
+            self._rules_words[lowered] = self.known("en", lowered) and (titled or self._says(lowered, texts))
+        return self._rules_words[lowered]
+
+    def _says(self, lowered: str, texts: Callable[[list[str]], dict[str, Record]]) -> bool:
+        docnums = self.scorer.frequencies("exact", fold(lowered))[0][:SAYS_READ]
+        ids = [self._column("id")[d] for d in docnums]
+        said = re.compile(rf"(?<![\w'’-]){re.escape(lowered)}(?![\w'’-])")
+        return any(said.search(record.text or "") for at in range(0, len(ids), SAYS_BATCH)
+                   for record in texts(ids[at:at + SAYS_BATCH]).values())
 
     def known(self, lang: str, word: str) -> bool:
         """Whether the index's fields of that language hold the word (language.detect)."""
