@@ -3,7 +3,7 @@ in force now, and a question's aspects shown near the top."""
 
 from __future__ import annotations
 
-from rulebase.search.ranking import cover, rerank
+from rulebase.search.ranking import cover, in_rules_order, rerank
 
 
 def _hits(*ids: str) -> list[tuple]:
@@ -55,3 +55,14 @@ def test_rerank_halves_a_text_no_longer_in_force_when_the_rules_now_come_first()
     found = [("old:1", 10.0, set()), ("cr:1", 6.0, set())]
     assert [r[0] for r in rerank(found, [set()])] == ["old:1", "cr:1"]
     assert [r[0] for r in rerank(found, [set()], now={"cr:1"})] == ["cr:1", "old:1"]
+
+
+def test_hits_that_score_alike_keep_the_rules_order():
+    """613.1 before 613.1a before 613.9 before 613.10 (a string's order put 613.10 first), each
+    from its own source in turn as before."""
+    ids = ["cr:613.10@2020-04-17", "cr:613.1a@2020-04-17", "cr:613.9@2020-04-17", "cr:613.1@2019-05-03"]
+    assert sorted(ids, key=in_rules_order) == ["cr:613.1@2019-05-03", "cr:613.1a@2020-04-17",
+                                               "cr:613.9@2020-04-17", "cr:613.10@2020-04-17"]
+    found = [(rid, 1.0, set()) for rid in ids]
+    assert [r[0] for r in rerank(found, [set()])][:2] == ["cr:613.1@2019-05-03", "cr:613.1a@2020-04-17"]
+    assert sorted(["ck1999:E.4.Ruling.13", "ck1999:E.4.Ruling.2"], key=in_rules_order)[0] == "ck1999:E.4.Ruling.2"

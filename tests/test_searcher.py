@@ -398,6 +398,6 @@ def test_a_single_card_word_is_read_at_a_sentences_start_and_alone(library):
     case; a Hungarian query of names asks for today's rules as well."""
     both = search(library, "Humility and Opalescence", 3)
     assert [c.title for c in both.cards] == ["Humility", "Opalescence"]
-    assert all(h.id.startswith("cr:613.") for h in both.hits)
+    assert all(h.id.startswith("cr:613.") for h in both.hits) and both.hits[0].id.startswith("cr:613.1@")
     assert [c.title for c in search(library, "tarmogoyf", 1).cards] == ["Tarmogoyf"]
     assert search(library, "Blood Moon és Urza's Saga", 1).hits[0].id.startswith("cr:305.7@")

@@ -8,6 +8,8 @@ kept apart from the index reading that produced them.
 
 from __future__ import annotations
 
+import re
+
 COORD_POWER = 2  # a hit's score is scaled by (weighted share of the query's words it has) ** this
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
 # With no date and no edition, a text no longer in force counts for half: today's rule comes
@@ -32,6 +34,13 @@ def coordination(matched, word_terms: list[set], weights: list[float] | None = N
     return share ** COORD_POWER
 
 
+def in_rules_order(rid: str) -> list:
+    """An id as the rules order their numbers, for hits that score alike (the rules a query of card
+    names lists, each seeded alike): 613.1, 613.1a, ... 613.9, 613.10, where a string's order puts
+    613.10 and 613.11 first."""
+    return [int(part) if n % 2 else part for n, part in enumerate(re.split(r"(\d+)", rid))]
+
+
 def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | None = None,
            now: set[str] = frozenset()) -> list[tuple]:
     """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
@@ -43,7 +52,7 @@ def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | Non
         score *= coordination(matched, word_terms, weights)
         if rid not in best or score > best[rid][1]:
             best[rid] = (rid, score, matched)
-    found = sorted(best.values(), key=lambda f: (-f[1], f[0]))
+    found = sorted(best.values(), key=lambda f: (-f[1], in_rules_order(f[0])))
     per_source: dict[str, int] = {}
     rescored = []
     for rid, score, matched in found:
@@ -52,7 +61,7 @@ def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | Non
         per_source[source] = n + 1
         era = HISTORY_FACTOR if now and rid not in now else 1.0
         rescored.append((score * SAME_SOURCE_DECAY ** n * era, rid, matched))
-    rescored.sort(key=lambda r: (-r[0], r[1]))
+    rescored.sort(key=lambda r: (-r[0], in_rules_order(r[1])))
     return [(rid, score, matched) for score, rid, matched in rescored]
 
 
