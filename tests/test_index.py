@@ -141,7 +141,7 @@ def test_graded_questions_beat_both_baselines_on_every_slice(library):
     recall@5 (both can be perfect) and better on nDCG@10; no rulebase hit goes ungraded."""
     import judged
 
-    table = judged.score(judged.Systems(library), [n for n in judged.names() if n != "tournament"])
+    table = judged.score(judged.Systems(library), [n for n in judged.names() if n not in ("tournament", "hu-blind")])
     assert table[("all", "unjudged")] == (0,)
     slices = {s for s, system in table if system == "rulebase"}
     assert {"en", "hu", "en-keyword", "en-natural", "hu-keyword", "hu-natural"} <= slices
@@ -165,6 +165,20 @@ def test_tournament_questions_beat_fts5(library):
     ours, fts5, grep = (table[("all", system)] for system in ("rulebase", "fts5", "grep"))
     assert all(a > b for a, b in zip(ours[1:], fts5[1:], strict=True)) and ours[2] > grep[2]
     assert all(a >= b for a, b in zip(ours[1:], (0.75, 0.7, 0.85), strict=True))  # each measure, not the tuple
+
+
+def test_hungarian_questions_away_from_the_guides_words_beat_both_baselines(library):
+    """29 Hungarian questions written blind by someone who had not seen the guide, every guide
+    record that answers graded (tests/eval/judged/hu-blind.*): rulebase ahead of FTS5 and grep on
+    every measure, no hit ungraded (measured: MRR@10 0.841, nDCG@10 0.614, recall@5 0.931)."""
+    import judged
+
+    table = judged.score(judged.Systems(library), ["hu-blind"])
+    assert table[("all", "unjudged")] == (0,)
+    ours = table[("all", "rulebase")]
+    for baseline in ("fts5", "grep"):
+        assert all(a > b for a, b in zip(ours[1:], table[("all", baseline)][1:], strict=True)), baseline
+    assert all(a >= b for a, b in zip(ours[1:], (0.8, 0.58, 0.9), strict=True))
 
 
 def test_urllib_is_left_whole_for_anyone_who_imports_it_after_whoosh():
