@@ -36,7 +36,7 @@ its four modes for:
   among them) has the best MRR@10 over the other questions of the mode: what choosing the weight
   on this set is worth on a question it was not chosen on.
 
-`--judged` also scores the mixes on scripts/judged.py's 67 graded questions (its own scoring),
+`--judged` also scores the mixes on scripts/judged.py's graded questions, every set (its own scoring),
 a second set the weights were not picked on.
 
 The weights are picked over the whole set, never per row; with 33 questions (29 in the as-of
@@ -264,7 +264,7 @@ def _best_weight(ranks: dict[str, list], mixes: list[str], skip: int) -> str:
 
 
 def judged_check(systems: Systems) -> None:
-    """The mixes on scripts/judged.py's 67 graded questions (a second set, not used to pick the
+    """The mixes on scripts/judged.py's graded questions, every set (not used to pick the
     weights): its own scoring, with the mixes as further systems. A hit nobody graded counts as 0
     there, which can only count against a ranking the pools were not drawn from."""
     import judged

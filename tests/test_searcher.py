@@ -388,16 +388,26 @@ def test_a_word_of_the_rules_is_a_titles_or_one_they_say_in_lower_case(library):
     term a title holds (Two-Headed Giant) and any word they say in lower case are."""
     texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
     assert not library.searcher.rules_word("tarmogoyf", texts) and not library.searcher.rules_word("humility", texts)
-    assert all(library.searcher.rules_word(w, texts) for w in ("trample", "giant", "headed", "time", "storm"))
+    assert not library.searcher.rules_word("Humility's", texts)  # a possessive is its name's
+    assert all(library.searcher.rules_word(w, texts) for w in ("trample", "giant", "headed", "storm"))  # titles'
+    assert not any(library.searcher._df("title", t) for t in library.searcher._tokens("title", "prohibit"))
+    assert library.searcher.rules_word("prohibit", texts)  # said in lower case, in no title
+    assert library.searcher.rules_word("desert", texts)  # a land type 205.3i lists, capitalised
+    assert not library.searcher.rules_word("discord", texts)  # lower case only in a web address
     assert not library.searcher.rules_word("zzqqxx", texts)  # (no text holds it at all)
 
 
-def test_a_single_card_word_is_read_at_a_sentences_start_and_alone(library):
-    """"Humility and Opalescence" names two cards (a capital at the start says nothing, the card
-    and the rules' words do): the layer rules lead. A query that is one card's name is read in any
-    case; a Hungarian query of names asks for today's rules as well."""
+def test_a_single_card_word_is_read_alone_and_first_in_a_query_of_names(library):
+    """"Humility and Opalescence" names two cards (a capital at a sentence's start says nothing,
+    the rest of a query of names does): the layer rules lead. A query that is one card's name is
+    read in any case; a Hungarian query of names asks for today's rules as well."""
     both = search(library, "Humility and Opalescence", 3)
     assert [c.title for c in both.cards] == ["Humility", "Opalescence"]
     assert all(h.id.startswith("cr:613.") for h in both.hits) and both.hits[0].id.startswith("cr:613.1@")
     assert [c.title for c in search(library, "tarmogoyf", 1).cards] == ["Tarmogoyf"]
+    # a sentence that goes on from its first word names no card so; a land type is no card
+    assert search(library, "Sorry if this is dumb, but can my creature attack", 1).cards == []
+    assert search(library, "Desert", 1).cards == [] and search(library, "what does the land type Desert do", 1).cards == []
+    assert [c.title for c in search(library, "what does Humility's effect do to Opalescence", 1).cards] == [
+        "Humility", "Opalescence"]
     assert search(library, "Blood Moon és Urza's Saga", 1).hits[0].id.startswith("cr:305.7@")

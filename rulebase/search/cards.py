@@ -4,10 +4,12 @@ A question names a card by its full name in any case ("blood moon", "Urza's Saga
 the part of a legendary name before its comma, or inside a card fetcher's brackets ("[[Blood
 Moon]]"). A run of lower-case words counts only when one of its words is no word of the rules (so
 "cast out" in "is it cast out of exile" is not the card Cast Out); a single word only when it is
-capitalised (or the whole query), names exactly one card, and is no word of the rules ("Thalia",
-"Humility", "Tarmogoyf"; not "Fog" where the rules say "fog"). A word of the rules is one a title
-holds or a text says in lower case (Searcher.rules_word): the rules print many card names in their
-examples and rulings ("Tarmogoyf", "Humility"), and those are no words of theirs. The rules a
+capitalised inside the question (or the whole query, in any case; or the first of a query of names
+alone, "Humility and Opalescence"), names exactly one card, and is no word of the rules ("Thalia",
+"Humility", "Tarmogoyf"; not "Fog" where the rules say "fog", not "Desert" a rule lists as a land
+type). A word of the rules is one a title holds, a rule of the Comprehensive Rules prints, or any
+text says in lower case (Searcher.rules_word): the rules print many card names in their examples
+and rulings ("Tarmogoyf", "Humility"), and those are no words of theirs. The rules a
 named card's text uses (ingest/cards/rules.py) lift those rules' documents, each by how few cards
 use it: a rule most cards use (triggered abilities, 603) says nothing about this card.
 """
@@ -20,6 +22,7 @@ from math import log
 
 from rulebase.core.records import Record
 from rulebase.ingest.cards.names import fold_name
+from rulebase.search import language
 from rulebase.search.question import quoted_in_question, split_query
 
 MAX_NAME_WORDS = 8  # "Our Market Research Shows That Players Like Really Long Card Names..." aside
@@ -27,34 +30,68 @@ LIFT = 0.25  # a card's rarest rule scores up to 1 + LIFT times as much: half a 
 _FETCHED = re.compile(r"\[\[([^\[\]|]{1,200})(?:\|[^\[\]]*)?\]\]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _SMALL = {"of", "the", "and", "a", "an", "to", "from", "in", "on", "de", "en", "with", "for", "at", "by"}
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def read_cards(store, text: str, rules_word: Callable[[str], bool]) -> list[tuple[Record, str]]:
     """(card, the words that named it) for each card the question names, in order, each once.
-    `rules_word(word)`: whether the rules in force use the (lower-case) word."""
-    found: dict[str, tuple[Record, str]] = {}
+    `rules_word(word)`: whether the (lower-case) word is the rules' own (Searcher.rules_word)."""
+    found: dict[str, tuple[int, Record, str]] = {}
     for match in _FETCHED.finditer(text):
         ids = _ids(store, fold_name(match.group(1)), single=False)
         for record in store.get_many(ids[:1]):
-            found.setdefault(record.id, (record, match.group(0)))
-    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(_FETCHED.sub(" ", text))]
+            found.setdefault(record.id, (match.start(), record, match.group(0)))
     bare = _FETCHED.sub(" ", text)
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(bare)]
+    covered: set[int] = set()
     at = 0
     while at < len(words):
         taken = 0
         for size in range(min(MAX_NAME_WORDS, len(words) - at), 0, -1):
             span = words[at:at + size]
-            typed = bare[span[0][1]:span[-1][2]]
             if not _plausible(span, rules_word, bare):
                 continue
+            typed = bare[span[0][1]:span[-1][2]]
             ids = _ids(store, fold_name(typed), single=size == 1)
+            if not ids and _POSSESSIVE.search(typed):  # "Humility's effect": the card, not "Humilitys"
+                typed = _POSSESSIVE.sub("", typed)
+                ids = _ids(store, fold_name(typed), single=size == 1)
             if ids:
                 for record in store.get_many(ids[:1]):
-                    found.setdefault(record.id, (record, typed))
+                    found.setdefault(record.id, (span[0][1], record, typed))
                 taken = size
+                covered.update(range(at, at + size))
                 break
         at += taken or 1
-    return list(found.values())
+    for position, record, typed in _opening_names(store, words, covered, rules_word, bare):
+        found.setdefault(record.id, (position, record, typed))
+    return [(record, typed) for _, record, typed in sorted(found.values(), key=lambda f: f[0])]
+
+
+def _opening_names(store, words: list[tuple[str, int, int]], covered: set[int], rules_word: Callable[[str], bool],
+                   text: str) -> list[tuple[int, Record, str]]:
+    """A query of card names alone ("Humility and Opalescence") names a card with its first word
+    too: at a sentence's start a capital says nothing, but the rest of the query is names and
+    function words. A sentence that goes on ("Sorry if this is dumb") names no card so."""
+    rest = [n for n in range(len(words)) if n not in covered]
+    opening = [n for n in rest if _at_sentence_start(words[n], text) and words[n][0][0].isupper()]
+    if not covered or not opening or any(n not in opening and not _function(words[n][0]) for n in rest):
+        return []
+    out = []
+    for n in opening:
+        word = _POSSESSIVE.sub("", words[n][0])
+        ids = _ids(store, fold_name(word), single=True) if not rules_word(word.lower()) else []
+        out += [(words[n][1], record, word) for record in store.get_many(ids[:1])]
+    return out
+
+
+def _function(word: str) -> bool:
+    return word.lower() in _SMALL or language.is_function(word, None)
+
+
+def _at_sentence_start(word: tuple[str, int, int], text: str) -> bool:
+    before = text[:word[1]].rstrip()
+    return not before or before[-1] in ".!?:\"“("
 
 
 def _plausible(span: list[tuple[str, int, int]], rules_word: Callable[[str], bool], text: str) -> bool:
@@ -63,9 +100,10 @@ def _plausible(span: list[tuple[str, int, int]], rules_word: Callable[[str], boo
     first = span[0][0]
     if first.lower() in _SMALL or span[-1][0].lower() in _SMALL:
         return False
-    if len(span) == 1:  # (at a sentence's start too: there its capital says nothing, the other tests do)
-        alone = len(_WORD.findall(text)) == 1
-        return (first[0].isupper() or alone) and not rules_word(first.lower())
+    if len(span) == 1:
+        if rules_word(_POSSESSIVE.sub("", first).lower()):
+            return False
+        return len(_WORD.findall(text)) == 1 or first[0].isupper() and not _at_sentence_start(span[0], text)
     titled = all(w[0].isupper() or w.lower() in _SMALL for w, _, _ in span)
     return titled or any(not rules_word(w.lower()) for w, _, _ in span if w.lower() not in _SMALL)
 

@@ -38,7 +38,7 @@ def in_rules_order(rid: str) -> list:
     """An id as the rules order their numbers, for hits that score alike (the rules a query of card
     names lists, each seeded alike): 613.1, 613.1a, ... 613.9, 613.10, where a string's order puts
     613.10 and 613.11 first."""
-    return [int(part) if n % 2 else part for n, part in enumerate(re.split(r"(\d+)", rid))]
+    return [int(part) if n % 2 else part for n, part in enumerate(re.split(r"(\d+)", rid))] + [rid]
 
 
 def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | None = None,

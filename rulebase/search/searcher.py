@@ -66,6 +66,8 @@ MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded fo
 TITLE_FACTOR = 1.5
 TITLE_SLACK = 1  # ...or the query and one more word ("Summoning Sickness Rule"; 2 measured the same)
 _FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
+_POSSESSIVE = re.compile(r"['’]s$")
+_ADDRESS = re.compile(r"\S+://\S+|\bwww\.\S+")  # a web address's words are no words of the rules
 SAYS_READ, SAYS_BATCH = 200, 20  # texts read for whether the rules say a word in lower case (rules_word)
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
 
@@ -264,9 +266,10 @@ class Searcher:
         light = lang != "hu" and len(words) >= QUESTION_WORDS  # (light verbs are weak in a question)
         words = language.content_words(words, lang)
         if names and all(language.is_function(w, lang) for w in words):
-            # ("Blood Moon and Urza's Saga": card names, and nothing else to read; the language is
-            # the names' own, whatever joins them: "Blood Moon és Urza's Saga" asks for today's rules)
-            words, lang = [], language.detect([w for name in names for w in split_query(name)[0]], self.known)
+            # ("Blood Moon and Urza's Saga": card names, and nothing else to read; their language is
+            # the cards' English, whatever joins them or accents them: "Blood Moon és Urza's Saga",
+            # "Jötun Grunt")
+            words, lang = [], "en"
         return Reading(text, names, words, phrases, lang, weak, named, light, spelled_out + respelled)
 
     def _name_clauses(self, names: list[str]) -> list[Clause]:
@@ -380,23 +383,34 @@ class Searcher:
         return list(mine)
 
     def rules_word(self, word: str, texts: Callable[[list[str]], dict[str, Record]]) -> bool:
-        """Whether a word is the rules' own: an English text's title holds it, or a text says it
-        in lower case ("fog", "time"). A word the rules only print capitalised inside a name
-        ("Tarmogoyf" in an example, "Humility" in a 1999 ruling) is not: the index reads both
+        """Whether a word is the rules' own: a title holds it, a rule or glossary entry of the
+        Comprehensive Rules prints it in any case (the subtypes: "Desert", "Ninja"), or any text
+        says it in lower case ("fog", "time"). A word the rules print only capitalised inside an
+        example or a ruling ("Tarmogoyf", "Humility") or a web address is not: the index reads all
         alike, so the texts holding it are read, in batches, until one says it so (most words: in
         the first batch), at most SAYS_READ texts; kept per word."""
-        lowered = word.lower()
+        lowered = _POSSESSIVE.sub("", word.lower())  # ("Humility's": the word is "humility")
         if lowered not in self._rules_words:
-            titled = any(self._df("title", t) for t in self._tokens("title", lowered))
-            self._rules_words[lowered] = self.known("en", lowered) and (titled or self._says(lowered, texts))
+            if len(self._rules_words) > 50_000:
+                self._rules_words.clear()
+            self._rules_words[lowered] = self.known("en", lowered) and self._rules_say(lowered, texts)
         return self._rules_words[lowered]
 
-    def _says(self, lowered: str, texts: Callable[[list[str]], dict[str, Record]]) -> bool:
-        docnums = self.scorer.frequencies("exact", fold(lowered))[0][:SAYS_READ]
-        ids = [self._column("id")[d] for d in docnums]
+    def _rules_say(self, lowered: str, texts: Callable[[list[str]], dict[str, Record]]) -> bool:
+        if any(self._df("title", t) for t in self._tokens("title", lowered)):
+            return True
+        docnums = self.scorer.frequencies("exact", fold(lowered))[0]
+        if not self._cr_rules.isdisjoint(docnums):
+            return True
+        ids = [self._column("id")[d] for d in docnums[:SAYS_READ]]
         said = re.compile(rf"(?<![\w'’-]){re.escape(lowered)}(?![\w'’-])")
-        return any(said.search(record.text or "") for at in range(0, len(ids), SAYS_BATCH)
+        return any(said.search(_ADDRESS.sub(" ", record.text or "")) for at in range(0, len(ids), SAYS_BATCH)
                    for record in texts(ids[at:at + SAYS_BATCH]).values())
+
+    @cached_property
+    def _cr_rules(self) -> set[int]:
+        """The Comprehensive Rules' rules and glossary entries, every release (not their examples)."""
+        return self.scorer.docs("source", ["cr"]) & self.scorer.docs("kind", ["rule", "glossary"])
 
     def known(self, lang: str, word: str) -> bool:
         """Whether the index's fields of that language hold the word (language.detect)."""
