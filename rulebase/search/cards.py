@@ -36,11 +36,11 @@ _POSSESSIVE = re.compile(r"['’]s$")
 def read_cards(store, text: str, rules_word: Callable[[str], bool]) -> list[tuple[Record, str]]:
     """(card, the words that named it) for each card the question names, in order, each once.
     `rules_word(word)`: whether the (lower-case) word is the rules' own (Searcher.rules_word)."""
-    found: dict[str, tuple[int, Record, str]] = {}
+    found: dict[str, tuple[tuple[int, int], Record, str]] = {}  # (bracketed first, then as typed)
     for match in _FETCHED.finditer(text):
         ids = _ids(store, fold_name(match.group(1)), single=False)
         for record in store.get_many(ids[:1]):
-            found.setdefault(record.id, (match.start(), record, match.group(0)))
+            found.setdefault(record.id, ((0, match.start()), record, match.group(0)))
     bare = _FETCHED.sub(" ", text)
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(bare)]
     covered: set[int] = set()
@@ -58,13 +58,13 @@ def read_cards(store, text: str, rules_word: Callable[[str], bool]) -> list[tupl
                 ids = _ids(store, fold_name(typed), single=size == 1)
             if ids:
                 for record in store.get_many(ids[:1]):
-                    found.setdefault(record.id, (span[0][1], record, typed))
+                    found.setdefault(record.id, ((1, span[0][1]), record, typed))
                 taken = size
                 covered.update(range(at, at + size))
                 break
         at += taken or 1
     for position, record, typed in _opening_names(store, words, covered, rules_word, bare):
-        found.setdefault(record.id, (position, record, typed))
+        found.setdefault(record.id, ((1, position), record, typed))
     return [(record, typed) for _, record, typed in sorted(found.values(), key=lambda f: f[0])]
 
 
