@@ -129,6 +129,8 @@ def test_a_reason_quotes_the_card_as_printed():
         "activated ability: {2}{R}: Creatures you control get"  # a symbol is quoted whole
     assert pump.quote("activated ability: t}: add g") == "activated ability: {T}: Add {G}"
     assert pump.quote("until end of turn") == "until end of turn"
+    walker = Printed("[+1]: Create a 2/3 token.\n[−3]: Return target permanent.", set())
+    assert walker.quote("loyalty ability: [-3]: return target") == "loyalty ability: [−3]: Return target"
     assert quoted("keyword: Trample") == ("keyword: Trample", "")
     assert quoted("instead") == ("", "instead")
 
@@ -293,5 +295,7 @@ def test_real_card_links_name_the_card_words(cards_of):
     assert jadelight["701.44"]["reason"].startswith("keyword: Explore") and jadelight["701.44"]["title"] == "Explore"
     peace = {link["rule"]: link["reason"] for link in cards_of("Rest in Peace").card["links"]}
     assert peace["614.1a"] == "instead"
+    ashiok = {link["rule"]: link["reason"] for link in cards_of("Ashiok, Nightmare Muse").card["links"]}
+    assert ashiok["606"].startswith("loyalty ability: [+1]: Create a 2/3") and "602" not in ashiok  # "[+1]:" is loyalty
     monarch = {link["title"]: link["reason"] for link in cards_of("Palace Jailer").card["links"]}
     assert monarch["The Monarch"] == "the monarch"  # "you become the monarch": 724 on 2026-01-16, 725 since

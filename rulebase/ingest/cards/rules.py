@@ -97,7 +97,7 @@ def _categories(vocabulary: Vocabulary) -> dict[str, str]:
 _TRIGGER = re.compile(r"^(?:when|whenever|at)\b")
 _DEFINES = re.compile(r"\b(?:power|toughness) (?:is|are|are each) equal to\b")  # as 208.2a words it
 _ACTIVATED = re.compile(r"^[^\"“:.]{1,120}:\s")
-_LOYALTY = re.compile(r"^[+−-]?(?:\d+|x):\s")
+_LOYALTY = re.compile(r"^\[?[+−-]?(?:\d+|x)\]?:\s")  # "[+1]: ", "[−3]: ", as Oracle prints them; "+1: " too
 _CHAPTER_LINE = re.compile(r"^[ivx]+(?:, [ivx]+)*\s*—")
 
 
@@ -105,8 +105,8 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
                subrules: Subrules) -> list[tuple[str, str]]:
     """(number, reason) for the kind of each of the card's abilities, as 113.3 sorts them: an
     ability that begins "When", "Whenever" or "At" is triggered (603); "[Cost]: [Effect]" is
-    activated (602), a loyalty ability's cost a number (606), one that adds mana a mana ability
-    (605); any other line of a permanent's text is static (604), or characteristic-defining (604.3,
+    activated (602), a loyalty ability's cost a number ("[+1]", as Oracle prints it: 606), one that
+    adds mana a mana ability (605); any other line of a permanent's text is static (604), or characteristic-defining (604.3,
     and its layer) when, as 208.2a words it, it says a power or toughness the card prints as "*"
     "is equal to" something; a keyword's kind is what its rule says it is ("Persist is a triggered
     ability")."""
@@ -301,10 +301,11 @@ class Printed:
         """The printed text from `start` to `end`, its mana and tap symbols whole: the words
         are read inside the braces, so "{2}{R}: ..." would be quoted from its "2}"."""
         text = self.text
-        if text.rfind("{", 0, start + 1) > text.rfind("}", 0, start):  # begins inside a symbol
-            start = text.rfind("{", 0, start + 1)
-        if text.rfind("{", 0, end) > text.rfind("}", 0, end) and text.find("}", end) >= 0:  # ends inside one
-            end = text.find("}", end) + 1
+        for opening, closing in ("{}", "[]"):  # a mana symbol, a loyalty cost ("[+1]: ...")
+            if text.rfind(opening, 0, start + 1) > text.rfind(closing, 0, start):  # begins inside a symbol
+                start = text.rfind(opening, 0, start + 1)
+            if text.rfind(opening, 0, end) > text.rfind(closing, 0, end) and text.find(closing, end) >= 0:
+                end = text.find(closing, end) + 1  # ends inside one
         return text[start:end]
 
 
