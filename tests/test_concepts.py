@@ -8,7 +8,7 @@ import re
 from rulebase.build.concepts import concept_table
 from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record, Ref
-from rulebase.index.concepts import read_concepts, read_names, write_concepts
+from rulebase.index.concepts import read_citing, read_concepts, read_names, write_concepts
 from rulebase.search import concepts as concepts_module
 from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.request import run_search
@@ -101,6 +101,53 @@ def test_the_table_keeps_each_terms_name_as_the_rules_write_it(tmp_path):
     assert read_names(path) is None and read_concepts(path) is None
     path.write_bytes(b'{"a": 1}\n' + str(__import__("zlib").crc32(b'{"a": 1}')).encode())
     assert read_names(path) is None  # not rows: damage, not a crash
+
+
+def test_a_rule_citing_a_terms_rules_is_among_its_citing_documents(tmp_path):
+    """117.5 sends the reader to 704 (state-based actions) and to 603 (triggered abilities); a
+    rule citing 704.5g cites within 704; a rule citing chapter 702 does not cite Deathtouch (702.2)."""
+    order = [(_rule("704", "State-Based Actions", kind="chapter", title="State-Based Actions"), NOW),
+             (_rule("603", "Handling Triggered Abilities", kind="chapter", title="Handling Triggered Abilities"), NOW),
+             (_rule("702.2", "Deathtouch"), NOW),
+             (_rule("117.5", "... state-based actions (see rule 704) ... triggered abilities (see rule 603).",
+                    refs=[Ref("rule 704", "rule", "704"), Ref("rule 603", "rule", "603")]), NOW),
+             (_rule("120.4", "... lethal damage (see rule 704.5g).", refs=[Ref("rule 704.5g", "rule", "704.5g")]), NOW),
+             (_rule("702.1", "... keyword abilities (see section 702).", refs=[Ref("702", "section", "702")]), NOW),
+             (_rule("117.5", "An earlier version of the same rule.", refs=[]), OLD)]
+    names: dict = {}
+    citing: dict = {}
+    table = concept_table(order, _analyse, names, citing)
+    assert citing == {("state", "based", "actions"): [3, 4, 6], ("handling", "triggered", "abilities"): [3, 6]}
+    path = tmp_path / "concepts.json"
+    write_concepts(path, table, names, citing)
+    assert read_citing(path) == {tokens: frozenset(docs) for tokens, docs in citing.items()}
+    assert read_concepts(path) == {tokens: frozenset(docs) for tokens, docs in table.items()}
+    assert read_names(path) == {tokens: name for tokens, name in names.items()}
+
+
+def test_a_rule_citing_two_terms_the_question_names_is_where_they_meet():
+    concepts = Concepts({("state", "based", "action"): frozenset({1}), ("trigger",): frozenset({2}),
+                         ("legend",): frozenset({3}), ("legend", "rule"): frozenset({3, 4})},
+                        citing={("state", "based", "action"): frozenset({5, 6}), ("trigger",): frozenset({5, 7}),
+                                ("legend",): frozenset({6}), ("legend", "rule"): frozenset({6, 8})})
+    factors = concepts.meeting(["state", "based", "action", "befor", "trigger"])
+    assert factors == {5: 1 + concepts_module.BOOST}  # 6 and 7 cite one of them only
+    assert concepts.meeting(["legend", "rule"]) == {}  # "legend" inside "legend rule" is that one term
+    assert concepts.meeting(["trigger"]) == {}
+
+
+def test_the_rule_where_two_named_terms_meet_ranks_among_the_first(library, monkeypatch):
+    """A real question's keywords (tests/eval, r46): 117.5 says state-based actions are performed,
+    then triggered abilities put on the stack; the rules that say only one of them ranked above it."""
+    from rulebase.search.concepts import Concepts as Table
+
+    def first_three() -> list[str]:
+        hits = run_search(library, "state-based actions before triggers stack", {}, 3).hits
+        return [h.id.split("@")[0] for h in hits]
+
+    assert "cr:117.5" in first_three()
+    monkeypatch.setattr(Table, "meeting", lambda self, tokens: {})
+    assert "cr:117.5" not in first_three()
 
 
 _NAMES = {("state", "based", "action"): "State-Based Actions", ("enter", "the", "battlefield"): "Enters the Battlefield",

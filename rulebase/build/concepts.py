@@ -23,15 +23,21 @@ _NAMING_REFS = ("rule", "section")
 
 
 def concept_table(order: list[tuple], analyse: Callable[[str], list[str]],
-                  names: dict[tuple[str, ...], str] | None = None) -> dict[tuple[str, ...], list[int]]:
+                  names: dict[tuple[str, ...], str] | None = None,
+                  citing: dict[tuple[str, ...], list[int]] | None = None) -> dict[tuple[str, ...], list[int]]:
     """Term tokens -> document numbers of the rules the term names and their subrules (702.2 for
     "Deathtouch": 702.2 and 702.2a-z; a chapter: every rule in it), in force now, and the earlier
     versions of those rules (their lineage: a question asked --as-of 2010 names the same rules).
     `order` is the index's documents in number order, as (record, window, ...) (writer.documents_of).
     `names`, when given, receives each term as the rules write it ("State-Based Actions"), the
-    first of its spellings: a player's "SBA" is read through its initials (search/concepts.py)."""
+    first of its spellings: a player's "SBA" is read through its initials (search/concepts.py).
+    `citing`, when given, receives each term's citing documents: those of the rules in force now
+    (and their lineage) that send the reader to a rule the term names or one of its subrules ("see
+    rule 704" is state-based actions); a rule citing two terms a question names is where they meet
+    (117.5: state-based actions, then triggered abilities)."""
     numbered: dict[str, list[int]] = {}  # rule number -> documents (a number's current version)
     naming: list[tuple[str, list[str]]] = []  # (term, numbers it names)
+    cites: list[tuple[int, list[str]]] = []  # (a document in force now, the rule numbers it cites)
     versions: dict[str, list[int]] = {}  # lineage -> every version's documents, for --as-of
     pointing = _glossary_numbers(order)
     for docnum, (record, window, *_) in enumerate(order):
@@ -42,6 +48,9 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]],
         if record.kind in ("rule", "chapter") and record.number:
             numbered.setdefault(record.number, []).append(docnum)
         naming.extend(_names(record, pointing))
+        keys = [ref.key for ref in record.refs if ref.kind in _NAMING_REFS and ref.key]
+        if keys:
+            cites.append((docnum, keys))
     within: dict[str, list[int]] = {}  # a number -> its own documents and its subrules'
     for number, docs in numbered.items():
         within.setdefault(number, []).extend(docs)
@@ -51,6 +60,7 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]],
         if "." in number:
             within.setdefault(number[:3], []).extend(docs)
     table: dict[tuple[str, ...], set[int]] = {}
+    terms_of: dict[str, set[tuple[str, ...]]] = {}  # a rule number a term names -> those terms
     for term, numbers in naming:
         tokens = tuple(analyse(term))
         docs = {d for number in numbers for d in within.get(number, ())}
@@ -59,7 +69,26 @@ def concept_table(order: list[tuple], analyse: Callable[[str], list[str]],
             table.setdefault(tokens, set()).update(docs)
             if names is not None:
                 names.setdefault(tokens, term)
+            for number in numbers:
+                terms_of.setdefault(number, set()).add(tokens)
+    if citing is not None:
+        cited_by: dict[tuple[str, ...], set[int]] = {}
+        for docnum, keys in cites:
+            for tokens in {t for key in keys for number in _ancestry(key) for t in terms_of.get(number, ())}:
+                cited_by.setdefault(tokens, set()).update(versions.get(order[docnum][0].lineage or "", [docnum]))
+        citing.update({tokens: sorted(docs) for tokens, docs in cited_by.items()})
     return {tokens: sorted(docs) for tokens, docs in table.items()}
+
+
+def _ancestry(number: str) -> list[str]:
+    """A rule number and the rules it is within: 704.5g, 704.5, 704."""
+    out = [number]
+    sub = _SUBRULE.match(number)
+    if sub:
+        out.append(sub[1])
+    if "." in number:
+        out.append(number[:3])
+    return out
 
 
 def _glossary_numbers(order: list[tuple]) -> dict[str, list[str]]:

@@ -158,8 +158,9 @@ def write_index(path: Path, records: list[Record],
     if common:  # (not for the build cache's archive segment: its scores are not the index's)
         analyser = schema["text"].analyzer
         names: dict[tuple[str, ...], str] = {}
-        table = concept_table(order, lambda text: [t.text for t in analyser(text)], names)
-        write_concepts(path / CONCEPTS, table, names)
+        citing: dict[tuple[str, ...], list[int]] = {}
+        table = concept_table(order, lambda text: [t.text for t in analyser(text)], names, citing)
+        write_concepts(path / CONCEPTS, table, names, citing)
 
         if stored:
             with whoosh_index.open_dir(str(path)).reader() as reader:

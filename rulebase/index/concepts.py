@@ -17,10 +17,13 @@ Table = dict[tuple[str, ...], frozenset[int]]
 
 
 def write_concepts(path: Path, table: dict[tuple[str, ...], list[int]],
-                   names: dict[tuple[str, ...], str] | None = None) -> None:
-    """One row a term: its tokens, its documents and, when known, its name as the rules write it."""
-    names = names or {}
-    rows = sorted([list(tokens), sorted(docs), *([names[tokens]] if tokens in names else [])]
+                   names: dict[tuple[str, ...], str] | None = None,
+                   citing: dict[tuple[str, ...], list[int]] | None = None) -> None:
+    """One row a term: its tokens, its documents and, when known, its name as the rules write it
+    ("" when not) and the documents citing its rules (build/concepts.py)."""
+    names, citing = names or {}, citing or {}
+    rows = sorted([list(tokens), sorted(docs), *([names.get(tokens, "")] if tokens in names or citing.get(tokens) else []),
+                   *([sorted(citing[tokens])] if citing.get(tokens) else [])]
                   for tokens, docs in table.items())
     data = json.dumps(rows, separators=(",", ":")).encode()
     path.write_bytes(data + b"\n" + str(zlib.crc32(data)).encode())
@@ -36,7 +39,13 @@ def read_names(path: Path) -> dict[tuple[str, ...], str] | None:
     """Each term's name as the rules write it ("State-Based Actions"), or None as read_concepts.
     Read apart from the table, and only for a query that needs it (an abbreviation)."""
     rows = _rows(path)
-    return None if rows is None else {tuple(row[0]): row[2] for row in rows if len(row) > 2}
+    return None if rows is None else {tuple(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
+
+
+def read_citing(path: Path) -> Table | None:
+    """Each term's citing documents (terms no rule cites left out), or None as read_concepts."""
+    rows = _rows(path)
+    return None if rows is None else {tuple(row[0]): frozenset(row[3]) for row in rows if len(row) > 3}
 
 
 def _rows(path: Path) -> list | None:

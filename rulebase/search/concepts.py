@@ -26,12 +26,13 @@ ASPECT_RARITY = 0.45
 
 
 class Concepts:
-    """The table, indexed by each term's first token."""
+    """The table, indexed by each term's first token, and the documents citing each term's rules."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: Table, citing: Table | None = None):
         self.by_first: dict[str, list[tuple[tuple[str, ...], frozenset[int]]]] = {}
         for tokens, docs in table.items():
             self.by_first.setdefault(tokens[0], []).append((tokens, docs))
+        self.citing = citing or {}
 
     def named(self, tokens: list[str]) -> list[tuple[tuple[str, ...], frozenset[int]]]:
         """The terms whose tokens stand in the query's, in order and adjacent."""
@@ -52,6 +53,21 @@ class Concepts:
                 if factor > out.get(docnum, 1.0):
                     out[docnum] = factor
         return out
+
+    def meeting(self, tokens: list[str]) -> dict[int, float]:
+        """Document -> score factor (1 + BOOST) for a rule that cites the rules of two or more
+        terms the question names: where they meet. "state-based actions before triggers" is 117.5,
+        which sends the reader to 704 and then to 603, not a rule that says only one of them. A
+        term inside a longer one the question names is that one; terms naming the same rules are
+        one."""
+        named = self.named(tokens)
+        kept = {docs: term for term, docs in named
+                if not any(len(other) > len(term) and _inside(term, other) for other, _ in named)}
+        counts: dict[int, int] = {}
+        for docs in {self.citing.get(term, frozenset()) for term in kept.values()}:
+            for docnum in docs:
+                counts[docnum] = counts.get(docnum, 0) + 1
+        return {docnum: 1 + BOOST for docnum, count in counts.items() if count > 1}
 
     def aspects(self, tokens: list[str], frequency: Callable[[str], int], total: int) -> list[frozenset[int]]:
         """The documents of each term the question names that is rare enough to be what it asks

@@ -27,7 +27,7 @@ from rulebase.core.eras import today
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
-from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
+from rulebase.index.concepts import CONCEPTS, read_citing, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
@@ -171,6 +171,9 @@ class Searcher:
         if tokens and scores:  # the rules' terms the question names lift the rules defining them
             for docnum, factor in self.concepts.boosts(tokens, lambda t: self._df("text", t),
                                                        self.reader.doc_count_all()).items():
+                if docnum in scores:
+                    scores[docnum] *= factor
+            for docnum, factor in self.concepts.meeting(tokens).items():  # a rule citing two of them
                 if docnum in scores:
                     scores[docnum] *= factor
         if names and not words and lift:  # only card names: the cards' own rules
@@ -553,7 +556,7 @@ class Searcher:
     @cached_property
     def concepts(self) -> Concepts:
         """The terms of the rules in force now and the rules they name (CONCEPTS), read once."""
-        return Concepts(self._concept_file(read_concepts))
+        return Concepts(self._concept_file(read_concepts), self._concept_file(read_citing))
 
     @cached_property
     def _abbreviations(self) -> dict[str, list[str]]:
