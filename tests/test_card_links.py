@@ -97,6 +97,28 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"
 
 
+def test_an_ability_word_leaves_the_ability_after_it_to_be_read():
+    """Ability words have no rules meaning (207.2c lists them); Oracle's keywords list them, so a
+    line opening with one was read as a keyword line and its trigger linked nothing."""
+    rules = RULES + [
+        rule("207.2c", "An ability word appears in italics at the beginning of some abilities. The ability words "
+                       "are adamant, council’s dilemma, descend 4, landfall, and will of the council."),
+        rule("604", "Handling Static Abilities", "Handling Static Abilities", "chapter"),
+        glossary("Triggered Ability", "A kind of ability. See rule 603.", ["603"]),
+        glossary("Static Ability", "A kind of ability. See rule 604.", ["604"]),
+    ]
+    cobra = card("Cobra", "Landfall — Whenever a land you control enters, add one mana of any color.",
+                 keywords=["Landfall"])
+    dilemma = card("Dilemma", "Council’s dilemma — Starting with you, each player votes.", types=["Sorcery"],
+                   keywords=["Council's dilemma"])
+    wall = card("Wall", "Adamant — This creature can't be blocked.", keywords=["Adamant"])
+    link_cards([cobra, dilemma, wall] + [card(f"Filler {n}", "Draw a card.") for n in range(40)], rules)
+    assert {(link["rule"], link["reason"]) for link in cobra.card["links"]} == {
+        ("603", "triggered ability: Whenever a land you control enters, add one")}
+    assert not dilemma.card["links"]  # an instant or sorcery's text is no ability of its own
+    assert [link["rule"] for link in wall.card["links"]] == ["604"]
+
+
 def test_cards_linked_by_workers_get_the_links_one_process_gives(monkeypatch):
     def cards():
         made = [one for n in range(4) for one in (
@@ -297,5 +319,7 @@ def test_real_card_links_name_the_card_words(cards_of):
     assert peace["614.1a"] == "instead"
     ashiok = {link["rule"]: link["reason"] for link in cards_of("Ashiok, Nightmare Muse").card["links"]}
     assert ashiok["606"].startswith("loyalty ability: [+1]: Create a 2/3") and "602" not in ashiok  # "[+1]:" is loyalty
+    cobra = {link["rule"]: link["reason"] for link in cards_of("Lotus Cobra").card["links"]}
+    assert cobra["603"] == "triggered ability: Whenever a land you control enters, add one"  # after "Landfall —"
     monarch = {link["title"]: link["reason"] for link in cards_of("Palace Jailer").card["links"]}
     assert monarch["The Monarch"] == "the monarch"  # "you become the monarch": 724 on 2026-01-16, 725 since

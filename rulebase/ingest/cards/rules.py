@@ -116,7 +116,7 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
     permanent = not {"Instant", "Sorcery"} & set(facts["types"])
     found: list[tuple[str, str]] = []
     for line in text.split("\n"):
-        line = line.strip()
+        line = _without_ability_word(line.strip(), vocabulary.ability_words)
         if not line:
             continue
         pieces = [p.strip() for p in re.split(r"[,;]", line)]
@@ -149,6 +149,13 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
         if kind in categories:
             found.append((categories[kind], f"{kind} ability: {head}"))
     return found
+
+
+def _without_ability_word(line: str, ability_words: set[str]) -> str:
+    """A line without the ability word it opens with ("landfall — whenever a land ..."): ability
+    words have no rules meaning (207.2c), the ability after the dash is what the rules read."""
+    head, dash, rest = line.partition("—")
+    return rest.strip() if dash and head.strip() in ability_words else line
 
 
 def own_names(card: Record) -> set[str]:

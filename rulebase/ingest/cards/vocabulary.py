@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rulebase.core.records import Record
 from rulebase.ingest.cards.templates import Template, template
-from rulebase.ingest.cards.words import forms, words_of
+from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
 
 # A term in the text of more than this share of all cards is the game's common vocabulary
 # ("target" 0.45, "creature" 0.6, "damage" 0.3, "enters" 0.3): it links nothing. Chosen on the odd
@@ -25,6 +25,7 @@ QUOTED_IN = 2  # a quotation in more rules than this is the rules' prose, not a 
 _SUBTYPE = re.compile(r"subtype “?([A-Z][A-Za-z’'-]+)")
 _OBSOLETE = re.compile(r"\((?:obsolete|informal)\)", re.IGNORECASE)
 _TEMPLATE = re.compile(r"“([^”]*\[[^”]*)”")
+_ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
 
@@ -113,6 +114,12 @@ class Vocabulary:
         for term in self.terms:
             if term.origin == "subtype":
                 self.subtypes.setdefault(term.words, term.numbers[0])
+        self.ability_words: set[str] = set()  # "landfall", "descend 4": no rules meaning (207.2c)
+        for record in self.rules.values():
+            listed = _ABILITY_WORDS.search(record.text)
+            if listed:
+                self.ability_words.update(w.strip().lower().translate(TYPOGRAPHY)
+                                          for w in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed.group(1)) if w.strip())
 
     def uses(self, number: str) -> list[tuple[str, str]]:
         """(term, number) for each term inside a keyword's name that the keyword's own rules use
