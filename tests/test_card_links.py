@@ -97,6 +97,27 @@ def test_links_from_keywords_layout_quoted_words_and_templates():
     assert next(link for link in cards[0].card["links"])["lineage"] == "cr:702.19@1999-04-23"
 
 
+def test_a_word_two_rules_quote_is_the_first_ones_and_a_keywords_word_is_the_keywords():
+    """The rules go from the general to the particular: "can't" is 101.2's, not 614.17d's (can't
+    effects on entering the battlefield); "destroy", quoted by 400.6 and 701.8b, is the keyword
+    action's (701.8)."""
+    rules = RULES + [
+        rule("101.2", "When a rule or effect allows something to happen, and another effect states that it can’t "
+                      "happen, the “can’t” effect takes precedence."),
+        rule("614.17d", "Some “can’t” effects modify how a permanent enters the battlefield."),
+        rule("400.6", "If any effects try to do contradictory things to an object, such as “destroy” it and "
+                      "regenerate it, its controller chooses."),
+        rule("701.8", "Destroy"),
+        rule("701.8a", "To destroy a permanent, move it from the battlefield to its owner’s graveyard."),
+        rule("701.8b", "A permanent put into its owner’s graveyard for another reason hasn’t been “destroyed.”"),
+    ]
+    wall = card("Wall", "This creature can't attack.")
+    bolt = card("Bolt", "Destroy target creature.", types=["Instant"], type_line="Instant")
+    link_cards([wall, bolt] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)  # (a rare word)
+    assert [link["rule"] for link in wall.card["links"]] == ["101.2"]
+    assert [link["rule"] for link in bolt.card["links"]] == ["701.8"]
+
+
 def test_an_ability_word_leaves_the_ability_after_it_to_be_read():
     """Ability words have no rules meaning (207.2c lists them); Oracle's keywords list them, so a
     line opening with one was read as a keyword line and its trigger linked nothing."""
@@ -316,7 +337,9 @@ def test_real_card_links_name_the_card_words(cards_of):
     jadelight = {link["rule"]: link for link in cards_of("Jadelight Ranger").card["links"]}
     assert jadelight["701.44"]["reason"].startswith("keyword: Explore") and jadelight["701.44"]["title"] == "Explore"
     peace = {link["rule"]: link["reason"] for link in cards_of("Rest in Peace").card["links"]}
-    assert peace["614.1a"] == "instead"
+    assert peace["614.1a"] == "instead" and "614.8" not in peace  # (614.8: regeneration's implicit "instead")
+    colossus = [link["rule"] for link in cards_of("Outland Colossus").card["links"]]
+    assert "101.2" in colossus and "614.17d" not in colossus  # "can't block": not can't-enter effects
     ashiok = {link["rule"]: link["reason"] for link in cards_of("Ashiok, Nightmare Muse").card["links"]}
     assert ashiok["606"].startswith("loyalty ability: [+1]: Create a 2/3") and "602" not in ashiok  # "[+1]:" is loyalty
     cobra = {link["rule"]: link["reason"] for link in cards_of("Lotus Cobra").card["links"]}

@@ -7,7 +7,9 @@ The rules in force now name their terms in four places, and each becomes a term 
 - the glossary ("Dies ... See rule 700.4", "Mana Value ... See rule 202.3"), an entry that only
   points to another entry taking that entry's rules;
 - the rules that say a word or a subtype is theirs ("Effects that use the word “instead” are
-  replacement effects", 614.1a; "Some artifacts have the subtype “Equipment.”", 301.5).
+  replacement effects", 614.1a; "Some artifacts have the subtype “Equipment.”", 301.5); of two
+  rules quoting a word, the first (the rules go from the general to the particular: "can't" is
+  101.2's, not 614.17d's), and a keyword's own word is the keyword's ("destroy": 701.8).
 A card reaches them through what it is (its keywords, card types, supertypes, subtypes, layout,
 the kinds of symbol in its mana cost) and through the words of its text. A word that most cards
 use ("target", "creature", "damage") is the game's common vocabulary, not a rule the card works

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rulebase.core.records import Record
+from rulebase.core.records import Record, number_key
 from rulebase.ingest.cards.templates import Template, template
 from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
 
@@ -73,10 +73,17 @@ class Vocabulary:
                     quoted.setdefault(words, []).append(number)
             for subtype in _SUBTYPE.findall(record.text):
                 self._add(subtype.strip("’'"), [number], "subtype")
+        headings = {" ".join(words_of(heading)) for heading in self.keywords}
         for words, numbers in quoted.items():  # "can't" (101.2), "until" (610.3), "instead" (614.1a)
             numbers = [n for n in numbers if n[0] in _GAME_SECTIONS]
-            if numbers and len(numbers) <= QUOTED_IN and words_of(words) and " ".join(words_of(words)) not in prose:
-                self._add(words, numbers, "word")
+            said = " ".join(words_of(words))
+            if said in headings:
+                continue  # a keyword's word is its rule's ("destroy": 701.8); a quote elsewhere uses it
+            if numbers and len(numbers) <= QUOTED_IN and said and said not in prose:
+                # The rules go from the general to the particular: the first rule to quote a word
+                # is where it is theirs, a later one a particular case ("can't": 101.2, not 614.17d
+                # on entering the battlefield; "instead": 614.1a, not 614.8 on regeneration).
+                self._add(words, sorted(numbers, key=number_key)[:1], "word")
         self.glossary: dict[str, list[str]] = {}
         self.senses: set[tuple[str, ...]] = set()
         pointing = {g.id: [ref.key for ref in g.refs if ref.kind in ("rule", "section") and ref.key in self.rules]
