@@ -118,6 +118,24 @@ def test_a_word_two_rules_quote_is_the_first_ones_and_a_keywords_word_is_the_key
     assert [link["rule"] for link in bolt.card["links"]] == ["701.8"]
 
 
+def test_a_template_of_one_word_is_a_quote_of_it_first_rule_first():
+    """611.2e's "gains [an ability]" (a permanent put onto the battlefield with the effect) comes
+    after 113.10's "gains": a card that gains an ability does not link it; 118.12a's "[Do something]
+    unless [a player does something else]" comes before 603.5's "unless" (triggered abilities)."""
+    rules = RULES + [
+        rule("113.10", "An effect that adds an ability will state that the object “gains” or “has” that ability."),
+        rule("611.2e", "If the continuous effect says the permanent “gains [an ability],” that effect applies after "
+                       "the permanent is on the battlefield."),
+        rule("118.12a", "Some spells read, “[Do something] unless [a player does something else].”"),
+        rule("603.5", "Triggered abilities that have an effect “unless” something is true go on the stack normally."),
+    ]
+    bear = card("Bear", "This creature gains flying until end of turn.")
+    tax = card("Tax", "Counter target spell unless its controller pays {3}.", types=["Instant"], type_line="Instant")
+    link_cards([bear, tax] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)
+    assert [link["rule"] for link in bear.card["links"]] == ["113.10"]
+    assert [link["rule"] for link in tax.card["links"]] == ["118.12a"]
+
+
 def test_an_ability_word_leaves_the_ability_after_it_to_be_read():
     """Ability words have no rules meaning (207.2c lists them); Oracle's keywords list them, so a
     line opening with one was read as a keyword line and its trigger linked nothing."""

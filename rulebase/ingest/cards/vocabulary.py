@@ -25,6 +25,7 @@ QUOTED_IN = 2  # a quotation in more rules than this is the rules' prose, not a 
 _SUBTYPE = re.compile(r"subtype “?([A-Z][A-Za-z’'-]+)")
 _OBSOLETE = re.compile(r"\((?:obsolete|informal)\)", re.IGNORECASE)
 _TEMPLATE = re.compile(r"“([^”]*\[[^”]*)”")
+_PLACEHOLDER = re.compile(r"\[[^\]]*\]|\.\s\.\s\.")
 _ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
@@ -54,6 +55,7 @@ class Vocabulary:
         self.chapters: dict[str, str] = {}  # title, lower case -> chapter number
         quoted: dict[str, list[str]] = {}
         self.templates: list[Template] = []
+        one_word: list[tuple[str, Template]] = []  # ("gains", the template "gains [an ability]")
         prose = _prose(self.rules.values())
         for number, record in self.rules.items():
             if number[0] in _GAME_SECTIONS and not _KEYWORD.match(number.rstrip("abcdefghijklmnopqrstuvwxyz")):
@@ -61,6 +63,9 @@ class Vocabulary:
                     found = template(text, number)
                     if found and not (found.literal and set(words_of(found.literal)) <= prose):  # "only", "may"
                         self.templates.append(found)
+                        printed = words_of(_PLACEHOLDER.sub(" ", text))
+                        if len(printed) == 1:
+                            one_word.append((printed[0], found))
             heading = record.text.strip(" .")
             if _KEYWORD.match(number):
                 self.keywords[heading.lower()] = number
@@ -73,17 +78,28 @@ class Vocabulary:
                     quoted.setdefault(words, []).append(number)
             for subtype in _SUBTYPE.findall(record.text):
                 self._add(subtype.strip("’'"), [number], "subtype")
+        # A template that is one word and placeholders quotes that word too: of the rules quoting a
+        # word either way, the first is its rule, a later one a particular case (611.2e's "gains [an
+        # ability]", on a permanent put onto the battlefield with the effect, after 113.10's
+        # "gains"; 603.5's "unless" on triggered abilities after 118.12a's "[Do something] unless").
+        first: dict[str, str] = {}
+        for said, number in [(" ".join(words_of(w)), n) for w, ns in quoted.items() for n in ns] + \
+                [(word, shape.number) for word, shape in one_word]:
+            if number[0] in _GAME_SECTIONS and (said not in first or number_key(number) < number_key(first[said])):
+                first[said] = number
+        self.templates = [shape for shape in self.templates
+                          if not any(shape is s and first[w] != shape.number for w, s in one_word)]
         headings = {" ".join(words_of(heading)) for heading in self.keywords}
         for words, numbers in quoted.items():  # "can't" (101.2), "until" (610.3), "instead" (614.1a)
             numbers = [n for n in numbers if n[0] in _GAME_SECTIONS]
             said = " ".join(words_of(words))
             if said in headings:
                 continue  # a keyword's word is its rule's ("destroy": 701.8); a quote elsewhere uses it
-            if numbers and len(numbers) <= QUOTED_IN and said and said not in prose:
-                # The rules go from the general to the particular: the first rule to quote a word
-                # is where it is theirs, a later one a particular case ("can't": 101.2, not 614.17d
-                # on entering the battlefield; "instead": 614.1a, not 614.8 on regeneration).
-                self._add(words, sorted(numbers, key=number_key)[:1], "word")
+            # The rules go from the general to the particular: the first rule to quote a word is
+            # where it is theirs, a later one a particular case ("can't": 101.2, not 614.17d on
+            # entering the battlefield; "instead": 614.1a, not 614.8 on regeneration).
+            if numbers and len(numbers) <= QUOTED_IN and said and said not in prose and first.get(said) in numbers:
+                self._add(words, [first[said]], "word")
         self.glossary: dict[str, list[str]] = {}
         self.senses: set[tuple[str, ...]] = set()
         pointing = {g.id: [ref.key for ref in g.refs if ref.kind in ("rule", "section") and ref.key in self.rules]
