@@ -136,6 +136,70 @@ def test_a_template_of_one_word_is_a_quote_of_it_first_rule_first():
     assert [link["rule"] for link in tax.card["links"]] == ["118.12a"]
 
 
+def test_a_keywords_subrule_quotes_words_in_the_keywords_sense():
+    """701.23d's "three cards" are what a search finds: a card drawing three cards does not link
+    it, one that searches does; 702.83b's "attacks alone" points to 506.5, which says the same
+    words for any creature: without exalted, a card that attacks alone links 506.5."""
+    rules = RULES + [
+        rule("506.5", "A creature attacks alone if it’s the only creature declared as an attacker."),
+        rule("701.23", "Search"),
+        rule("701.23a", "To search for a card in a zone, look at all cards in that zone and find a card."),
+        rule("701.23d", "If a player is searching a hidden zone for a quantity of cards, such as “a card” or "
+                        "“three cards,” that player must find that many cards."),
+        rule("702.83", "Exalted"),
+        rule("702.83b", "A creature “attacks alone” if it’s the only creature declared as an attacker. "
+                        "See rule 506.5."),
+    ]
+    from rulebase.core.records import Ref
+
+    rules[-1].refs.append(Ref(label="rule 506.5", kind="rule", key="506.5", target="cr:506.5@2026-04-17"))
+    sift = card("Sift", "Draw three cards, then discard a card.", types=["Sorcery"], type_line="Sorcery")
+    tutor = card("Tutor", "Search your library for three cards and put them into your hand.", types=["Sorcery"],
+                 type_line="Sorcery")
+    kavu = card("Kavu", "Whenever this creature attacks alone, it gets +2/+0 until end of turn.")
+    angel = card("Angel", "Exalted", keywords=["Exalted"])
+    link_cards([sift, tutor, kavu, angel] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)
+    assert "701.23d" not in [link["rule"] for link in sift.card["links"]]
+    assert {"701.23", "701.23d"} <= {link["rule"] for link in tutor.card["links"]}
+    assert {link["rule"]: link["reason"] for link in kavu.card["links"]}.get("506.5") == "attacks alone"
+    assert "702.83b" not in [link["rule"] for link in kavu.card["links"]]
+
+
+def test_a_verb_the_rules_quote_with_its_object_links_with_that_object():
+    """113.10: an effect removing an ability says the object “loses” that ability; "loses flying"
+    and "loses all abilities" remove abilities, "loses 2 life" does not."""
+    rules = RULES + [
+        rule("702.9", "Flying"),
+        rule("702.9a", "Flying is an evasion ability."),
+        rule("113", "Abilities", "Abilities", "chapter"),
+        rule("113.10", "An effect that removes an ability will state that the object “loses” that ability."),
+    ]
+    net = card("Net", "Target creature loses flying until end of turn.", types=["Instant"], type_line="Instant")
+    moon = card("Moon", "Creatures lose all abilities.", types=["Enchantment"], type_line="Enchantment")
+    drain = card("Drain", "Each opponent loses 2 life.", types=["Sorcery"], type_line="Sorcery")
+    link_cards([net, moon, drain] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)
+    assert "113.10" in [link["rule"] for link in net.card["links"]]
+    assert "113.10" in [link["rule"] for link in moon.card["links"]]
+    assert "113.10" not in [link["rule"] for link in drain.card["links"]]
+
+
+def test_the_words_of_trigger_events_link_in_a_trigger_event_only():
+    """603.2e: some trigger events use the word “becomes”; "Whenever this creature becomes blocked"
+    is one, "its life total becomes 1" (an effect) and "this land becomes a 2/2 creature" are not."""
+    rules = RULES + [
+        rule("603.2e", "Some trigger events use the word “becomes” (for example, “becomes blocked”)."),
+        glossary("Triggered Ability", "A kind of ability. See rule 603.", ["603"]),
+    ]
+    boa = card("Boa", "Whenever this creature becomes blocked, it gets +1/+1 until end of turn.")
+    tyrant = card("Tyrant", "When this creature enters, target player's life total becomes 1.")
+    village = card("Village", "{1}{G}: This land becomes a 3/3 creature until end of turn.", types=["Land"],
+                   type_line="Land")
+    link_cards([boa, tyrant, village] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)
+    assert "603.2e" in [link["rule"] for link in boa.card["links"]]
+    assert "603.2e" not in [link["rule"] for link in tyrant.card["links"]]
+    assert "603.2e" not in [link["rule"] for link in village.card["links"]]
+
+
 def test_an_ability_word_leaves_the_ability_after_it_to_be_read():
     """Ability words have no rules meaning (207.2c lists them); Oracle's keywords list them, so a
     line opening with one was read as a keyword line and its trigger linked nothing."""
@@ -362,5 +426,13 @@ def test_real_card_links_name_the_card_words(cards_of):
     assert ashiok["606"].startswith("loyalty ability: [+1]: Create a 2/3") and "602" not in ashiok  # "[+1]:" is loyalty
     cobra = {link["rule"]: link["reason"] for link in cards_of("Lotus Cobra").card["links"]}
     assert cobra["603"] == "triggered ability: Whenever a land you control enters, add one"  # after "Landfall —"
+    assert "701.23d" not in [link["rule"] for link in cards_of("Telling Time").card["links"]]  # looks, no search
+    cruelties = {link["rule"]: link["reason"] for link in cards_of("Master of Cruelties").card["links"]}
+    assert cruelties["506.5"] == "attack alone" and "702.83b" not in cruelties  # no exalted
+    assert "113.10" not in [link["rule"] for link in cards_of("Blood Artist").card["links"]]
+    assert "113.10" in [link["rule"] for link in cards_of("Humility").card["links"]]  # "lose all abilities"
+    assert "603.2e" not in cruelties  # "that player's life total becomes 1": no trigger event
+    taker = [link["rule"] for link in cards_of("Hostage Taker").card["links"]]
+    assert not {"603.6c", "603.10"} & set(taker)  # "until this creature leaves the battlefield": a duration
     monarch = {link["title"]: link["reason"] for link in cards_of("Palace Jailer").card["links"]}
     assert monarch["The Monarch"] == "the monarch"  # "you become the monarch": 724 on 2026-01-16, 725 since

@@ -70,7 +70,8 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
         words = words_of(text)
         found = _what_it_is(card, vocabulary, common, subrules)
         found += _abilities(card, text, vocabulary, categories, subrules)
-        found += _what_it_says(words, vocabulary, common_words)
+        found += _what_it_says(words, vocabulary, common_words, _keywords(card, vocabulary),
+                               (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)))
         found += subrules.in_text(words, text)
         found += [(shape.number, match) for shape, match in templates.found(text, words)]
         return [vocabulary.link(number, "; ".join(printed.quote(why) for why in reasons))
@@ -228,17 +229,52 @@ def _spelled(words: str, vocabulary: Vocabulary) -> str:
     return " ".join(out).removesuffix(" cards")
 
 
-def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str]) -> list[tuple[str, str]]:
+def _keywords(card: Record, vocabulary: Vocabulary) -> set:
+    """The card's keywords, as their rules' numbers and as their own words ("choose a background")."""
+    keywords = card.card["keywords"]
+    return {vocabulary.keywords.get(k.lower()) for k in keywords} | {tuple(words_of(k)) for k in keywords}
+
+
+def _trigger_events(text: str, ability_words: set[str]) -> set[int]:
+    """The places (in words_of(text)) of the words naming a triggered ability's trigger event: from
+    its "When", "Whenever" or "At" (after an ability word) to its first comma."""
+    places: set[int] = set()
+    at = 0
+    for line in text.split("\n"):
+        read = _without_ability_word(line.strip(), ability_words)
+        if _TRIGGER.match(read):
+            start = at + len(words_of(line)) - len(words_of(read))
+            places.update(range(start, start + len(words_of(read.split(",")[0]))))
+        at += len(words_of(line))
+    return places
+
+
+def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], keywords: set = frozenset(),
+                  events: tuple[str | None, set[int]] = (None, set())) -> list[tuple[str, str]]:
     """(number, the words) for each term of the rules the text names; a common card type's name
-    ("artifact", "creatures") is the game's vocabulary, as on the type line."""
+    ("artifact", "creatures") is the game's vocabulary, as on the type line; words a keyword's
+    subrule quotes in its sense only beside that keyword (the card's `keywords` or its text); the
+    words of the rules of triggered abilities (`events`: their chapter, and where the card's trigger
+    events are) only in a trigger event ("becomes blocked", not "its life total becomes 1": 603.2e)."""
     found = []
+    triggered, places = events
+    said = set(words)
     for term, at, end in vocabulary.named(words):
         if all(word in common for word in words[at:end]):
             continue
         if term.origin == "glossary" and term.words in vocabulary.senses:
             continue  # "Counter": 1. to cancel a spell, 2. a marker; the words alone don't say which
-        for number in term.numbers:
-            if on_the_board(number, term):
+        numbers = term.numbers
+        particular = vocabulary.particular.get(term.words) if term.origin == "word" else None
+        if particular and particular[0] not in keywords and term.words not in keywords \
+                and not vocabulary.says(particular[0], said):
+            numbers = particular[1]  # "draw three cards" is no search (701.23d), "when you do" no exert
+        if term.origin == "word" and not vocabulary.has_object(term, words, end):
+            continue
+        if triggered and at not in places and all(n != triggered and is_within(n, triggered) for n in term.numbers):
+            continue
+        for number in numbers:
+            if number in term.numbers and on_the_board(number, term):
                 continue
             found.append((number, " ".join(words[at:end])))
     return found

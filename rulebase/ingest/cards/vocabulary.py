@@ -19,13 +19,17 @@ from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
 # rows of the card set (scripts/cardlinks.py), checked on the even rows.
 GENERAL = 0.08
 _KEYWORD = re.compile(r"^70[12]\.\d+$")
+_SUBRULE = re.compile(r"^\d{3}\.\d+[a-z]$")
 _CHAPTER = re.compile(r"^\d{3}$")
 _QUOTED = re.compile(r"“([a-z][^”\[\]]{0,40})”")
+OBJECT_WITHIN = 3  # "loses all other card types": a verb's object is within its next three words
 QUOTED_IN = 2  # a quotation in more rules than this is the rules' prose, not a word they define
 _SUBTYPE = re.compile(r"subtype “?([A-Z][A-Za-z’'-]+)")
 _OBSOLETE = re.compile(r"\((?:obsolete|informal)\)", re.IGNORECASE)
 _TEMPLATE = re.compile(r"“([^”]*\[[^”]*)”")
 _PLACEHOLDER = re.compile(r"\[[^\]]*\]|\.\s\.\s\.")
+_ITS_OBJECT = re.compile(r"“([a-z]+)” that ([a-z]+)")
+_PRONOUNS = {"it", "them"}
 _ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
@@ -54,6 +58,15 @@ class Vocabulary:
         self.keywords: dict[str, str] = {}  # heading, lower case -> 701.x/702.x
         self.chapters: dict[str, str] = {}  # title, lower case -> chapter number
         quoted: dict[str, list[str]] = {}
+        objects: dict[tuple[str, str], str] = {}  # ("loses", "113.10") -> "ability": 'the object “loses” that ability'
+        # A keyword's subrule quoting words that do not spell the keyword quotes them in the
+        # keyword's sense (701.23d's "three cards" are searched for; 701.43d's "when you do" follows
+        # an exert): words -> the keyword they need beside them, and the rules the subrule points
+        # to that say the same words, which they mean without it (702.83b "attacks alone": 506.5).
+        self.particular: dict[tuple[str, ...], tuple[str, list[str]]] = {}
+        # A verb the rules quote with its object ("“loses” that ability") is theirs with that object
+        # only: "loses flying" removes an ability (113.10), "loses 2 life" does not.
+        self.objects: dict[tuple[str, ...], str] = {}
         self.templates: list[Template] = []
         one_word: list[tuple[str, Template]] = []  # ("gains", the template "gains [an ability]")
         prose = _prose(self.rules.values())
@@ -76,6 +89,8 @@ class Vocabulary:
             for words in dict.fromkeys(q.strip(" .,") for q in _QUOTED.findall(record.text)):
                 if len(words.split()) <= 3:
                     quoted.setdefault(words, []).append(number)
+            for verb, noun in _ITS_OBJECT.findall(record.text):
+                objects.setdefault((verb, number), noun)
             for subtype in _SUBTYPE.findall(record.text):
                 self._add(subtype.strip("’'"), [number], "subtype")
         # A template that is one word and placeholders quotes that word too: of the rules quoting a
@@ -100,6 +115,11 @@ class Vocabulary:
             # entering the battlefield; "instead": 614.1a, not 614.8 on regeneration).
             if numbers and len(numbers) <= QUOTED_IN and said and said not in prose and first.get(said) in numbers:
                 self._add(words, [first[said]], "word")
+                if (words, first[said]) in objects:
+                    self.objects[tuple(words_of(words))] = objects[words, first[said]]
+                keyword = _keyword_of(first[said])
+                if keyword and not _spells(said, words_of(self.rules[keyword].text)):
+                    self.particular[tuple(words_of(words))] = (keyword, self._saying(self.rules[first[said]], said))
         self.glossary: dict[str, list[str]] = {}
         self.senses: set[tuple[str, ...]] = set()
         pointing = {g.id: [ref.key for ref in g.refs if ref.kind in ("rule", "section") and ref.key in self.rules]
@@ -165,6 +185,31 @@ class Vocabulary:
         self._uses[number] = found
         return found
 
+    def _saying(self, record: Record, said: str) -> list[str]:
+        """The rules `record` points to ("See rule 506.5") whose own words say `said`."""
+        return [ref.key for ref in record.refs if ref.kind == "rule" and ref.key in self.rules
+                and f" {said} " in " " + " ".join(words_of(self.rules[ref.key].text)) + " "]
+
+    def has_object(self, term: Term, words: list[str], end: int) -> bool:
+        """Whether the words after a quoted verb name the object its rule gives it: the noun
+        ("loses all abilities"), a pronoun ("convoked it") or a term of a chapter the noun titles
+        ("loses flying": 702, Keyword Abilities), within OBJECT_WITHIN words."""
+        noun = self.objects.get(term.words)
+        if noun is None:
+            return True
+        after = words[end:end + OBJECT_WITHIN]
+        if (forms(noun) | _PRONOUNS) & set(after):
+            return True
+        titled = {number for title, number in self.chapters.items() if forms(noun) & set(title.split())}
+        keywords = [tuple(words_of(h)) for h, number in self.keywords.items() if number.split(".")[0] in titled]
+        return any(tuple(after[at:at + len(k)]) == k for k in keywords for at in range(len(after))) or \
+            any(number.split(".")[0] in titled for found, _, _ in self.named(after) for number in found.numbers)
+
+    def says(self, keyword: str, words: set[str]) -> bool:
+        """Whether a card's `words` name a keyword: each word of its heading in one of its forms
+        ("searches" Search, "exerted" Exert)."""
+        return all(forms(w) & words for w in words_of(self.rules[keyword].text))
+
     def drop(self, general: set[tuple[str, ...]]) -> None:
         """Forget the terms whose words are in `general`: they link nothing, and matching them
         was most of the work."""
@@ -218,6 +263,19 @@ class Vocabulary:
         record = self.rules[number]
         return {"rule": number, "id": record.id, "title": title_of(number, self.rules), "lineage": record.lineage,
                 "reason": reason}
+
+
+def _keyword_of(number: str) -> str | None:
+    """The keyword a keyword's subrule belongs to: 701.23d -> 701.23; None for any other rule."""
+    parent = parent_of(number)
+    return parent if parent and _SUBRULE.match(number) and _KEYWORD.match(parent) else None
+
+
+def _spells(said: str, name: list[str]) -> bool:
+    """Whether quoted words spell part of a keyword's name: four letters of it in a row
+    ("kicked": Kicker, "islandwalk": Landwalk, "cycles": Cycling), so they name the keyword."""
+    letters = said.replace(" ", "")
+    return any(word[at:at + 4] in letters for word in name if len(word) >= 4 for at in range(len(word) - 3))
 
 
 def _stands_alone(part: tuple[str, ...], name: list[str], body: list[str]) -> bool:
