@@ -200,6 +200,45 @@ def test_the_words_of_trigger_events_link_in_a_trigger_event_only():
     assert "603.2e" not in [link["rule"] for link in village.card["links"]]
 
 
+def test_a_keyword_action_links_however_common_and_as_a_verb_only_where_it_is_a_thing_too():
+    """Exile (701.13) is on more than GENERAL of the cards and still links, as the action it is
+    ("Exile target creature", "exiled"), not as the zone ("cards in exile"), the glossary's
+    other sense; sacrifice has one sense and links wherever it is said."""
+    rules = RULES + [
+        rule("406", "Exile", "Exile", "chapter"),
+        rule("701.13", "Exile"),
+        rule("701.13a", "To exile an object is to move it to the exile zone from wherever it is."),
+        rule("701.21", "Sacrifice"),
+        rule("701.21a", "To sacrifice a permanent, its controller moves it to its owner's graveyard."),
+        glossary("Exile", "1. A zone.\n\n2. To put an object into the exile zone.", ["406"]),
+    ]
+    swords = card("Swords", "Exile target creature.", types=["Instant"], type_line="Instant")
+    keeper = card("Keeper", "Cards in exile can't be played.", types=["Enchantment"], type_line="Enchantment")
+    fodder = card("Fodder", "Sacrifice a creature: Draw a card.", types=["Enchantment"], type_line="Enchantment")
+    exiles = [card(f"Exiler {n}", "Exile target card from a graveyard.", types=["Instant"], type_line="Instant")
+              for n in range(20)]
+    link_cards([swords, keeper, fodder] + exiles + [card(f"Filler {n}", "Draw a card.") for n in range(80)], rules)
+    assert "701.13" in [link["rule"] for link in swords.card["links"]]  # (on 21 of 103 cards)
+    assert "701.13" not in [link["rule"] for link in keeper.card["links"]]
+    assert "701.21" in [link["rule"] for link in fodder.card["links"]]
+
+
+def test_a_basic_land_type_on_the_type_line_links_its_mana_ability_a_printed_one_does_not():
+    """305.6 gives a land with a basic land type the intrinsic ability "{T}: Add [mana symbol]":
+    a Forest links it; a creature printing "{T}: Add {G}" has a mana ability of its own."""
+    rules = RULES + [
+        rule("305.6", "The basic land types are Plains, Island, Swamp, Mountain, and Forest. An object with the land "
+                      "card type and a basic land type has the intrinsic ability “{T}: Add [mana symbol],” even if "
+                      "the text box doesn’t actually contain that text."),
+    ]
+    forest = card("Forest", "({T}: Add {G}.)", types=["Land"], supertypes=["Basic"], subtypes=["Forest"],
+                  type_line="Basic Land — Forest")
+    elves = card("Elves", "{T}: Add {G}.", subtypes=["Elf"], type_line="Creature — Elf")
+    link_cards([forest, elves] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)
+    assert ("305.6", "type line: Forest") in {(link["rule"], link["reason"]) for link in forest.card["links"]}
+    assert "305.6" not in [link["rule"] for link in elves.card["links"]]
+
+
 def test_an_ability_word_leaves_the_ability_after_it_to_be_read():
     """Ability words have no rules meaning (207.2c lists them); Oracle's keywords list them, so a
     line opening with one was read as a keyword line and its trigger linked nothing."""
@@ -432,6 +471,9 @@ def test_real_card_links_name_the_card_words(cards_of):
     assert "113.10" not in [link["rule"] for link in cards_of("Blood Artist").card["links"]]
     assert "113.10" in [link["rule"] for link in cards_of("Humility").card["links"]]  # "lose all abilities"
     assert "603.2e" not in cruelties  # "that player's life total becomes 1": no trigger event
+    assert "701.13" in [link["rule"] for link in cards_of("Swords to Plowshares").card["links"]]
+    assert "305.6" not in [link["rule"] for link in cards_of("Birds of Paradise").card["links"]]
+    assert "305.6" in [link["rule"] for link in cards_of("Forest").card["links"]]
     taker = [link["rule"] for link in cards_of("Hostage Taker").card["links"]]
     assert not {"603.6c", "603.10"} & set(taker)  # "until this creature leaves the battlefield": a duration
     monarch = {link["title"]: link["reason"] for link in cards_of("Palace Jailer").card["links"]}

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from rulebase.core.records import fold_accents
-from rulebase.search.cards import without_names
+from rulebase.core.records import Record, fold_accents
+from rulebase.search.cards import LIFT, lift, without_names
 from rulebase.search.request import run_search
 
 
@@ -411,3 +411,20 @@ def test_a_single_card_word_is_read_alone_and_first_in_a_query_of_names(library)
     assert [c.title for c in search(library, "what does Humility's effect do to Opalescence", 1).cards] == [
         "Humility", "Opalescence"]
     assert search(library, "Blood Moon és Urza's Saga", 1).hits[0].id.startswith("cr:305.7@")
+
+
+def test_a_rule_several_named_cards_link_is_where_they_meet():
+    """The lift of a named card's rule grows with its rarity among cards and with how many of the
+    named cards link that very rule: the layers both Humility and Opalescence use lift more than
+    the rarer 113.10 only Humility uses; a chapter one card links does not meet a subrule another links."""
+    def named(name: str, links: dict[str, int]) -> Record:
+        return Record(id=f"card:{name}", source="cards", edition="cr2026", lang="en", kind="card", text="", raw="",
+                      card={"links": [{"rule": n, "lineage": f"cr:{n}@1999-04-23", "cards": c} for n, c in links.items()]})
+
+    docs = {"613": {1}, "113.10": {2}, "305": {3, 4}, "305.7": {4}}
+    factors = lift([named("humility", {"613": 267, "113.10": 233, "305": 1200}),
+                    named("opalescence", {"613": 267, "305.7": 59})], 34_632, lambda number, _: docs[number])
+    assert factors[1] > factors[2] > 1  # 613 (both) over 113.10 (one, rarer)
+    assert factors[1] <= 1 + 2 * LIFT and factors[2] <= 1 + LIFT
+    assert factors[4] == max(f for d, f in factors.items() if d in docs["305.7"])  # 305.7's own, not 305's too
+    assert lift([], 34_632, lambda number, _: set()) == {}

@@ -137,17 +137,23 @@ def _ids(store, key: str, single: bool) -> list[str]:
 
 def lift(card_records: list[Record], cards_total: int, docs_of: Callable[[str, str], set[int]]) -> dict[int, float]:
     """Document -> score factor for the rules the named cards use: 1 + LIFT * the rule's rarity
-    among cards (the idf of the cards using it, scaled to 0..1). `docs_of(number, lineage)`: the
-    index's documents of that rule and its subrules in force now, and their earlier versions."""
-    out: dict[int, float] = {}
+    among cards (the idf of the cards using it, scaled to 0..1) * how many of the named cards link
+    that very rule: a rule two of them use is where they meet ("Humility and Opalescence": 613,
+    the layers, which both use, before 113.10, which only Humility does). `docs_of(number,
+    lineage)`: the index's documents of that rule and its subrules in force now, and their
+    earlier versions."""
+    linked: dict[str, tuple[float, str, set[str]]] = {}  # rule -> (rarity, lineage, the cards linking it)
     for record in card_records:
         for link in (record.card or {}).get("links", []):
             used = max(1, link.get("cards") or 1)
-            rarity = log(max(cards_total, 2) / used) / log(max(cards_total, 2))
-            factor = 1 + LIFT * max(0.0, rarity)
-            for docnum in docs_of(link["rule"], link.get("lineage") or ""):
-                if factor > out.get(docnum, 1.0):
-                    out[docnum] = factor
+            rarity = max(0.0, log(max(cards_total, 2) / used) / log(max(cards_total, 2)))
+            linked.setdefault(link["rule"], (rarity, link.get("lineage") or "", set()))[2].add(record.id)
+    out: dict[int, float] = {}
+    for number, (rarity, lineage, cards) in linked.items():
+        factor = 1 + LIFT * rarity * len(cards)
+        for docnum in docs_of(number, lineage):
+            if factor > out.get(docnum, 1.0):
+                out[docnum] = factor
     return out
 
 

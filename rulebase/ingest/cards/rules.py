@@ -186,8 +186,9 @@ def _lines(folded: str) -> str:
 
 def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules: Subrules) -> list[tuple[str, str]]:
     """(number, reason) for the card's keywords, card types and supertypes but the `common` ones
-    (borne by more than GENERAL of all cards), subtypes with rules of their own, layout and kinds
-    of mana symbol, each of these two with the subrule that counts its mana value."""
+    (borne by more than GENERAL of all cards), subtypes with rules of their own (a basic land type:
+    the rule giving its mana ability), layout and kinds of mana symbol, each of these two with the
+    subrule that counts its mana value."""
     facts = card.card
     found: list[tuple[str, str]] = []
     for keyword in facts["keywords"]:
@@ -204,6 +205,8 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
     for subtype in facts["subtypes"]:
         held = vocabulary.subtypes.get(tuple(words_of(subtype)))
         numbers = [held] if held else vocabulary.lookup(subtype + " cards")
+        if not numbers and subrules.basic_rule and subtype.lower() in subrules.basic:
+            numbers = [subrules.basic_rule]  # a basic land type: its intrinsic mana ability (305.6)
         found += [(n, f"type line: {subtype}") for n in numbers[:1]]
     layout = facts["layout"]
     if layout not in ("normal", "token"):
@@ -249,6 +252,18 @@ def _trigger_events(text: str, ability_words: set[str]) -> set[int]:
     return places
 
 
+_OBJECT_OPENS = {"target", "it", "them", "that", "those", "this", "these", "all", "each", "up", "another", "any",
+                 "the", "a", "an", "x", "one", "two", "three", "four", "five", "your", "their", "enchanted", "equipped"}
+
+
+def _as_verb(words: list[str], at: int, end: int) -> bool:
+    """Whether a word of two senses, a noun and a keyword action, is the action here: inflected
+    as a verb ("exiled", "countered", "exiling") or its object following ("exile target",
+    "counter that spell"); "from exile" and "a +1/+1 counter on it" are the nouns."""
+    word = words[end - 1]
+    return word.endswith(("ed", "ing")) or end < len(words) and words[end] in _OBJECT_OPENS
+
+
 def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], keywords: set = frozenset(),
                   events: tuple[str | None, set[int]] = (None, set())) -> list[tuple[str, str]]:
     """(number, the words) for each term of the rules the text names; a common card type's name
@@ -264,6 +279,8 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
             continue
         if term.origin == "glossary" and term.words in vocabulary.senses:
             continue  # "Counter": 1. to cancel a spell, 2. a marker; the words alone don't say which
+        if vocabulary.is_action(term) and term.words in vocabulary.nouns and not _as_verb(words, at, end):
+            continue  # the action's word as the thing ("from exile", "a +1/+1 counter")
         numbers = term.numbers
         particular = vocabulary.particular.get(term.words) if term.origin == "word" else None
         if particular and particular[0] not in keywords and term.words not in keywords \

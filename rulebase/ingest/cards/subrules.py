@@ -48,7 +48,8 @@ class Subrules:
         # a game rule (sections 1-7), not a variant's rewording of one
         self.until = [n for n, text in rules.items() if n[0] in "1234567" and 'change zones "until"' in text][:1]
         self.land_type = [n for n, text in rules.items() if "sets a land's subtype" in text][:1]
-        listed = next((m[1] for text in rules.values() if (m := _BASIC_TYPES.match(text.lower()))), "")
+        listing = next(((n, m[1]) for n, text in rules.items() if (m := _BASIC_TYPES.match(text.lower()))), ("", ""))
+        self.basic_rule, listed = listing  # 305.6: the basic land types, and the mana ability each gives
         self.basic = {form for name in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed) if name
                       for form in forms(name)} | {"basic", "every"}  # ("is every basic land type")
 

@@ -30,6 +30,8 @@ _TEMPLATE = re.compile(r"“([^”]*\[[^”]*)”")
 _PLACEHOLDER = re.compile(r"\[[^\]]*\]|\.\s\.\s\.")
 _ITS_OBJECT = re.compile(r"“([a-z]+)” that ([a-z]+)")
 _PRONOUNS = {"it", "them"}
+_GIVEN = re.compile(r"\babilit(?:y|ies)\s+“[^”]*”")
+_SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s+")
 _ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
@@ -72,7 +74,10 @@ class Vocabulary:
         prose = _prose(self.rules.values())
         for number, record in self.rules.items():
             if number[0] in _GAME_SECTIONS and not _KEYWORD.match(number.rstrip("abcdefghijklmnopqrstuvwxyz")):
-                for text in _TEMPLATE.findall(record.text):
+                # (an ability the rules give an object, "has the intrinsic ability “{T}: Add [mana
+                # symbol]”" (305.6, by its basic land type), is no wording: a card printing it has
+                # its own, a mana ability)
+                for text in _TEMPLATE.findall(_GIVEN.sub("", record.text)):
                     found = template(text, number)
                     if found and not (found.literal and set(words_of(found.literal)) <= prose):  # "only", "may"
                         self.templates.append(found)
@@ -122,6 +127,7 @@ class Vocabulary:
                     self.particular[tuple(words_of(words))] = (keyword, self._saying(self.rules[first[said]], said))
         self.glossary: dict[str, list[str]] = {}
         self.senses: set[tuple[str, ...]] = set()
+        self.nouns: set[tuple[str, ...]] = set()  # of those, the words one sense of which is a thing
         pointing = {g.id: [ref.key for ref in g.refs if ref.kind in ("rule", "section") and ref.key in self.rules]
                     for g in glossary}
         for entry in glossary:
@@ -134,6 +140,8 @@ class Vocabulary:
                 self._add(entry.title, numbers, "glossary")
                 if re.match(r"^1\.\s", entry.text):  # numbered senses: "1. To cancel a spell... 2. A marker..."
                     self.senses.add(tuple(words_of(entry.title)))
+                    if any(not sense.startswith(("To ", "(")) for sense in _SENSE.split(entry.text)[1:]):
+                        self.nouns.add(tuple(words_of(entry.title)))  # "Exile: 1. A zone. 2. To put ..."
         # first word's form -> (length, the other words' forms, term), longest first
         self.by_first: dict[str, list[tuple[int, tuple[frozenset[str], ...], Term]]] = {}
         for term in self.terms:
@@ -212,13 +220,18 @@ class Vocabulary:
 
     def drop(self, general: set[tuple[str, ...]]) -> None:
         """Forget the terms whose words are in `general`: they link nothing, and matching them
-        was most of the work."""
+        was most of the work. A keyword action stays, however many cards take it ("exile",
+        "sacrifice", "create": 701.x defines what the card does)."""
         for form, candidates in list(self.by_first.items()):
-            kept = [c for c in candidates if c[2].words not in general]
+            kept = [c for c in candidates if c[2].words not in general or self.is_action(c[2])]
             if kept:
                 self.by_first[form] = kept
             else:
                 del self.by_first[form]
+
+    def is_action(self, term: Term) -> bool:
+        """Whether a term is a keyword action's name (701.13 "Exile", 701.21 "Sacrifice")."""
+        return term.origin == "keyword" and term.numbers[0].startswith("701.")
 
     def _add(self, text: str, numbers: list[str], origin: str) -> None:
         words = tuple(words_of(text))
