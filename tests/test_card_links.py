@@ -165,6 +165,22 @@ def test_a_keywords_subrule_quotes_words_in_the_keywords_sense():
     assert "702.83b" not in [link["rule"] for link in kavu.card["links"]]
 
 
+def test_a_subrule_of_a_one_word_template_quotes_in_that_words_sense():
+    """614.10 writes skipping as “Skip [something]”; 614.10a's “next” is the next occurrence of
+    what is skipped: "skip your next turn" links it, "until your next turn" does not."""
+    rules = RULES + [
+        rule("614.10", "An effect that causes a player to skip a step is a replacement effect. “Skip [something]” "
+                       "is the same as “Instead of doing [something], do nothing.”"),
+        rule("614.10a", "Anything scheduled for the “next” occurrence of something waits for the first occurrence "
+                        "that isn’t skipped."),
+    ]
+    skipper = card("Skipper", "Target player skips their next turn.", types=["Sorcery"], type_line="Sorcery")
+    ward = card("Ward", "Prevent all damage until your next turn.", types=["Instant"], type_line="Instant")
+    link_cards([skipper, ward] + [card(f"Filler {n}", "Draw a card.") for n in range(100)], rules)
+    assert "614.10a" in [link["rule"] for link in skipper.card["links"]]
+    assert "614.10a" not in [link["rule"] for link in ward.card["links"]]
+
+
 def test_a_verb_the_rules_quote_with_its_object_links_with_that_object():
     """113.10: an effect removing an ability says the object “loses” that ability; "loses flying"
     and "loses all abilities" remove abilities, "loses 2 life" does not."""

@@ -285,7 +285,7 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
         particular = vocabulary.particular.get(term.words) if term.origin == "word" else None
         if particular and particular[0] not in keywords and term.words not in keywords \
                 and not vocabulary.says(particular[0], said):
-            numbers = particular[1]  # "draw three cards" is no search (701.23d), "when you do" no exert
+            numbers = particular[1]  # "draw three cards" is no search (701.23d), "next turn" no skip (614.10a)
         if term.origin == "word" and not vocabulary.has_object(term, words, end):
             continue
         if triggered and at not in places and all(n != triggered and is_within(n, triggered) for n in term.numbers):

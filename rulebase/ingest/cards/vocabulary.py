@@ -66,6 +66,9 @@ class Vocabulary:
         # an exert): words -> the keyword they need beside them, and the rules the subrule points
         # to that say the same words, which they mean without it (702.83b "attacks alone": 506.5).
         self.particular: dict[tuple[str, ...], tuple[str, list[str]]] = {}
+        # So does a subrule of a rule whose template is one word and placeholders ("“Skip
+        # [something]”", 614.10: 614.10a's "next" is the next occurrence of what is skipped).
+        self._needs: dict[str, tuple[str, ...]] = {}  # such a rule -> its word
         # A verb the rules quote with its object ("“loses” that ability") is theirs with that object
         # only: "loses flying" removes an ability (113.10), "loses 2 life" does not.
         self.objects: dict[tuple[str, ...], str] = {}
@@ -125,6 +128,11 @@ class Vocabulary:
                 keyword = _keyword_of(first[said])
                 if keyword and not _spells(said, words_of(self.rules[keyword].text)):
                     self.particular[tuple(words_of(words))] = (keyword, self._saying(self.rules[first[said]], said))
+                elif (parent := parent_of(first[said])) and _SUBRULE.match(first[said]):
+                    term = next((w for w, shape in one_word if shape.number == parent), None)
+                    if term and term not in said.split():  # 614.10a's "next" is a skipped step's (614.10)
+                        self.particular[tuple(words_of(words))] = (parent, [])
+                        self._needs[parent] = (term,)
         self.glossary: dict[str, list[str]] = {}
         self.senses: set[tuple[str, ...]] = set()
         self.nouns: set[tuple[str, ...]] = set()  # of those, the words one sense of which is a thing
@@ -213,10 +221,11 @@ class Vocabulary:
         return any(tuple(after[at:at + len(k)]) == k for k in keywords for at in range(len(after))) or \
             any(number.split(".")[0] in titled for found, _, _ in self.named(after) for number in found.numbers)
 
-    def says(self, keyword: str, words: set[str]) -> bool:
-        """Whether a card's `words` name a keyword: each word of its heading in one of its forms
-        ("searches" Search, "exerted" Exert)."""
-        return all(forms(w) & words for w in words_of(self.rules[keyword].text))
+    def says(self, number: str, words: set[str]) -> bool:
+        """Whether a card's `words` name a keyword, each word of its heading in one of its forms
+        ("searches" Search, "exerted" Exert), or the word of a rule's one-word template ("skips")."""
+        needed = self._needs.get(number) or words_of(self.rules[number].text)
+        return all(forms(w) & words for w in needed)
 
     def drop(self, general: set[tuple[str, ...]]) -> None:
         """Forget the terms whose words are in `general`: they link nothing, and matching them
