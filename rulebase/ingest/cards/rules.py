@@ -29,7 +29,7 @@ from rulebase.ingest.cards.mana import kinds as symbol_kinds
 from rulebase.ingest.cards.names import face_names
 from rulebase.ingest.cards.subrules import Subrules
 from rulebase.ingest.cards.templates import Templates
-from rulebase.ingest.cards.vocabulary import GENERAL, Vocabulary, is_within, on_the_board, parent_of
+from rulebase.ingest.cards.vocabulary import GENERAL, SUBRULE, Vocabulary, is_within, on_the_board, parent_of
 from rulebase.ingest.cards.words import TYPOGRAPHY, WORD, forms, words_of
 
 SAMPLE = 5
@@ -244,11 +244,12 @@ def _trigger_events(text: str, ability_words: set[str]) -> set[int]:
     places: set[int] = set()
     at = 0
     for line in text.split("\n"):
+        size = len(words_of(line))
         read = _without_ability_word(line.strip(), ability_words)
         if _TRIGGER.match(read):
-            start = at + len(words_of(line)) - len(words_of(read))
+            start = at + size - len(words_of(read))
             places.update(range(start, start + len(words_of(read.split(",")[0]))))
-        at += len(words_of(line))
+        at += size
     return places
 
 
@@ -283,9 +284,9 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
             continue  # the action's word as the thing ("from exile", "a +1/+1 counter")
         numbers = term.numbers
         particular = vocabulary.particular.get(term.words) if term.origin == "word" else None
-        if particular and particular[0] not in keywords and term.words not in keywords \
-                and not vocabulary.says(particular[0], said):
-            numbers = particular[1]  # "draw three cards" is no search (701.23d), "next turn" no skip (614.10a)
+        if particular and particular.rule not in keywords and term.words not in keywords \
+                and not all(forms(w) & said for w in particular.needs):
+            numbers = particular.otherwise  # "draw three cards" is no search (701.23d), "next turn" no skip (614.10a)
         if term.origin == "word" and not vocabulary.has_object(term, words, end):
             continue
         if triggered and at not in places and all(n != triggered and is_within(n, triggered) for n in term.numbers):
@@ -312,7 +313,7 @@ def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[
     for reason, numbers in by_reason.items():
         numbers = list(dict.fromkeys(numbers))
         if len(numbers) > 1:
-            parents = Counter(parent_of(n) for n in numbers if _SUBRULE.match(n))
+            parents = Counter(parent_of(n) for n in numbers if SUBRULE.match(n))
             for parent, count in parents.items():
                 if count > 1 and parent in vocabulary.rules:
                     numbers = [n for n in numbers if parent_of(n) != parent] + [parent]
@@ -326,7 +327,6 @@ def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[
     return sorted(by_rule.items(), key=lambda item: number_key(item[0]))
 
 
-_SUBRULE = re.compile(r"^\d{3}\.\d+[a-z]$")
 _FACTS = ("keyword:", "type line:", "layout:", "mana cost:")
 REASON_WORDS = 10  # a reason quotes at most this many of the card's words
 SELF = "this object"  # a card's own name, as the linker reads its text

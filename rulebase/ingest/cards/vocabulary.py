@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulebase.core.records import Record, number_key
 from rulebase.ingest.cards.templates import Template, template
@@ -19,7 +20,7 @@ from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
 # rows of the card set (scripts/cardlinks.py), checked on the even rows.
 GENERAL = 0.08
 _KEYWORD = re.compile(r"^70[12]\.\d+$")
-_SUBRULE = re.compile(r"^\d{3}\.\d+[a-z]$")
+SUBRULE = re.compile(r"^\d{3}\.\d+[a-z]$")
 _CHAPTER = re.compile(r"^\d{3}$")
 _QUOTED = re.compile(r"“([a-z][^”\[\]]{0,40})”")
 OBJECT_WITHIN = 3  # "loses all other card types": a verb's object is within its next three words
@@ -45,6 +46,15 @@ class Term:
     origin: str  # keyword, chapter, glossary, word, subtype
 
 
+class Particular(NamedTuple):
+    """Words a subrule quotes in its parent's sense: they link beside the parent's words only, and
+    otherwise the rules the subrule points to that say them too."""
+
+    rule: str  # the parent: 701.23 (Search), 614.10 (Skip [something])
+    needs: tuple[str, ...]  # its words, one of whose forms each the card must say
+    otherwise: list[str]  # 702.83b's "attacks alone" without exalted: 506.5
+
+
 class Vocabulary:
     """The terms of the rules in force now, and each rule's number, id, title and lineage."""
 
@@ -65,10 +75,9 @@ class Vocabulary:
         # keyword's sense (701.23d's "three cards" are searched for; 701.43d's "when you do" follows
         # an exert): words -> the keyword they need beside them, and the rules the subrule points
         # to that say the same words, which they mean without it (702.83b "attacks alone": 506.5).
-        self.particular: dict[tuple[str, ...], tuple[str, list[str]]] = {}
         # So does a subrule of a rule whose template is one word and placeholders ("“Skip
         # [something]”", 614.10: 614.10a's "next" is the next occurrence of what is skipped).
-        self._needs: dict[str, tuple[str, ...]] = {}  # such a rule -> its word
+        self.particular: dict[tuple[str, ...], Particular] = {}
         # A verb the rules quote with its object ("“loses” that ability") is theirs with that object
         # only: "loses flying" removes an ability (113.10), "loses 2 life" does not.
         self.objects: dict[tuple[str, ...], str] = {}
@@ -126,13 +135,14 @@ class Vocabulary:
                 if (words, first[said]) in objects:
                     self.objects[tuple(words_of(words))] = objects[words, first[said]]
                 keyword = _keyword_of(first[said])
-                if keyword and not _spells(said, words_of(self.rules[keyword].text)):
-                    self.particular[tuple(words_of(words))] = (keyword, self._saying(self.rules[first[said]], said))
-                elif (parent := parent_of(first[said])) and _SUBRULE.match(first[said]):
+                heading = tuple(words_of(self.rules[keyword].text)) if keyword else ()
+                if keyword and not _spells(said, list(heading)):
+                    self.particular[tuple(words_of(words))] = Particular(
+                        keyword, heading, self._saying(self.rules[first[said]], said))
+                elif (parent := parent_of(first[said])) and SUBRULE.match(first[said]):
                     term = next((w for w, shape in one_word if shape.number == parent), None)
                     if term and term not in said.split():  # 614.10a's "next" is a skipped step's (614.10)
-                        self.particular[tuple(words_of(words))] = (parent, [])
-                        self._needs[parent] = (term,)
+                        self.particular[tuple(words_of(words))] = Particular(parent, (term,), [])
         self.glossary: dict[str, list[str]] = {}
         self.senses: set[tuple[str, ...]] = set()
         self.nouns: set[tuple[str, ...]] = set()  # of those, the words one sense of which is a thing
@@ -173,6 +183,13 @@ class Vocabulary:
         for term in self.terms:
             if term.origin == "subtype":
                 self.subtypes.setdefault(term.words, term.numbers[0])
+        # an object's noun -> the chapters it titles and their keywords' names ("ability": 113, 602,
+        # ..., 702 Keyword Abilities, and "flying", "first strike", ...), for has_object
+        self._kinds: dict[str, tuple[set[str], list[tuple[str, ...]]]] = {}
+        for noun in set(self.objects.values()):
+            titled = {number for title, number in self.chapters.items() if forms(noun) & set(title.split())}
+            self._kinds[noun] = (titled, [tuple(words_of(h)) for h, number in self.keywords.items()
+                                          if number.split(".")[0] in titled])
         self.ability_words: set[str] = set()  # "landfall", "descend 4": no rules meaning (207.2c)
         for record in self.rules.values():
             listed = _ABILITY_WORDS.search(record.text)
@@ -216,16 +233,9 @@ class Vocabulary:
         after = words[end:end + OBJECT_WITHIN]
         if (forms(noun) | _PRONOUNS) & set(after):
             return True
-        titled = {number for title, number in self.chapters.items() if forms(noun) & set(title.split())}
-        keywords = [tuple(words_of(h)) for h, number in self.keywords.items() if number.split(".")[0] in titled]
+        titled, keywords = self._kinds[noun]
         return any(tuple(after[at:at + len(k)]) == k for k in keywords for at in range(len(after))) or \
             any(number.split(".")[0] in titled for found, _, _ in self.named(after) for number in found.numbers)
-
-    def says(self, number: str, words: set[str]) -> bool:
-        """Whether a card's `words` name a keyword, each word of its heading in one of its forms
-        ("searches" Search, "exerted" Exert), or the word of a rule's one-word template ("skips")."""
-        needed = self._needs.get(number) or words_of(self.rules[number].text)
-        return all(forms(w) & words for w in needed)
 
     def drop(self, general: set[tuple[str, ...]]) -> None:
         """Forget the terms whose words are in `general`: they link nothing, and matching them
@@ -290,7 +300,7 @@ class Vocabulary:
 def _keyword_of(number: str) -> str | None:
     """The keyword a keyword's subrule belongs to: 701.23d -> 701.23; None for any other rule."""
     parent = parent_of(number)
-    return parent if parent and _SUBRULE.match(number) and _KEYWORD.match(parent) else None
+    return parent if parent and SUBRULE.match(number) and _KEYWORD.match(parent) else None
 
 
 def _spells(said: str, name: list[str]) -> bool:
