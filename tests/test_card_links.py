@@ -12,7 +12,7 @@ import pytest
 from rulebase.core.records import Record
 from rulebase.ingest.cards import rules as rules_module
 from rulebase.ingest.cards.rules import Printed, link_cards, quoted
-from rulebase.ingest.cards.templates import template
+from rulebase.ingest.cards.templates import Templates, template
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
 from rulebase.ingest.cards.words import forms, words_of
 
@@ -75,6 +75,15 @@ def test_a_template_of_the_rules_reads_card_text():
     assert not template("Whenever [a player] gains life", "119.9").finds("whenever this creature gains lifelink")
     assert not shape.finds("draw a card.")
     assert template("[Cost]: [Effect.] [Activation instructions (if any).]", "602.1") is None  # all placeholders
+
+
+def test_templates_are_found_in_the_order_the_text_says_them():
+    """A link's reasons read in the card's order on every build, whatever the hash seed."""
+    chosen = Templates([template("the chosen [value]", "607.2d"), template("choose a [value]", "607.2d")])
+    first = "as this enters, choose a color. the chosen color can't attack."
+    later = "the chosen color can't attack. as this enters, choose a color."
+    assert [match for _, match in chosen.found(first, words_of(first))] == ["choose a", "the chosen"]
+    assert [match for _, match in chosen.found(later, words_of(later))] == ["the chosen", "choose a"]
 
 
 def test_links_from_keywords_layout_quoted_words_and_templates():

@@ -82,9 +82,11 @@ class Templates:
                 self.by_word.setdefault(first[0], []).append(shape)
 
     def found(self, text: str, words: list[str]) -> list[tuple[Template, str]]:
+        """(template, the words it matches) for each template `text` holds, in the order of their
+        first words in it: the same on every run (a set's order changes with the hash seed)."""
         out = []
-        held = set(words)
-        for shape in self.open + [s for word in held & self.by_word.keys() for s in self.by_word[word]]:
+        firsts = [word for word in dict.fromkeys(words) if word in self.by_word]
+        for shape in self.open + [s for word in firsts for s in self.by_word[word]]:
             match = shape.finds(text)
             if match:
                 out.append((shape, match))
