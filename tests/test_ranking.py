@@ -51,10 +51,12 @@ def test_covering_moves_hits_and_drops_none():
     assert sorted(covered) == sorted(ranked) and covered[1][0] == "y"
 
 
-def test_rerank_halves_a_text_no_longer_in_force_when_the_rules_now_come_first():
-    found = [("old:1", 10.0, set()), ("cr:1", 6.0, set())]
-    assert [r[0] for r in rerank(found, [set()])] == ["old:1", "cr:1"]
-    assert [r[0] for r in rerank(found, [set()], now={"cr:1"})] == ["cr:1", "old:1"]
+def test_rerank_lists_the_texts_in_force_first_when_the_question_is_about_the_present():
+    """However much better an older text matches (ten times here), a question about the present
+    gets every text in force first, each part in its own score order."""
+    found = [("old:1", 100.0, set()), ("old:2", 50.0, set()), ("cr:1", 6.0, set()), ("cr:2", 10.0, set())]
+    assert [r[0] for r in rerank(found, [set()])] == ["old:1", "old:2", "cr:2", "cr:1"]
+    assert [r[0] for r in rerank(found, [set()], now={"cr:1", "cr:2"})] == ["cr:2", "cr:1", "old:1", "old:2"]
 
 
 def test_hits_that_score_alike_keep_the_rules_order():

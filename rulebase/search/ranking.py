@@ -12,11 +12,6 @@ import re
 
 COORD_POWER = 2  # a hit's score is scaled by (weighted share of the query's words it has) ** this
 SAME_SOURCE_DECAY = 0.75  # each further hit from one source counts for less: editions side by side
-# With no date and no edition, a text no longer in force counts for half: today's rule comes
-# first unless an older text matches the question twice as well (a strict partition lost the
-# 4th Edition answer to "flying creatures blocking": judged MRR@10 0.890 against 0.910, answer-text
-# dev set 0.436 against 0.650, real questions level).
-HISTORY_FACTOR = 0.5
 # The first hits that together show each aspect of a question (see cover). 2 lost keywords
 # --as-of a question; 4 and 5 scored as 3.
 COVER_DEPTH = 3
@@ -45,8 +40,11 @@ def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | Non
            now: set[str] = frozenset()) -> list[tuple]:
     """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
     one source cannot fill the page (the same question usually has answers in several editions).
-    With `now` (the rules in force today, for a question with no date), every other text counts
-    HISTORY_FACTOR."""
+    With `now` (the texts in force today, for a question about the present), those come first and
+    every other text after them: a question in the present tense asks for the rule a judge would
+    cite today, and a superseded text (an older release, the rulebooks, Crystal Keep's summaries)
+    is its history, not its answer. A rule's older versions are not lost: the hit shows today's
+    version of its lineage (Searcher's groups), the history one command away."""
     best: dict[str, tuple] = {}
     for rid, score, matched in found:  # a heading and its lead child collapse into one hit
         score *= coordination(matched, word_terms, weights)
@@ -59,9 +57,8 @@ def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | Non
         source = rid.split(":", 1)[0]
         n = per_source.get(source, 0)
         per_source[source] = n + 1
-        era = HISTORY_FACTOR if now and rid not in now else 1.0
-        rescored.append((score * SAME_SOURCE_DECAY ** n * era, rid, matched))
-    rescored.sort(key=lambda r: (-r[0], in_rules_order(r[1])))
+        rescored.append((score * SAME_SOURCE_DECAY ** n, rid, matched))
+    rescored.sort(key=lambda r: (bool(now) and r[1] not in now, -r[0], in_rules_order(r[1])))
     return [(rid, score, matched) for score, rid, matched in rescored]
 
 

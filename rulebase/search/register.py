@@ -29,7 +29,7 @@ from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 
 TOURNAMENT = tuple(TOURNAMENT_DOCUMENTS)
 # With no date and no edition, a question in the tournament's words counts the game's texts at
-# half, as ranking.HISTORY_FACTOR counts older texts: the tournament section comes first unless a
+# half: the tournament section comes first unless a
 # game rule matches the question twice as well.
 OTHER_BODY_FACTOR = 0.5
 KEPT = 4096  # words whose counts a searcher keeps

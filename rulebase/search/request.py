@@ -51,7 +51,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     cards = Cards([record for record, _ in named], [typed for _, typed in named], _lift(library, [r for r, _ in named]))
     if not filters.get("source"):  # the document of the level the question names comes first
         cards.lift = _at_level(library, query, cards.lift)
-    current_first = when is None and not filters.get("edition") and not filters.get("source")
+    current_first = when is None and not filters.get("edition")
     if current_first:
         era = read_era(query, today() // 10000)
         if era.edition and era.text.strip() and library.searcher.scorer.docs("edition", [era.edition]):

@@ -1,6 +1,6 @@
 """A term's history in the index: whether the rules in force now use it, or only older texts do.
 
-A question with no date is answered from today's rules first (ranking.HISTORY_FACTOR), unless
+A question with no date is answered from today's rules first (ranking.rerank), unless
 it uses a term of older rules ("mana burn", "interrupt", "fast effect"); and a capitalised word
 today's rules hardly use is a card name, weak evidence. Both are counts over the postings of
 the documents still in force (DOCMETA's last day open), asked of the index here rather than of
