@@ -309,6 +309,7 @@ class Library:
     def _open_searcher(self):
         # lazy: a lookup never loads Whoosh
         from rulebase.index import seal
+        from rulebase.search.parlance import VOCABULARY_FILE
         from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
@@ -317,7 +318,7 @@ class Library:
         distrust = seal.problem(generation.path, generation.meta) or searched(generation)
         if distrust is not None:
             raise IndexError_(distrust, str(generation.path))
-        return Searcher(generation.whoosh_path, pairs)
+        return Searcher(generation.whoosh_path, pairs, self.corpus_dir / VOCABULARY_FILE)
 
     def _open_card_searcher(self):
         """The cards' own index (build/builder.py): searched with the same Searcher and scorer."""
@@ -375,8 +376,8 @@ class Library:
     @cached_property
     def programs(self) -> dict[str, str]:
         """The Rules Enforcement Level of each tournament program, as the MTR in force says
-        (search/levels.py), read once."""
-        from rulebase.search.levels import current_programs  # lazy: only a search reads it
+        (search/register.py), read once."""
+        from rulebase.search.register import current_programs  # lazy: only a search reads it
 
         return current_programs(self.store)
 

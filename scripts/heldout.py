@@ -15,7 +15,7 @@ Sets (tests/eval/, byte-for-byte copies of ../shared/eval/):
   scenario whose answer is its rule (the rule's examples, in any release or document, do not
   count as hits: they are the question's own text, reworded or copied).
 - `stale`: of the top-3 hits of every question above that asks about the present (no date, no
-  edition, no words asking for older rules: search/reading.py), the share not in force now.
+  edition, no words asking for older rules: search/question.py), the share not in force now.
 
 The split: a row is in the test part when the SHA-256 of "20261206:<set>:<id>" is odd, fixed
 once and independent of the rows' order or number. Tune on `--part tune` only; `--verbose`
@@ -42,7 +42,7 @@ from rulebase.cli.common import check_filters  # noqa: E402
 from rulebase.core.eras import today  # noqa: E402
 from rulebase.core.records import fold_typography  # noqa: E402
 from rulebase.library import Library  # noqa: E402
-from rulebase.search.reading import read_era  # noqa: E402
+from rulebase.search.question import read_era  # noqa: E402
 from rulebase.search.request import run_search  # noqa: E402
 
 EVAL = ROOT / "tests" / "eval"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from rulebase.search.highlight import highlight
 from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, clip, unmark
+from rulebase.search.listing import highlight
 
 
 def test_highlight_reads_the_text_only_as_far_as_the_snippet():

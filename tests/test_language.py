@@ -60,7 +60,7 @@ def test_fields_follow_the_language():
 
 
 def test_light_verbs_are_kept_not_dropped():
-    """"goes", "went", "made" weigh as weak evidence in a question (searcher.WEAK_WEIGHT): kept
+    """"goes", "went", "made" weigh as weak evidence in a question (terms.WEAK_WEIGHT): kept
     by content_words, so "goes to the graveyard" still matches its rules a little."""
     assert language.EN_LIGHT.isdisjoint(language.EN_FUNCTION)
     words = ["what", "happens", "to", "a", "token", "when", "it", "goes", "to", "the", "graveyard"]

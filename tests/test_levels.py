@@ -1,9 +1,9 @@
-"""The Rules Enforcement Level a question names (search/levels.py), read from the MTR's own
+"""The Rules Enforcement Level a question names (search/register.py), read from the MTR's own
 Appendix F; the document that does not apply at that level counts for less."""
 
 from __future__ import annotations
 
-from rulebase.search.levels import level_named, programs
+from rulebase.search.register import level_named, programs
 from rulebase.search.request import run_search
 
 # MTR 2025-11-10 Appendix F as its PDF-converted HTML reads (one line), and 2018's (a row a line)
@@ -41,17 +41,27 @@ def test_the_real_mtr_gives_the_programs_of_today(library):
     assert {"Regular", "Competitive", "Professional"} == set(table.values())
 
 
-def test_the_document_that_does_not_apply_at_the_level_counts_half(library):
-    """The IPG applies at Competitive and Professional REL; at a prerelease the JAR does."""
+def test_the_document_that_does_not_apply_at_the_level_counts_half_and_is_set_apart(library):
+    """The IPG applies at Competitive and Professional REL; at a prerelease the JAR does. The
+    words that named the level leave the question; the vocabulary's "FNM" names one too."""
     from rulebase.search.request import _at_level
 
     scorer = library.searcher.scorer
     ipg, jar = scorer.docs("source", ["ipg", "dipg"]), scorer.docs("source", ["jar"])
-    regular = _at_level(library, "at a prerelease I drew an extra card", {})
-    assert set(regular) == ipg and set(regular.values()) == {0.5}
-    competitive = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
-    assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0)
-    assert _at_level(library, "I drew an extra card", {7: 2.0}) == {7: 2.0}
+    query, regular, apart = _at_level(library, "at a prerelease I drew an extra card", {})
+    assert set(regular) == ipg == apart and set(regular.values()) == {0.5}
+    assert query == "at a I drew an extra card"
+    query, competitive, apart = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
+    assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0) and apart == jar
+    assert _at_level(library, "I drew an extra card", {7: 2.0}) == ("I drew an extra card", {7: 2.0}, set())
+    assert _at_level(library, "drew too many cards at FNM", {})[2] == ipg
+    assert _at_level(library, "what REL is FNM", {})[0] == "what REL is FNM"  # (nothing else to ask)
+
+
+def test_a_question_naming_regular_rel_lists_the_jar_before_the_ipg(library):
+    results = run_search(library, "at a prerelease my opponent forgot a trigger", {}, 3)
+    assert results.hits[0].id.startswith("jar:")
+    assert not any(h.id.startswith("ipg:") for h in results.hits)
 
 
 def test_a_source_filter_reads_no_level(library, monkeypatch):
@@ -59,7 +69,7 @@ def test_a_source_filter_reads_no_level(library, monkeypatch):
     import rulebase.search.request as request
 
     read = []
-    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or args[2])
+    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or (args[1], args[2], set()))
     hits = run_search(library, "at a prerelease I drew an extra card", {"source": ["ipg"]}, 3).hits
     assert hits and all(h.id.startswith("ipg:") for h in hits) and read == []
     run_search(library, "at a prerelease I drew an extra card", {}, 3)

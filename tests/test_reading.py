@@ -1,10 +1,10 @@
-"""Reading the era a question names (rulebase.search.reading)."""
+"""Reading the era a question names (rulebase.search.question)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulebase.search.reading import read_era
+from rulebase.search.question import read_era
 
 
 @pytest.mark.parametrize(("question", "edition", "rest"), [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase.search.renames import older_names_in, read_renames, renamed_in, today_name
+from rulebase.search.term_history import older_names_in, read_renames, renamed_in, today_name
 
 # As the 2026 glossary words them (its quotation marks included).
 IN_PLAY = ("In Play (Obsolete)", "An obsolete term for the battlefield. Cards that were printed with text that "
@@ -82,7 +82,7 @@ def test_the_real_glossary_renames(library):
 
 
 def test_a_pattern_is_compiled_only_for_a_question_holding_its_words():
-    from rulebase.search.renames import _compiled
+    from rulebase.search.term_history import _compiled
 
     rename = read_renames([REMOVE])[0]
     _compiled.cache_clear()

@@ -53,7 +53,7 @@ def test_a_hungarian_word_the_stemmer_ate_does_not_match_an_english_gloss(librar
 def test_a_word_pair_is_as_weak_as_its_weaker_word(library):
     """A capitalised name or a light verb weighs as weak evidence, and so do the pairs it is in:
     "Doubling Season" in full lifted the examples that print the name."""
-    from rulebase.search.searcher import PAIR_BOOST, TEXT_FIELDS
+    from rulebase.search.terms import PAIR_BOOST, TEXT_FIELDS
 
     searcher = library.searcher
     words = ["Doubling", "Season", "loyalty", "counters"]

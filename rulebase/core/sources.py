@@ -18,6 +18,7 @@ TOURNAMENT_DOCUMENTS = {
     "dmtr": "Magic: The Gathering Digital Tournament Rules",
     "dipg": "Magic Digital Infraction Procedure Guide",
 }
+DIGITAL_DOCUMENTS = ("dmtr", "dipg")  # for play on MTG Arena and Magic Online, not paper Magic
 DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
 DATED_FORMATS = ("comprules-archive", "tournament-archive")  # the formats of such archives
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")

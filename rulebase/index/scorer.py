@@ -144,7 +144,7 @@ class Scorer:
         Whoosh divides by every document: the Hungarian guide's 83 passages then averaged 0.08
         words in `text_hu` (21 over the passages), so a passage 23 words long scored as 277
         average ones and the shortest entry holding a word won (the glossary's "Kéz" over the
-        mulligan passage). Measured with the title weight refitted (searcher.TEXT_FIELDS 2.0 ->
+        mulligan passage). Measured with the title weight refitted (terms.TEXT_FIELDS 2.0 ->
         1.0: a heading's title averaged 0.59 words, now 1.9): judged MRR@10 / nDCG@10 0.947 /
         0.756 -> 0.949 / 0.765, Hungarian natural MRR@10 0.875 -> 0.900; the real questions level
         (keywords MRR@10 0.640 -> 0.645, keywords --as-of 0.536 -> 0.542)."""

@@ -4,16 +4,16 @@ A rule's versions across releases, and identical copies of it in other documents
 quoting the rules, a twin rule), are one hit: the first listed, named by the copy in the newest
 release, with the others in its `also`. Kept apart from the Searcher because it reads records,
 not the index: the library's `texts` fetches them, and snippets are cut from their text
-(highlight.py) with the index's analyzers (`spans`).
+(listing.py) with the index's analyzers (`spans`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import chain
 
 from rulebase.core.records import Record
-from rulebase.search.highlight import highlight
-from rulebase.search.hits import Hit, Results, same_text_key
+from rulebase.search.hits import MARK_CLOSE, MARK_OPEN, Hit, Results, same_text_key
 
 FILL_BATCH = 20  # records read at a time while filling the result list
 
@@ -82,3 +82,47 @@ def fill(results: Results, numbered: list[Hit], found: list[tuple], limit: int,
                 hit.snippet = highlight(record.text, terms, spans)
     results.records = {h.id: fetched[h.id] for h in results.hits if h.id in fetched}
     return distinct
+
+
+# --- Snippets: a stretch of a hit's text around its first matched word, matched words marked.
+#
+#
+# The index stores no text, so a snippet is cut from the record the library fetches, with the
+# field's own analyzer telling which words matched; MARK_OPEN and MARK_CLOSE (hits.py) are styled
+# by the renderer.
+def highlight(text: str, matched, spans: Callable[[str, str], Iterator[tuple[str, int, int]]],
+              width: int = 220) -> str:
+    """A snippet around the first matched word, with matched words wrapped in markers. The text
+    is analysed only as far as the snippet reaches: stemming every word of a long passage would
+    cost more than the search."""
+    wanted = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in matched}
+    fields = {f for f, _ in wanted} & {"text", "text_hu", "exact"} or {"text"}
+    streams = {field: spans(field, text) for field in sorted(fields)}
+    read: dict[str, list[tuple[str, int, int]]] = {field: [] for field in streams}
+    firsts = []
+    for field, stream in streams.items():
+        for token in stream:
+            read[field].append(token)
+            if (field, token[0]) in wanted:
+                firsts.append(token[1])
+                break
+    first = min(firsts, default=None)
+    start = max(0, (first or 0) - width // 3)
+    if start:
+        start = text.find(" ", start) + 1 or start
+    end = min(len(text), start + width)
+    space = text.rfind(" ", start + width // 2, end) if end < len(text) else -1
+    end = space if space > 0 else end  # cut at a word: 'is assigned as…', not 'assigned a…'
+    out = set()
+    for field, stream in streams.items():
+        for tok, s, e in chain(read[field], stream):
+            if s > end:
+                break
+            if (field, tok) in wanted and s >= start and e <= end:
+                out.add((s, e))
+    piece, cursor = [], start
+    for s, e in sorted(out):
+        piece += [text[cursor:s], MARK_OPEN, text[s:e], MARK_CLOSE]
+        cursor = e
+    piece.append(text[cursor:end])
+    return ("…" if start else "") + "".join(piece) + ("…" if end < len(text) else "")

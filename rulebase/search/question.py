@@ -8,7 +8,9 @@ words without opening one.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from rulebase.core.eras import day
 from rulebase.core.records import POWER_TOUGHNESS
 
 MAX_WORDS = 32
@@ -70,3 +72,119 @@ def weak_words(text: str, words: list[str]) -> tuple[set[str], set[str]]:
     weak = {match.group() for match in re.finditer(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z'’]+\b", text)}
     names = {word for run in _NAME_RUN.finditer(text) for word in WORD.findall(run.group()) if word[0].isupper()}
     return weak | names | fetched, names | fetched
+
+
+# --- Reading a question as a player writes it: which era it asks about, and which words say so.
+#
+#
+# A question with no date and no edition is answered from the rules in force now (searcher.py
+# puts those first); this module finds the words that ask for older rules instead: an edition or
+# era named ("4th edition", "5e", "alpha", "in 2005", "before the 2009 rules", "the old rules").
+# Those words then leave the query: "edition" and "2005" are not what the rules text is about. An
+# era in the asker's story asks for nothing ("I've played since 4th edition", "a 4th edition Serra
+# Angel", "back in 2012 ..., is that still true?"): such questions are about the rules in force now.
+# Whether a *term* exists only in old rules (interrupt, mana burn) is a question for the index's
+# vocabulary and is answered in term_history.py.
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+             "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+# "4th edition", "fourth edition", "4e", "5th ed", "10th edition rules"
+_EDITION = re.compile(r"\b(?:(?P<num>\d{1,2})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINALS)
+                      + r"))\s*(?:edition|ed\.?)(?!\w)|\b(?P<short>\d{1,2})e\b", re.IGNORECASE)
+# The first editions: "alpha" as typed, "Beta" and "Unlimited" capitalised ("an unlimited number of
+# copies" is no edition) or with "rules"/"edition"; not a card's name ("Alpha Authority")
+_ALPHA = re.compile(r"\b(?:(?:Alpha|Beta|Unlimited)(?!\s+(?!(?:Rules?|Rulebook|Edition|I)\b)[A-Z])|alpha|ALPHA|"
+                    r"(?i:beta|unlimited)(?=\s+(?i:rules?|rulebook|edition)\b))(?:\s+(?i:rules?|rulebook|edition))?\b")
+_BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(?:19|20)\d\d)\b(?:\s+rules?(?:\s+change)?)?",
+                     re.IGNORECASE)
+_IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
+                      re.IGNORECASE)
+# Seventh to Ninth Edition's rules have no edition label (the Comprehensive Rules releases of their
+# years are labelled by year: core/eras.py): each is asked as the day before the next edition's
+# release (Eighth Edition 2003-07-28, Ninth 2005-07-29, Tenth 2007-07-13).
+_UNLABELLED = {"7": 20030727, "8": 20050728, "9": 20070712}
+# "since 4th edition", "playing since 2003": when the asker started, not the rules asked about
+_SINCE = re.compile(r"\b(?:since|printed(?:\s+in)?)\s+(?:the\s+)?$", re.IGNORECASE)
+# "a 4th edition Serra Angel", "my alpha Black Lotus": the printing of a card, not the rules asked about
+_PRINTING_BEFORE = re.compile(r"\b(?:an?|my|your|his|her|their|our|this|that|these|those|old)\s+$", re.IGNORECASE)
+_PRINTING_AFTER = re.compile(r"^\s+(?!(?:Rules?|Rulebook|Comprehensive)\b)[A-Z]")
+# "is that still true?", "does it still work that way nowadays": the rules in force now, whatever
+# year or edition the story around it names
+_NOW = re.compile(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"
+                  r"nowadays|these\s+days|(?:the\s+)?current\s+rules?|today['’]?s\s+rules?)\b", re.IGNORECASE)
+# ("no longer", "anymore" and "originally" only about the rules: "if the creature is no longer on the
+# battlefield" and "the spell originally targeted it" tell what happened in a game)
+_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+changed|back\s+then|"
+                  r"no\s+longer\s+(?:exists?|a\s+(?:rule|thing)|(?:in|part\s+of)\s+the\s+(?:rules|game))|"
+                  r"(?:exists?|a\s+(?:rule|thing))\s+anymore|originally\s+(?:ruled?|worked|meant|said)|(?:work|worked|ruled)\s+originally|"
+                  r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change|"
+                  r"before\s+(?:(?:they|wizards|wotc|it|the\s+rules?)\s+(?:was\s+|were\s+)?changed?|the\s+(?:\w+\s+)?change))\b",
+                  re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    """What a question says about the rules it asks for."""
+
+    text: str  # the question without the words that named the era
+    edition: str | None = None  # an edition label named ("4e"), to be checked against the index
+    day: int | None = None  # the rules in force that day ("in 2005", "before the 2009 rules")
+    old: bool = False  # asks about older rules without naming which
+
+    @property
+    def asks_for_history(self) -> bool:
+        return self.old or self.edition is not None or self.day is not None
+
+
+def read_era(text: str, newest_year: int = 9999) -> Era:
+    """The era a question names, and the question without those words. A year after the newest
+    release, or a number that is not an edition ("10e" as damage), is left alone. An era named
+    in the asker's story ("I've played since 4th edition"), or in a question that asks whether
+    something is still so ("back in 2012 a friend told me ..., is that still true?"), leaves the
+    query too but asks for nothing older: such a question is about the rules in force now."""
+    edition = when = None
+    old = False
+    story = False
+    match = _EDITION.search(text)
+    if match:
+        number = match["num"] or match["short"] or _ORDINALS[match["word"].lower()]
+        if 1 <= int(number) <= 10:
+            # 1st and 2nd are Alpha/Beta/Unlimited; Revised (3rd) has no rulebook here: older rules
+            edition = {"1": "alpha", "2": "alpha", "3": None}.get(number, f"{number}e")
+            old = edition is None
+            if number in _UNLABELLED:  # no edition label: the rules in force at the era's end
+                edition, when = None, _UNLABELLED[number]
+            story, text = _cut(text, match)
+    elif _ALPHA.search(text):
+        edition = "alpha"
+        story, text = _cut(text, _ALPHA.search(text))
+    before = _BEFORE.search(text) if when is None else None  # (an edition's era says when already)
+    if before and int(before["year"]) <= newest_year:
+        when = _day_before_year(int(before["year"]))
+        text = text[:before.start()] + " " + text[before.end():]
+    elif when is None:
+        year = _IN_YEAR.search(text)
+        if year and int(year["year"] or year["y2"]) < newest_year:
+            when = day(year["year"] or year["y2"], end=True)
+            since, text = _cut(text, year)
+            story = story or since or year[0].lower().startswith("since")
+    text = " ".join(text.split())
+    old = old or bool(_OLD.search(text))
+    if _NOW.search(text):
+        return Era(text)
+    if story:  # ("what changed since 4th edition" still asks about every era alike)
+        return Era(text, old=old)
+    return Era(text, edition, when, old)
+
+
+def _cut(text: str, match: re.Match) -> tuple[bool, str]:
+    """The text without the words `match` found, and whether they are the asker's story rather
+    than the era asked about: "since 4th edition" (when the asker started; "since" is taken out
+    too), "printed in 2003", "a 4th edition Serra Angel" (a card's printing)."""
+    since = _SINCE.search(text[:match.start()])
+    start = since.start() if since else match.start()
+    printing = bool(_PRINTING_BEFORE.search(text[:match.start()]) and _PRINTING_AFTER.match(text[match.end():]))
+    return since is not None or printing, text[:start] + " " + text[match.end():]
+
+
+def _day_before_year(year: int) -> int:
+    return (year - 1) * 10000 + 1231

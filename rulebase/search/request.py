@@ -10,13 +10,12 @@ from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
 from rulebase.index.versions import by_era, in_force, texts_since
+from rulebase.search import language
 from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import read_cards, shared_short_name
 from rulebase.search.hits import Hit, Results, clip
-from rulebase.search.levels import NOT_AT, level_named
-from rulebase.search.question import quoted_in_question, without_links
-from rulebase.search.reading import read_era
-from rulebase.search.register import OTHER_BODY_FACTOR
+from rulebase.search.question import quoted_in_question, read_era, split_query, without_links
+from rulebase.search.register import NOT_AT, OTHER_BODY_FACTOR, level_named, without_level
 from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
@@ -50,7 +49,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     named = read_cards(library.store, query, rules_word) if read_cards_named else []
     cards = Cards([record for record, _ in named], [typed for _, typed in named], _lift(library, [r for r, _ in named]))
     if not filters.get("source"):  # the document of the level the question names comes first
-        cards.lift = _at_level(library, query, cards.lift)
+        query, cards.lift, cards.apart = _at_level(library, query, cards.lift)
     current_first = when is None and not filters.get("edition")
     if current_first:
         era = read_era(query, today() // 10000)
@@ -139,7 +138,8 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
     cards = cards or Cards()
     results = library.searcher.search(query, filters, limit, numbered,
                                       texts=lambda ids: {r.id: r for r in store.get_many(ids)}, when=when, pick=pick,
-                                      current_first=current_first, lift=cards.lift, names=cards.names)
+                                      current_first=current_first, lift=cards.lift, names=cards.names,
+                                      apart=cards.apart)
     results.cards = cards.records
     missing = [h.id for h in results.hits if h.id not in results.records]
     if missing:  # a hit renamed to a twin read in another batch
@@ -151,11 +151,12 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
 class Cards:
     """The cards a question names: their records, the names as the question typed them (names,
     not rules words), and the factors the ranking takes per document: the lift their rules give
-    (search/cards.py), with the level's the question names (search/levels.py, run_search)."""
+    (search/cards.py), with the level's the question names (search/register.py, run_search)."""
 
     records: list = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     lift: dict[int, float] = field(default_factory=dict)
+    apart: set[int] = field(default_factory=set)  # the documents not applying at the level named
 
 
 def _lift(library, records: list) -> dict[int, float]:
@@ -170,16 +171,24 @@ def _lift(library, records: list) -> dict[int, float]:
     return card_lift(records, store.cards_total(), docs_of)
 
 
-def _at_level(library, query: str, lift: dict[int, float]) -> dict[int, float]:
-    """`lift` with the documents that do not apply at the Rules Enforcement Level the question
-    names counted at half (search/levels.py)."""
-    level = level_named(query, library.programs)
+def _at_level(library, query: str, lift: dict[int, float]) -> tuple[str, dict[int, float], set[int]]:
+    """The query, `lift` and the documents apart; for a question that names a Rules Enforcement
+    Level (as the vocabulary spells its events out: "FNM"), the documents that do not apply at it
+    (search/register.py) counted at half and set apart: a question about the present lists them
+    after those that apply, as it lists older texts after those in force. The words naming the
+    level are cut when the question says more: they chose the document, and as words they matched
+    the MTR's table of levels ("player drew too many cards at FNM" led with Appendix F)."""
+    spelled = library.searcher.parlance.spell_out(query)[0]
+    level = level_named(spelled, library.programs)
     if level is None:
-        return lift
+        return query, lift, set()
     out = dict(lift)
-    for docnum in library.searcher.scorer.docs("source", list(NOT_AT[level])):
+    apart = library.searcher.scorer.docs("source", list(NOT_AT[level]))
+    for docnum in apart:
         out[docnum] = out.get(docnum, 1.0) * OTHER_BODY_FACTOR
-    return out
+    rest = without_level(spelled, library.programs)
+    words, _ = split_query(rest)
+    return (rest if len(language.content_words(words, "en")) >= 2 else query), out, set(apart)
 
 
 def _search_cards(library, query: str, filters: dict[str, list[str]], limit: int, note: str | None) -> Results:

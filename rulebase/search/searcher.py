@@ -8,15 +8,16 @@ suggestions.
 The Searcher reads top-down as a query runs: search reads the query (_read: the card names cut,
 its language, its words), builds its clauses, scores them, keeps each rule's best version (its
 group), re-ranks (ranking.py) and fills the result list, one hit per text (listing.py). A query's
-text is split in question.py, card names are cut in cards.py, near spellings are found in
-spelling.py, whether a term belongs to older rules in term_history.py, and snippets are cut in
-highlight.py.
+text is split in question.py, its words read as the index reads them in terms.py (the Searcher's
+base), people's words for the documents' in parlance.py, card names cut in cards.py, near
+spellings found in spelling.py, whether a term belongs to older rules in term_history.py, and
+snippets cut in listing.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from math import log
@@ -27,6 +28,7 @@ from rulebase.core.eras import today
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
+from rulebase.core.sources import DIGITAL_DOCUMENTS
 from rulebase.index.concepts import CONCEPTS, read_citing, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
@@ -36,40 +38,31 @@ from rulebase.search.cards import add_cards_rules, without_names
 from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
-from rulebase.search.question import QUESTION_WORDS, WORD, quoted_in_question, split_query, weak_words
+from rulebase.search.parlance import Parlance, load_parlance
+from rulebase.search.question import QUESTION_WORDS, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
 from rulebase.search.register import OTHER_BODY_FACTOR, Register
 from rulebase.search.spelling import Respellings, Vocabulary, corrected, near_spellings
 from rulebase.search.term_history import TermHistory
+from rulebase.search.terms import PHRASE_FIELDS, TEXT_FIELDS, WEAK_WEIGHT, QueryTerms
 
 KIND_BOOST = {"glossary": 1.2, "rule": 1.2, "ruling": 1.1, "term": 1.2, "passage": 1.1, "example": 1.0,
               "heading": 0.5, "chapter": 0.5, "section": 0.4, "document": 0.3, "note": 0.3,
               "index": 0.3}
-# `context` holds the record's section path, so a paragraph is found by its heading's words.
-# (A title's length is weighed against the titled documents' (scorer.average_length): 1.0 gives
-# a two-word title the score 2.0 gave it against every document's; 0.8 and 1.3 lost judged MRR@10.)
-TEXT_FIELDS = {"title": 1.0, "text": 1.0, "context": 0.5, "title_hu": 2.0, "text_hu": 1.0, "context_hu": 0.5}
-PAIR_BOOST = 1.5
-COMMON_CONTEXT = 0.1  # a section-path term in more than this share of documents is not scored
-CONTEXT_FIELDS = ("context", "context_hu")
 LEAD_FACTOR = 0.5  # a heading's match stands in for its first paragraph, but counts for less
 FILTER_FIELDS = ("edition", "kind", "lang", "source")
 POOL = 100  # hits re-ranked per query: results are the same for any --limit up to this
 NEAR_CANDIDATES = 1000  # documents that phrase and word-pair clauses are matched in (see _score)
 MAX_COUNTED = 2000  # a phrase matching up to this many rules gets an exact total of its hits
-PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
-MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
 # A record titled what was asked ("legend rule": the glossary's Legend Rule) is the term asked
 # about, not one of the texts that share its words ("Legend/Legend Rule", 1999, which says
 # "legend" four times). Measured: judged nDCG@10 0.764 -> 0.766 (en-keyword 0.793 -> 0.800), the
 # rest level for 1.5 to 3; not for a quoted phrase, which asks where words are said (0.765).
 TITLE_FACTOR = 1.5
 TITLE_SLACK = 1  # ...or the query and one more word ("Summoning Sickness Rule"; 2 measured the same)
-_FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
 _POSSESSIVE = re.compile(r"['’]s$")
 _ADDRESS = re.compile(r"\S+://\S+|\bwww\.\S+")  # a web address's words are no words of the rules
 SAYS_READ, SAYS_BATCH = 200, 20  # texts read for whether the rules say a word in lower case (rules_word)
-WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
 
 
 @dataclass(frozen=True)
@@ -87,10 +80,12 @@ class Reading:
     respelled: list[tuple[str, str]]  # (as typed, as searched), said in a note
 
 
-class Searcher:
-    """An open, read-only view of the index. Cheap to query repeatedly; close when done."""
+class Searcher(QueryTerms):
+    """An open, read-only view of the index. Cheap to query repeatedly; close when done. The
+    query's words as the index reads them (their fields, tokens, clauses) are QueryTerms'."""
 
-    def __init__(self, path: Path, term_pairs: list[tuple[str, list[str]]] | None = None):
+    def __init__(self, path: Path, term_pairs: list[tuple[str, list[str]]] | None = None,
+                 vocabulary: Path | None = None):
         try:
             self.ix = whoosh_index.open_dir(str(path), readonly=True)
             self.reader = self.ix.reader()
@@ -103,6 +98,7 @@ class Searcher:
         self._pool_meta: dict[int, tuple[str, float]] = {}
         self._respellings = Respellings(self.reader, "exact", lambda word: self._df("exact", word))
         self.path = Path(path)
+        self._vocabulary_file = vocabulary  # (read on the first query: corpus/vocabulary.toml)
         self._docmeta = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
         self.analyzers = {name: schema[name].analyzer for name in [*TEXT_FIELDS, "exact"]}
@@ -127,7 +123,7 @@ class Searcher:
                numbers: list[Hit] | None = None, texts: Callable[[list[str]], dict[str, Record]] | None = None,
                when: int | None = None, pick: Callable[[list[str]], dict[str, str]] | None = None,
                current_first: bool = False, lift: dict[int, float] | None = None,
-               names: list[str] | None = None) -> Results:
+               names: list[str] | None = None, apart: set[int] = frozenset()) -> Results:
         """Ranked hits, one per group (the versions of one rule across releases, and identical
         copies of them, are one hit showing the newest matching text); `numbers` (exact
         rule-number matches) go first; `texts` fetches record text for snippets (the index stores
@@ -136,7 +132,9 @@ class Searcher:
         (a question with no date and no edition) lists the rules in force now first, then older
         texts, unless the question is in Hungarian or uses a term only older rules know. `lift`:
         document -> factor for the rules the question's cards use (search/cards.py); `names`, the
-        card names as the question typed them (see cards.without_names)."""
+        card names as the question typed them (see cards.without_names); `apart`, the documents
+        that do not apply where the question is asked (the IPG at the Regular REL it names): with
+        `current_first` they follow the texts that do, as older texts do."""
         if limit < 1:
             raise UsageError("--limit must be at least 1")
         allowed = self._allowed(filters or {})
@@ -161,13 +159,18 @@ class Searcher:
         renamed = []
         if lang != "hu" and (current_first or when is not None):
             renamed = self.history.renamed(text, texts, None if current_first else when)
-        self._add_other_names(words, per_word, renamed)
+        # a player's words ("blink", "said go") also match the documents' words for them
+        # (a one-word reading stands for the typed word; a longer one is scored as its phrase, _meant:
+        # as loose words, "hidden card error" made "hidden" count for "drew")
+        said = [(typed.lower(), means) for typed, means in self.parlance.meanings(text)] if lang != "hu" else []
+        self._add_other_names(words, per_word, renamed + [(t, m) for t, m in said if " " not in m])
         word_terms = query_terms = [set(pairs) for pairs in per_word]
         weights = [WEAK_WEIGHT if w in named or (w in weak and self.history.rare_now(terms))
                    or (light and language.is_light(w)) else 1.0 for w, terms in zip(words, word_terms, strict=True)]
-        clauses = self.build_query(words, phrases, per_word, lang=lang, weights=weights)
+        clauses = self.build_query(words, phrases, per_word, lang=lang, weights=weights) + self._meant(said)
         scores = self._score(clauses + self._name_clauses(names), allowed)
-        tokens = self._tokens("text", text) if lang != "hu" else []
+        # (the terms the question names, in its words and in the documents' words for them)
+        tokens = self._tokens("text", " ".join([text, *(means for _, means in said)])) if lang != "hu" else []
         if tokens and scores:  # the rules' terms the question names lift the rules defining them
             for docnum, factor in self.concepts.boosts(tokens, lambda t: self._df("text", t),
                                                        self.reader.doc_count_all()).items():
@@ -183,7 +186,8 @@ class Searcher:
                 scores[docnum] *= factor
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
-        if now_first and scores and self._in_tournament_words(text, word_terms, weights):
+        # (a question naming a Rules Enforcement Level is a tournament's, whatever its other words)
+        if now_first and scores and (apart or self._in_tournament_words(text, word_terms, weights)):
             tournament = self.register.tournament  # their sections first (search/register.py)
             for docnum in scores:
                 if docnum not in tournament:
@@ -225,9 +229,11 @@ class Searcher:
             weights = [1.0] * len(word_terms)
         rarity = [r * w for r, w in zip(self._rarity(word_terms), weights, strict=True)]
         now: set[str] = set()
-        if now_first:
+        if now_first:  # (a question about paper Magic is not answered by the digital documents)
             current = self.in_force(today())
-            now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True) if current(docnum)}
+            digital = set() if self.parlance.asks_digital(typed_text) else self._digital
+            now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
+                   if current(docnum) and docnum not in digital and docnum not in apart}
         ranked = rerank(pooled, word_terms, rarity, now)
         if tokens and top:  # each rare rules term the question names shows its rule near the top
             terms = self.concepts.aspects(tokens, lambda t: self._df("text", t), self.reader.doc_count_all())
@@ -250,6 +256,8 @@ class Searcher:
         language, the rules' terms typed as initials spelled out ("ETB", "SBA"), near spellings
         respelled, the capitalised words told apart, and a question's function words dropped."""
         text, names = without_names(text, names)
+        # (people's shorthand first, as the vocabulary file spells it out: "HCE", "FtMGS", "CMC")
+        text, shorthand = self.parlance.spell_out(text)
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
         # "ETB", "SBA": the rules' own terms by their initials, searched as the rules write them
@@ -260,7 +268,9 @@ class Searcher:
         if spelled_out:
             words, phrases = split_query(text)
             lang = language.detect(words, self.known)
-        respelled = self._respellings.of(words) if lang == "en" else []
+        # (a player's word the vocabulary reads, "blink", is no misspelling of the documents' "blank")
+        spoken = {w.lower() for typed, _ in self.parlance.meanings(text) for w in typed.split()}
+        respelled = self._respellings.of([w for w in words if w.lower() not in spoken]) if lang == "en" else []
         for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
         if respelled:
@@ -273,19 +283,7 @@ class Searcher:
             # the cards' English, whatever joins them or accents them: "Blood Moon és Urza's Saga",
             # "Jötun Grunt")
             words, lang = [], "en"
-        return Reading(text, names, words, phrases, lang, weak, named, light, spelled_out + respelled)
-
-    def _name_clauses(self, names: list[str]) -> list[Clause]:
-        """Each card name as a phrase, weak evidence: a ruling or an example that names the card
-        is about it."""
-        clauses = []
-        for name in names:
-            name = _FETCHED_CODE.sub("", name)  # "[[Lightning Bolt|M10]]": the card, not its set code
-            for field in ("title", "text"):
-                toks = tuple(self._tokens(field, name))
-                if toks:
-                    clauses.append(Clause(field, toks, WEAK_WEIGHT * TEXT_FIELDS[field]))
-        return clauses
+        return Reading(text, names, words, phrases, lang, weak, named, light, shorthand + spelled_out + respelled)
 
     def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
         """Whether a question's words, names and light words aside, are the tournament documents'
@@ -314,77 +312,6 @@ class Searcher:
                                               KIND_BOOST.get(kind, 1.0) * (LEAD_FACTOR if lead else 1.0))
         return held
 
-    def word_terms(self, words: list[str], lang: str | None = None) -> list[list[tuple[str, str]]]:
-        """Each query word as (field, token) pairs: the query's clauses and the coordination
-        count of every hit are both built from these."""
-        common = COMMON_CONTEXT * self.reader.doc_count_all()
-        out = []
-        for word in words:
-            fields = self.fields_of(word, lang)
-            pairs = [(field, stem) for field in fields for tok in self._tokens(field, word)
-                     if (stem := self._stem(field, tok, word))]
-            base = self._base_of(word) if lang != "hu" else None
-            if base:  # "drew" is "draw": the stemmer leaves an irregular verb's forms apart
-                pairs += [pair for pair in dict.fromkeys((field, tok) for field in fields
-                                                         if field not in language.HU_FIELDS
-                                                         for tok in self._tokens(field, base)) if pair not in pairs]
-            # A section-path word a tenth of all documents share ("rules", "abilities") says
-            # nothing about one of them, and its postings are the longest a query reads.
-            kept = [(f, t) for f, t in pairs if f not in CONTEXT_FIELDS or self._df(f, t) <= common]
-            out.append(kept or pairs)
-        return out
-
-    def _base_of(self, word: str) -> str | None:
-        """An irregular verb form's base, searched beside it when the form is a question's
-        narration ("I drew", "they forgot", "told me"). A form the rules say at least half as
-        often as its base is their own word ("damage dealt", "cards left in a library") and is
-        searched as written: "dealt" as "deal" too moved 2003's combat-damage rule from 3rd to 5th
-        for "combat damage stack noncreature dealt damage" --as-of its day.
-
-        Measured: tournament questions (scripts/judged.py) MRR@10 0.843 -> 0.856, nDCG@10 0.745 ->
-        0.781 (odd half 0.852 -> 0.856 / 0.780 -> 0.814, even 0.833 -> 0.856 / 0.709 -> 0.747),
-        recall@5 0.950 level; the judged game sets nDCG@10 0.756 -> 0.758, recall@5 1.000 -> 0.985
-        ("came into play" is also "come"); the real questions level."""
-        base = language.base_form(word)
-        if base is None:
-            return None
-        own = sum(self._df("text", t) for t in self._tokens("text", word))
-        return base if 2 * own < sum(self._df("text", t) for t in self._tokens("text", base)) else None
-
-    def _stem(self, field: str, token: str, word: str) -> str | None:
-        """A Hungarian token as the index can match it (language.hungarian_token: None for no
-        evidence); others as analysed."""
-        if field not in language.HU_FIELDS:
-            return token
-        return language.hungarian_token(token, word, lambda t: self._df(field, t),
-                                        lambda: any(self._df("exact", t) for t in self._tokens("exact", word)))
-
-    def _add_other_names(self, words: list[str], per_word: list[list[tuple[str, str]]],
-                         renamed: list[tuple[str, str]]) -> None:
-        """A term in older rules' words ("came into play") also matches today's name for it
-        ("battlefield"), or the other way round, as the same word of the question: each
-        era's rules say only their own name."""
-        lowered = [fold(w.lower()) for w in words]
-        held = {pair for pairs in per_word for pair in pairs}
-        for span, other in renamed:
-            at = next((i for i, w in enumerate(lowered) if re.search(rf"\b{re.escape(w)}\b", span)), None)
-            if at is None:
-                continue
-            spoken = [w for w in WORD.findall(other) if w.lower() not in language.EN_FUNCTION]  # not "in" play
-            new = [(f, t) for f in ("title", "text") for word in spoken for t in self._tokens(f, word)]
-            per_word[at] += [pair for pair in dict.fromkeys(new) if pair not in held]
-
-    def fields_of(self, word: str, lang: str | None) -> list[str]:
-        """The fields a word is scored in: its query's language's, and the other language's too
-        when only that one knows the word ("burn" in a Hungarian question about mana burn)."""
-        if lang is None:
-            return list(TEXT_FIELDS)
-        other = "en" if lang == "hu" else "hu"
-        mine = language.fields_for(lang, TEXT_FIELDS)
-        if self.known(other, word) and not self.known(lang, word) and word.lower() not in language.FUNCTION[lang]:
-            return list(TEXT_FIELDS)
-        return list(mine)
-
     def rules_word(self, word: str, texts: Callable[[list[str]], dict[str, Record]]) -> bool:
         """Whether a word is the rules' own: a title holds it, a rule or glossary entry of the
         Comprehensive Rules prints it in any case (the subtypes: "Desert", "Ninja"), or any text
@@ -411,53 +338,19 @@ class Searcher:
                    for record in texts(ids[at:at + SAYS_BATCH]).values())
 
     @cached_property
+    def parlance(self) -> Parlance:
+        """The words people use for the documents' words (corpus/vocabulary.toml), read once."""
+        return load_parlance(self._vocabulary_file)
+
+    @cached_property
+    def _digital(self) -> set[int]:
+        """The documents of the digital tournament rules (MTG Arena, Magic Online)."""
+        return self.scorer.docs("source", list(DIGITAL_DOCUMENTS))
+
+    @cached_property
     def _cr_rules(self) -> set[int]:
         """The Comprehensive Rules' rules and glossary entries, every release (not their examples)."""
         return self.scorer.docs("source", ["cr"]) & self.scorer.docs("kind", ["rule", "glossary"])
-
-    def known(self, lang: str, word: str) -> bool:
-        """Whether the index's fields of that language hold the word (language.detect)."""
-        fields = ("text", "title") if lang == "en" else ("text_hu", "title_hu")
-        return any(self._df(f, tok) for f in fields for tok in self._tokens(f, word))
-
-    def build_query(self, words: list[str], phrases: list[str], per_word: list[list[tuple[str, str]]],
-                    extra_boost: float = 0.3, lang: str | None = None,
-                    weights: list[float] | None = None) -> list[Clause]:
-        """Each word in any field, phrases in order, adjacent word pairs near each other, and the
-        bilingual expansions; a document's score is the sum over the clauses it matches.
-        `weights` scale each word's clauses and its pairs (a card name the rules never use counts
-        for less)."""
-        weights = weights or [1.0] * len(per_word)
-        clauses = [Clause(field, (tok,), TEXT_FIELDS[field] * weight)
-                   for pairs, weight in zip(per_word, weights, strict=True) for field, tok in pairs]
-        for phrase in phrases:
-            for field in PHRASE_FIELDS:
-                toks = self._tokens(field, phrase)
-                if len(toks) > 1:
-                    clauses.append(Clause(field, tuple(toks), 2.0 * TEXT_FIELDS[field]))
-        pair_fields = [f for f in ("title", "text", "text_hu") if f in language.fields_for(lang, TEXT_FIELDS)]
-        # a pair is as weak as its weaker word: "Doubling Season", "goes first" (light verb)
-        for at, (first, second) in enumerate(zip(words[:MAX_PAIRS + 1], words[1:MAX_PAIRS + 1], strict=False)):
-            boost = PAIR_BOOST * min(weights[at], weights[at + 1])
-            for field in pair_fields:
-                toks = self._tokens(field, f"{first} {second}")
-                if len(toks) == 2:
-                    clauses.append(Clause(field, tuple(toks), boost * TEXT_FIELDS[field], slop=2))
-                    if first.isdigit() != second.isdigit():  # "0 toughness": the rules say "toughness 0"
-                        clauses.append(Clause(field, tuple(reversed(toks)), boost * TEXT_FIELDS[field], slop=2))
-        return clauses + self._expand(words, extra_boost)
-
-    def _expand(self, words: list[str], boost: float) -> list[Clause]:
-        """English words pull in the Hungarian terms that name them, and vice versa."""
-        lowered = " ".join(w.lower() for w in words)
-        extra = []
-        for en, hus in self.hu_by_en.items():
-            if re.search(rf"\b{re.escape(en)}\b", lowered):
-                extra += [Clause("title_hu", (t,), boost) for hu in hus for t in self._tokens("title_hu", hu)]
-        for word in words:
-            for en in self.en_by_hu.get(fold(word), []):
-                extra += [Clause("title", (t,), boost) for t in self._tokens("title", en)]
-        return extra
 
     def _holding(self, phrases: list[str], allowed: set[int] | None) -> set[int] | None:
         """The allowed documents that hold every quoted phrase, in some field, word for word
@@ -602,28 +495,6 @@ class Searcher:
 
             self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
         return self._whoosh
-
-    def _df(self, field: str, token: str) -> int:
-        """A term's document frequency, kept: language detection and word weights ask for the
-        same terms again and again, and each asking is a term-table search."""
-        key = (field, token)
-        if key not in self._frequencies:
-            if len(self._frequencies) > 50_000:
-                self._frequencies.clear()
-            self._frequencies[key] = self.reader.doc_frequency(field, token)
-        return self._frequencies[key]
-
-    def _tokens(self, field: str, text: str) -> list[str]:
-        key = (field, text)
-        if key not in self._analysed:  # a query's words are analysed for detection and scoring
-            if len(self._analysed) > 10_000:
-                self._analysed.clear()
-            self._analysed[key] = [t.text for t in self.analyzers[field](text)]
-        return self._analysed[key]
-
-    def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
-        """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
-        return ((t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True))
 
     @cached_property
     def _vocabulary(self) -> Vocabulary:

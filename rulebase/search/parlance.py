@@ -1,0 +1,125 @@
+"""The words people use for the documents' words: corpus/vocabulary.toml, read and applied to a query.
+
+The rules never abbreviate and seldom speak as players do ("HCE", "blink", "said go"); the file
+says, entry by entry and with its source, which of the documents' words each stands for. Three
+kinds (the file's header says more): an abbreviation is replaced by what it stands for, a
+player's phrase gains the documents' words as its alternatives, and a digital word makes a
+question one about MTG Arena or Magic Online. Pure text: the searcher decides what a word's
+alternatives score (Searcher.search), this module only finds them.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulebase.core.errors import ManifestError
+
+VOCABULARY_FILE = "vocabulary.toml"
+KINDS = ("abbreviation", "phrase", "digital")
+_EDGE_BEFORE, _EDGE_AFTER = r"(?<![\w'’/-])", r"(?![\w'’/-])"
+
+
+def _pattern(forms: list[str], any_case: Callable[[str], bool]) -> re.Pattern | None:
+    """One pattern for the forms, longest first, each as whole words; a form matched in any case
+    when `any_case` says so, else only as written."""
+    parts = []
+    for form in sorted(dict.fromkeys(forms), key=len, reverse=True):
+        body = r"\s+".join(re.escape(word) for word in form.split())
+        parts.append(f"(?i:{body})" if any_case(form) else body)
+    return re.compile(_EDGE_BEFORE + "(?:" + "|".join(parts) + ")" + _EDGE_AFTER) if parts else None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    kind: str
+    say: tuple[str, ...]
+    means: str
+    source: str
+
+
+@dataclass
+class Parlance:
+    """The vocabulary's entries, with their patterns compiled on first use."""
+
+    entries: list[Entry] = field(default_factory=list)
+    _compiled: list[tuple[Entry, re.Pattern]] | None = None
+
+    def _patterns(self) -> list[tuple[Entry, re.Pattern]]:
+        """Each entry's pattern. An abbreviation of up to three capitals is read only as written:
+        "to" is no tournament organizer, "mt" no missed trigger."""
+        if self._compiled is None:
+            def any_case(form: str) -> bool:
+                return len(form) > 3 or not form.isupper()
+            self._compiled = [(e, p) for e in self.entries
+                              if (p := _pattern(list(e.say), any_case if e.kind == "abbreviation" else lambda f: True))]
+        return self._compiled
+
+    def spell_out(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        """The text with each abbreviation replaced by what it stands for, and (as typed, as read)
+        for each: "HCE at competitive" is "hidden card error at competitive"."""
+        said = []
+        for entry, pattern in self._patterns():
+            if entry.kind != "abbreviation":
+                continue
+            for typed in dict.fromkeys(m.group(0) for m in pattern.finditer(text)):
+                said.append((typed, entry.means))
+            text = pattern.sub(entry.means, text)
+        return text, said
+
+    def meanings(self, text: str) -> list[tuple[str, str]]:
+        """(the words as typed, the documents' words for them) for each phrase the text holds,
+        longer phrases first and none inside another's words: "chump blocked" is one phrase, not
+        "chump" and then "blocked"."""
+        found: list[tuple[int, int, str, str]] = []
+        for entry, pattern in self._patterns():
+            if entry.kind != "phrase":
+                continue
+            for match in pattern.finditer(text):
+                found.append((match.start(), match.end(), match.group(0), entry.means))
+        taken: list[tuple[int, int]] = []
+        out = []
+        for start, end, typed, means in sorted(found, key=lambda f: f[0] - f[1]):
+            if not any(start < b and a < end for a, b in taken):
+                taken.append((start, end))
+                out.append((typed, means))
+        return out
+
+    def asks_digital(self, text: str) -> bool:
+        """Whether the text names digital play (MTG Arena, Magic Online): the digital documents
+        answer only such questions."""
+        return any(entry.kind == "digital" and pattern.search(text)
+                   for entry, pattern in self._patterns())
+
+
+def load_parlance(path: Path | None) -> Parlance:
+    """The vocabulary file's entries, shape-checked; an empty Parlance when there is no file (a
+    corpus of the user's own, a test's small corpus)."""
+    if path is None or not path.is_file():
+        return Parlance()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"not valid TOML ({exc})", str(path), "fix the vocabulary file (see the comment at its top)") \
+            from None
+    entries = []
+    for kind, rows in data.items():
+        if kind not in KINDS or not isinstance(rows, list):
+            raise ManifestError(f"unknown table {kind!r} (use [[{']], [['.join(KINDS)}]])", str(path),
+                                "fix the vocabulary file (see the comment at its top)")
+        for n, row in enumerate(rows, 1):
+            say, means, source = row.get("say"), row.get("means", ""), row.get("source")
+            problem = (
+                "'say' must be a list of words" if not isinstance(say, list) or not say
+                or not all(isinstance(w, str) and w.strip() for w in say) else
+                "'means' must be words" if kind != "digital" and (not isinstance(means, str) or not means.strip()) else
+                "'source' must say where the reading comes from" if not isinstance(source, str) or not source.strip()
+                else None)
+            if problem:
+                raise ManifestError(f"[[{kind}]] entry {n}: {problem}", str(path),
+                                    "fix the vocabulary file (see the comment at its top)")
+            entries.append(Entry(kind, tuple(w.strip() for w in say), means.strip(), source.strip()))
+    return Parlance(entries)

@@ -1,0 +1,113 @@
+"""The words people use (corpus/vocabulary.toml, rulebase.search.parlance)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebase.core.errors import ManifestError
+from rulebase.core.sources import default_corpus_dir
+from rulebase.search.parlance import VOCABULARY_FILE, load_parlance
+from rulebase.search.request import run_search
+
+SMALL = '''
+[[abbreviation]]
+say = ["HCE"]
+means = "hidden card error"
+source = "IPG 2.3"
+
+[[abbreviation]]
+say = ["TO"]
+means = "tournament organizer"
+source = "MTR 1.2"
+
+[[abbreviation]]
+say = ["FtMGS"]
+means = "failure to maintain game state"
+source = "IPG 2.6"
+
+[[phrase]]
+say = ["chump", "chump blocked"]
+means = "block"
+source = "CR 509"
+
+[[phrase]]
+say = ["blocked"]
+means = "blocking creature"
+source = "CR 509"
+
+[[digital]]
+say = ["mtg arena", "mtgo"]
+source = "the DMTR's title"
+'''
+
+
+@pytest.fixture
+def parlance(tmp_path):
+    path = tmp_path / VOCABULARY_FILE
+    path.write_text(SMALL, encoding="utf-8")
+    return load_parlance(path)
+
+
+def test_an_abbreviation_is_read_as_what_it_stands_for(parlance):
+    assert parlance.spell_out("HCE at competitive") == ("hidden card error at competitive", [("HCE", "hidden card error")])
+    assert parlance.spell_out("is ftmgs a warning")[0] == "is failure to maintain game state a warning"
+
+
+def test_a_short_abbreviation_that_is_a_word_is_read_only_in_capitals(parlance):
+    assert parlance.spell_out("I want to know")[0] == "I want to know"
+    assert parlance.spell_out("ask the TO")[0] == "ask the tournament organizer"
+    assert parlance.spell_out("hce")[0] == "hce"  # (three capitals: as typed only)
+
+
+def test_abbreviations_are_whole_words(parlance):
+    assert parlance.spell_out("HCEs and XHCE")[0] == "HCEs and XHCE"
+
+
+def test_the_longest_phrase_wins_and_phrases_do_not_overlap(parlance):
+    assert parlance.meanings("he chump blocked with a token") == [("chump blocked", "block")]
+    assert parlance.meanings("it was blocked") == [("blocked", "blocking creature")]
+
+
+def test_digital_words_name_digital_play(parlance):
+    assert parlance.asks_digital("a disconnect on MTG Arena")
+    assert parlance.asks_digital("on mtgo") and not parlance.asks_digital("at a paper event")
+
+
+def test_no_file_is_an_empty_vocabulary(tmp_path):
+    empty = load_parlance(tmp_path / "missing.toml")
+    assert empty.spell_out("HCE") == ("HCE", []) and empty.meanings("blink") == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[abbreviation]]\nsay = 'HCE'\nmeans = 'x'\nsource = 's'\n", "[[abbreviation]] entry 1: 'say' must be a list of words"),
+    ("[[phrase]]\nsay = ['x']\nmeans = 'y'\n", "[[phrase]] entry 1: 'source' must say where the reading comes from"),
+    ("[[slang]]\nsay = ['x']\n", "unknown table 'slang'"),
+    ("[[phrase]\n", "not valid TOML")])
+def test_a_malformed_vocabulary_is_refused_with_where_and_what(tmp_path, text, message):
+    path = tmp_path / VOCABULARY_FILE
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError) as caught:
+        load_parlance(path)
+    assert message in str(caught.value) and str(path) in str(caught.value.where)
+
+
+def test_the_bundled_vocabulary_loads_and_every_entry_has_its_source():
+    parlance = load_parlance(default_corpus_dir() / VOCABULARY_FILE)
+    assert len(parlance.entries) > 40 and all(e.source for e in parlance.entries)
+
+
+@pytest.mark.parametrize("query, section", [("HCE", "ipg:2.3@"), ("GRV", "ipg:2.5@"), ("LEC", "ipg:2.2@"),
+                                            ("FtMGS", "ipg:2.6@"), ("CPV", "ipg:3.7@")])
+def test_judges_shorthand_finds_the_ipg_section_in_force_first(library, query, section):
+    results = run_search(library, query, {}, 3)
+    assert results.hits[0].id.startswith(section) and results.hits[0].id in results.now
+    assert any(query in note for note in results.notes)  # said: "read 'HCE' as 'hidden card error'"
+
+
+def test_a_paper_question_is_not_answered_by_the_digital_documents_first(library):
+    """The DMTR has an End-of-Match Procedure of its own; a paper question gets the MTR's."""
+    paper = run_search(library, "end of match procedure", {}, 3)
+    digital = run_search(library, "end of match procedure on mtg arena", {}, 3)
+    assert paper.hits[0].id.startswith("mtr:2.4@")
+    assert not any(h.id.startswith(("dipg:", "dmtr:")) for h in paper.hits)
+    assert any(h.id.startswith("dmtr:2.5@") for h in digital.hits)
