@@ -90,7 +90,7 @@ def undecodable(argv: list[str]) -> str | None:
 
 def serve(opts: dict) -> int:
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli.common import failure, silence_output
+    from rulebase.cli.common import failure, failure_json, silence_output
     from rulebase.cli.plain import printable
     from rulebase.library import Library
 
@@ -120,6 +120,8 @@ def serve(opts: dict) -> int:
             lines, code = failure(exc)
             for line in lines:
                 print(printable(line), file=sys.stderr)
+            if opts["json"]:  # --json answers in JSON, errors included
+                _dump(failure_json(exc))
             return code
     except BrokenPipeError:  # the reader went away (`| head -1`), even while an error was reported
         silence_output()
