@@ -94,7 +94,9 @@ def test_diff_rule_numbers_read_as_lookup_reads_them(index_dir):
     text, and a note says so (it was a usage error: 'rule 502.83a is in 2 records')."""
     result = run(index_dir, "diff", "502.83a", "702.83a")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0] == "cr2008:502.83a -> cr:702.83a@2021-04-22: texts differ (similarity 0.86)"
+    # only the quotes changed: diff says what history and lookup say of the two ("same text")
+    assert result.stdout.splitlines()[0] == ("cr2008:502.83a -> cr:702.83a@2021-04-22: texts differ in quotes, "
+                                             "dashes or spacing only (similarity 0.86)")
     assert result.stderr.splitlines() == [
         "note: 502.83a is read as cr2008:502.83a, the Comprehensive Rules' text; also numbered so: ck2008:502.83a "
         "(give a record id to choose)",
@@ -102,6 +104,11 @@ def test_diff_rule_numbers_read_as_lookup_reads_them(index_dir):
         "cr:702.83a@2019-05-03, cr:702.83a@2011-06-17, cr:702.83a@2010-04-23 (give a record id to choose)"]
     data = json.loads(run(index_dir, "diff", "502.83a", "702.83a", "--json").stdout)  # the note is not in the JSON
     assert (data["a"]["id"], data["b"]["id"]) == ("cr2008:502.83a", "cr:702.83a@2021-04-22")
+    assert (data["changed"], data["typography_only"]) == (True, True)
+    lookup = run(index_dir, "lookup", "502.83a").stdout
+    assert "now: rule 702.83a, same text (cr:702.83a@2021-04-22)" in lookup
+    worded = json.loads(run(index_dir, "diff", "ck2008:306.5", "cr2008:306.5", "--json").stdout)
+    assert (worded["changed"], worded["typography_only"]) == (True, False)
     one = run(index_dir, "diff", "ck1999:A.27.2", "A.27.2")  # one record has the number: nothing to say
     assert one.exit_code == 0 and one.stderr == ""
 
