@@ -247,14 +247,17 @@ def test_define_as_of_gives_the_definition_in_force(index_dir):
 
 def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, library):
     data = json.loads(run(index_dir, "compare", "damage timing", "--json").stdout)
-    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009", "cr2024"]
+    # every stretch of the rules' text its own column, in time order (compare's periods.topic_columns)
+    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "cr2003", "cr2003-10-01", "10e",
+                                      "cr2009-02-01", "cr2009", "cr2011", "cr2016", "cr2024"]
     for edition in ("cr2001", "cr2009", "cr2024"):
         for cite in data["editions"][edition]["citations"]:
             record = library.store.get(cite["id"])
             assert cite["quote"] in " ".join(record.text.split())
     assert "doesn't use the stack" in data["editions"]["cr2009"]["citations"][0]["quote"]
     as_of = json.loads(run(index_dir, "compare", "damage timing", "--as-of", "2005", "--json").stdout)
-    assert list(as_of["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001"]
+    assert list(as_of["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "cr2003", "cr2003-10-01", "10e"]
+    assert as_of["editions"]["10e"]["in_force"]["first"] == "2005-08-01"  # (in force on 2005-12-31)
 
 
 def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library):
