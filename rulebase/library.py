@@ -30,7 +30,6 @@ from rulebase.core.errors import (
 from rulebase.core.locking import held
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.generation import (
-    ENV_INDEX,
     FAILED_FOR,
     POINTER,
     Failure,
@@ -66,9 +65,9 @@ class Status:
 
 
 class Library:
-    def __init__(self, index_dir: Path | None = None, corpus_dir: Path | None = None):
+    def __init__(self, index_dir: Path | None = None, corpus_dir: Path | None = None, typed: bool = False):
         self.index_dir = Path(index_dir) if index_dir else default_index_dir()
-        self._given = bool(index_dir) or bool(os.environ.get(ENV_INDEX))  # --index or RULEBASE_INDEX
+        self._given = typed  # a folder the user typed (--index, RULEBASE_INDEX): its parent must exist
         self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
         self.stale_reason: str | None = None  # set when a stale index is used read-only
         self.notify: Callable[[str], None] | None = None  # told of damage found after ensure()

@@ -362,7 +362,7 @@ def test_a_folder_that_is_not_an_index_is_refused_untouched(mini, home, args):
 
 def test_a_new_or_empty_folder_becomes_a_marked_index(mini, tmp_path):
     env, _, baseline = mini
-    for folder in (tmp_path / "new" / "index", tmp_path / "empty"):
+    for folder in (tmp_path / "new-index", tmp_path / "empty"):  # (a new one inside an existing folder)
         if folder.name == "empty":
             folder.mkdir()
         result = _run(env, folder, "lookup", "502.83a", "--json")

@@ -129,10 +129,10 @@ def test_an_index_folder_whose_parent_does_not_exist_is_refused(tmp_path):
 
     missing = tmp_path / "nonexistent" / "x"
     with pytest.raises(IndexError_, match="no such folder"):
-        Library(missing).ensure()
+        Library(missing, typed=True).ensure()
     result = CliRunner().invoke(app, ["--index", str(missing), "lookup", "702.19b"])
     assert result.exit_code == 2
     assert result.stderr == (f"error: {missing}: no such folder {missing.parent} - give --index (or RULEBASE_INDEX) a "
                              "folder that exists or a new one inside an existing folder (it is created there)\n")
     assert not missing.parent.exists()
-    assert Library(tmp_path / "new").status().generation is None  # (its parent exists: fine, made on build)
+    assert Library(tmp_path / "new", typed=True).status().generation is None  # (its parent exists: made on build)

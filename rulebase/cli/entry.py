@@ -96,7 +96,8 @@ def serve(opts: dict) -> int:
 
     try:
         try:
-            library = Library(Path(opts["index"]) if opts["index"] else None)
+            typed = opts["index"] or os.environ.get("RULEBASE_INDEX")  # (a folder the user named)
+            library = Library(Path(opts["index"]) if opts["index"] else None, typed=bool(typed))
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             library.announce = lambda message: print(printable(f"note: {message}"), file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
