@@ -65,8 +65,9 @@ class Status:
 
 
 class Library:
-    def __init__(self, index_dir: Path | None = None, corpus_dir: Path | None = None):
+    def __init__(self, index_dir: Path | None = None, corpus_dir: Path | None = None, typed: bool = False):
         self.index_dir = Path(index_dir) if index_dir else default_index_dir()
+        self._given = typed  # a folder the user typed (--index, RULEBASE_INDEX): its parent must exist
         self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
         self.stale_reason: str | None = None  # set when a stale index is used read-only
         self.notify: Callable[[str], None] | None = None  # told of damage found after ensure()
@@ -103,7 +104,7 @@ class Library:
         # lazy: build code only when an index is built
         from rulebase.build.builder import expected_fingerprint
 
-        check_directory(self.index_dir)
+        check_directory(self.index_dir, self._given)
         generation = current_generation(self.index_dir)
         problem = None
         if generation is not None:
@@ -122,7 +123,7 @@ class Library:
         # lazy: build code only when an index is built
         from rulebase.build.builder import build
 
-        check_directory(self.index_dir)
+        check_directory(self.index_dir, self._given)
         try:
             for attempt in range(1, CORPUS_RETRIES + 1):
                 sources = self.sources
@@ -195,7 +196,7 @@ class Library:
                 and store_damage(quick) is None and not leftovers(self.index_dir)):
             self._generation = quick  # nothing the build read has changed: no need to re-hash
             return quick
-        check_directory(self.index_dir)  # a file named by --index: said so, not 'not writable'
+        check_directory(self.index_dir, self._given)  # a file named by --index: said so, not 'not writable'
         refuse_foreign(self.index_dir)  # the user's own folder: never read, cleaned or built into
         status = self.status(checksums=False)
         generation = status.generation
@@ -240,7 +241,7 @@ class Library:
             return generation
         if generation is None and self.announce is not None and all(
                 path.is_file() for source in self.sources for path in source.paths):  # (else: its one-line error)
-            self.announce(f"building the index in {self.index_dir} (first use: a minute or two)")
+            self.announce(f"building the index in {self.index_dir} (first use: a few minutes)")
         try:
             return self.build(progress, force=False)
         except DiskFull as exc:
@@ -405,9 +406,15 @@ class _Guarded:
         return lambda *args, **kwargs: library._call(name, attr, args, kwargs)
 
 
-def check_directory(index_dir: Path) -> None:
+def check_directory(index_dir: Path, given: bool = False) -> None:
     """Raise IndexError_ when the index path is a file or lies inside one (`--index notes.txt`
-    used to be refused as 'no index, and the directory is not writable')."""
+    used to be refused as 'no index, and the directory is not writable'), or, for a path the user
+    gave (`given`), when the folder it would go in does not exist: a mistyped `--index
+    /nonexistent/x` made that folder and built 150 MB there."""
+    if given and not index_dir.exists() and not index_dir.parent.is_dir() and not index_dir.parent.exists():
+        raise IndexError_(f"no such folder {index_dir.parent}", str(index_dir),
+                          "give --index (or RULEBASE_INDEX) a folder that exists or a new one inside an existing "
+                          "folder (it is created there)")
     probe = index_dir
     while not probe.is_dir():
         if probe.exists():

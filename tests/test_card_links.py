@@ -503,3 +503,13 @@ def test_real_card_links_name_the_card_words(cards_of):
     assert not {"603.6c", "603.10"} & set(taker)  # "until this creature leaves the battlefield": a duration
     monarch = {link["title"]: link["reason"] for link in cards_of("Palace Jailer").card["links"]}
     assert monarch["The Monarch"] == "the monarch"  # "you become the monarch": 724 on 2026-01-16, 725 since
+
+
+def test_a_reason_that_repeats_a_fact_is_said_once(library):
+    """White Knight's first strike read '702.7 First Strike <- keyword: First strike; First strike'."""
+    assert rules_module.said_once(["keyword: First strike", "First strike"]) == ["keyword: First strike"]
+    assert rules_module.said_once(["keyword: Flying", "flying", "Flying"]) == ["keyword: Flying"]
+    assert rules_module.said_once(["Protection from black", "keyword: Protection"]) == [
+        "Protection from black", "keyword: Protection"]
+    links = library.store.get(library.store.card_named("white knight")[0][0]).card["links"]
+    assert [link["reason"] for link in links if link["rule"] == "702.7"] == ["keyword: First strike"]

@@ -547,20 +547,21 @@ def test_index_naming_a_file_on_the_fast_path(tmp_path):
 
 def test_a_first_build_says_where_it_goes(ck2008_corpus, tmp_path, monkeypatch):
     """`--index /nonexistent/x` built a 100 MB index there with nothing said when piped: a first
-    build says where it goes, on stderr, on both paths (the folder is still made: a new --index
-    is how a user starts a second index)."""
+    build says where it goes, on stderr, on both paths (a new folder inside an existing one is still
+    made: a new --index is how a user starts a second index; one whose parent does not exist is
+    refused, tests/test_library.py)."""
     corpus, env = ck2008_corpus(tmp_path)
     for key, value in env.items():
         if key.startswith("RULEBASE_"):
             monkeypatch.setenv(key, value)
-    index = tmp_path / "not" / "yet" / "index"
+    index = tmp_path / "not-yet-index"
     first = runner.invoke(app, ["--index", str(index), "lookup", "306.5"])
     assert first.exit_code == 0, first.output
-    assert first.stderr == f"note: building the index in {index} (first use: a minute or two)\n"
+    assert first.stderr == f"note: building the index in {index} (first use: a few minutes)\n"
     again = runner.invoke(app, ["--index", str(index), "lookup", "306.5"])
     assert (again.exit_code, again.stderr, again.stdout) == (0, "", first.stdout)
     fast = tmp_path / "fast"  # lookup's and search's path without typer
     done = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(fast), "search", "exalted"], env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == f"note: building the index in {fast} (first use: a minute or two)\n"
+    assert done.stderr == f"note: building the index in {fast} (first use: a few minutes)\n"

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from rulebase.cli.render_changes import render_compare
-from rulebase.core.eras import OPEN_END, edition_for_date, labels_between, next_day, show
+from rulebase.core.eras import OPEN_END, edition_for_date, labels_between, next_day, show, today
 from rulebase.core.errors import ManifestError, UsageError
 from rulebase.core.records import fold_space
 from rulebase.core.sources import default_corpus_dir
@@ -25,7 +25,7 @@ from rulebase.rules.compare import (
     parse_editions,
 )
 from rulebase.rules.history import classify
-from rulebase.rules.periods import SAME_RULE, column_periods, is_era
+from rulebase.rules.periods import SAME_RULE, is_era, topic_columns
 
 REQUIRED = {
     "damage timing", "mana burn", "first player's first draw", "deck size and copies", "turn structure",
@@ -48,12 +48,21 @@ def test_required_topics_are_curated(topics):
     assert {t.name for t in topics} >= REQUIRED
 
 
+def _periods(library, topic) -> dict:
+    """Each curated column's days in force (several stretches' when its text came back: the first)."""
+    out = {}
+    for column in topic_columns(library.store, topic):
+        if column.curated is not None:
+            out.setdefault(column.curated, column.period)
+    return out
+
+
 def test_every_citation_exists_in_its_edition_and_quotes_verbatim(topics, library):
     """An edition column quotes that edition's documents; a Comprehensive Rules era column quotes
     archive versions in force during the column's period (read from the archive)."""
     checked = 0
     for topic in topics:
-        periods = column_periods(library.store, topic)
+        periods = _periods(library, topic)
         for edition, (_summary, quotes) in topic.editions.items():
             for quote in quotes:
                 record = library.store.get(quote.id)
@@ -70,21 +79,40 @@ def test_every_citation_exists_in_its_edition_and_quotes_verbatim(topics, librar
     assert checked >= 150
 
 
+@pytest.mark.parametrize("name", [t.name for t in load_topics(default_corpus_dir() / TOPICS_FILE)])
+def test_the_columns_cover_every_day_from_the_first_text_to_now_without_overlap(topics, library, name):
+    """Every era the topic's text was in force has a column, the Comprehensive Rules releases of
+    1999-2026 included (`compare "mana burn"` jumped from 6th Edition's 1999 text to 10th's, and
+    10th Edition's column carried the edition's dates, not its text's); each curated column is
+    shown, and each column quotes only texts in force in it."""
+    topic = find_topic(topics, name)
+    columns = topic_columns(library.store, topic)
+    assert {c.curated for c in columns} >= set(topic.editions), name  # every curated column has days
+    for before, after in zip(columns, columns[1:], strict=False):
+        assert next_day(before.period.last) == after.period.first, (name, before.label, after.label)
+    assert columns[0].period.first == min(c.period.first for c in columns)
+    assert columns[-1].period.last == OPEN_END and columns[-1].period.first <= today(), name
+    assert len({c.label for c in columns}) == len(columns), name
+    spans = library.store.windows([rid for c in columns for rid in c.versions])
+    for column in columns:
+        if column.curated is None:  # read from the archive: the versions in force on its first day
+            assert column.versions or column.removed, (name, column.label)
+            for rid in column.versions:
+                first, last = spans[rid]
+                assert first <= column.period.first <= last, (name, column.label, rid)
+        if column.label not in (*EDITIONS, "alpha"):  # labelled by the era its first day falls in
+            era = edition_for_date(show(column.period.first))[0]
+            assert column.label in (era, f"cr{show(column.period.first)}"), (name, column.label)
+
+
 def test_every_topic_has_comprehensive_rules_eras_up_to_today(topics, library):
-    """Each topic's era columns follow one another, each labelled with the era its period starts
-    in, and the newest is in force now and quotes a text in force now."""
+    """The newest column is in force now and quotes a text in force now."""
     store = library.store
     for topic in topics:
-        periods = column_periods(store, topic)
-        eras = sorted((ed for ed in topic.editions if is_era(ed)), key=lambda ed: periods[ed].first)
-        assert eras, topic.name
-        for ed in eras:
-            assert edition_for_date(show(periods[ed].first))[0] == ed, (topic.name, ed, periods[ed])
-        for older, newer in zip(eras, eras[1:], strict=False):
-            assert next_day(periods[older].last) == periods[newer].first, (topic.name, older, newer)
-        newest = topic.editions[eras[-1]]
-        assert periods[eras[-1]].now, topic.name
-        spans = store.windows([q.id for q in newest.citations])
+        newest = topic_columns(store, topic)[-1]
+        assert newest.period.now, topic.name
+        ids = [q.id for q in topic.editions[newest.curated].citations] if newest.curated else list(newest.versions)
+        spans = store.windows(ids)
         assert any(last == OPEN_END for _, last in spans.values()), (topic.name, "quotes no text in force now")
 
 
@@ -93,7 +121,7 @@ def test_a_since_version_is_a_change_and_summary_dates_come_from_the_data(topics
     column's summary gives is its period's first day or a day a cited version took effect."""
     store = library.store
     for topic in topics:
-        periods = column_periods(store, topic)
+        periods = _periods(library, topic)
         for ed, column in topic.editions.items():
             if column.since:
                 record = store.get(column.since)
@@ -105,6 +133,35 @@ def test_a_since_version_is_a_change_and_summary_dates_come_from_the_data(topics
                                                     store.windows([q.id for q in column.citations]).values()}
                 for said in re.findall(r"\d{4}-\d\d-\d\d", column.summary):
                     assert said in days, (topic.name, ed, said)
+
+
+@pytest.mark.parametrize("topic, day, column, says", [
+    ("mana burn", "2005-06-01", "cr2003", "Note that mana burn is loss of life, not damage"),
+    ("mana burn", "2002-06-01", "cr1999-11-01", "Note that mana burn is loss of life, not damage"),
+    ("legends", "2005-06-01", "cr2004", "the supertype legendary, all are put into their owners' graveyards"),
+    ("legends", "2002-06-01", "cr2001", "all except the one that has been a Legend or legendary permanent"),
+])
+def test_as_of_ends_with_the_text_in_force_that_day(library, topic, day, column, says):
+    """`compare "mana burn" --as-of 2005` ended at 6th Edition's 1999 text; `compare legends
+    --as-of 2005` quoted the 1999 rule, not 2004's 'all are put into their owners' graveyards'."""
+    from rulebase.core.eras import day as day_of
+
+    when = day_of(day)
+    result = compare(library, topic, when=when)
+    last = result.editions[-1]
+    assert last.edition == column and last.period.first <= when <= last.period.last
+    assert any(says in q.quote for q in last.citations), [q.quote for q in last.citations]
+    record = library.store.get(next(q.id for q in last.citations if says in q.quote))
+    first, end = library.store.windows([record.id])[record.id]
+    assert record.source == "cr" and first <= when <= end  # the archive's own text of that day
+
+
+def test_editions_keep_their_labels_with_their_texts_days(library):
+    data = comparison_json(compare(library, "damage timing"))["editions"]
+    assert data["10e"]["in_force"]["first"] != "2007-07-13"  # (the text's days, not the edition's)
+    assert data["cr2001"]["in_force"] == {"first": "2001-09-24", "last": "2003-06-30"}
+    labels = list(data)
+    assert labels.index("cr2001") < labels.index("10e") < labels.index("cr2009")
 
 
 def test_mana_burn_is_gone_from_2009_07_11_by_the_archive(library):
@@ -243,7 +300,7 @@ def test_compare_json_for_mana_burn(library):
                              "effects that affect damage.",
                     "pages": [],
                 }],
-                "in_force": {"first": "2007-07-13", "last": "2009-07-10"},
+                "in_force": {"first": "2005-08-01", "last": "2009-07-10"},  # (its text's days)
                 "in_force_now": False,
                 "column": "10e",
                 "removed": [],
@@ -319,11 +376,12 @@ def test_narrow_terminal_renders_one_panel_per_edition(library):
 
 
 def test_wide_terminal_renders_one_column_per_edition(library):
-    out = _render(library, 400)  # (eight columns of 50)
+    out = _render(library, 600)  # (thirteen columns of 46)
     lines = out.splitlines()
     assert "damage timing: how the editions compare" in lines[0]
     header = next(line for line in lines if "4e" in line)
-    assert header.split() == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009", "cr2024"]
+    assert header.split() == ["alpha", "4e", "5e", "6e", "cr2001", "cr2003", "cr2003-10-01", "10e", "cr2009-02-01",
+                              "cr2009", "cr2011", "cr2016", "cr2024"]
     assert "in force 2024-11-08 to now" in out
     assert "╭" not in out
     assert "— rb4e:resolving-fast-effects.4 p46-47" in out and "— cr2008:310.4a" in out
@@ -339,7 +397,7 @@ def test_plain_output_when_not_a_terminal(library):
     lines = _render(library, 80, "6e", terminal=False).splitlines()
     assert lines[:4] == [
         "damage timing: how the editions compare",
-        "[6e]  in force 1999-04-23 to 2001-04-10",
+        "[6e]  in force 1999-04-23 to 2001-09-23",
         "  Combat damage is announced and goes on the stack as one entry; players may still play spells and "
         "abilities before it resolves, it is dealt as assigned even if its creature has left play, and damage is "
         "removed in the cleanup step. The Hungarian guide says the same.",
@@ -354,6 +412,6 @@ def test_as_of_keeps_the_era_columns_in_force_by_then(library):
     from rulebase.core.eras import day
 
     before = compare(library, "damage timing", when=day("2024-06-30"))
-    assert [s.edition for s in before.editions][-2:] == ["10e", "cr2009"]  # Foundations came in November
+    assert [s.edition for s in before.editions][-2:] == ["cr2011", "cr2016"]  # Foundations came in November
     after = compare(library, "damage timing", when=day("2024-12-31"))
     assert [s.edition for s in after.editions][-1] == "cr2024"

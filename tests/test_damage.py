@@ -250,7 +250,7 @@ def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_pa
     monkeypatch.setattr("rulebase.build.builder.write_db", full)
     first = runner.invoke(app, ["--index", str(index), "lookup", "502.83a"])
     assert (first.exit_code, first.stdout) == (2, "")
-    assert first.stderr == (f"note: building the index in {index} (first use: a minute or two)\n"
+    assert first.stderr == (f"note: building the index in {index} (first use: a few minutes)\n"
                             f"error: {index}: no space left to build the index (No space left on device) - free "
                             "some space or point --index or RULEBASE_INDEX at another directory\n")
     assert json.loads((index / ".build-failed").read_text())["error"].startswith("no space left")
@@ -362,11 +362,11 @@ def test_a_folder_that_is_not_an_index_is_refused_untouched(mini, home, args):
 
 def test_a_new_or_empty_folder_becomes_a_marked_index(mini, tmp_path):
     env, _, baseline = mini
-    for folder in (tmp_path / "new" / "index", tmp_path / "empty"):
+    for folder in (tmp_path / "new-index", tmp_path / "empty"):  # (a new one inside an existing folder)
         if folder.name == "empty":
             folder.mkdir()
         result = _run(env, folder, "lookup", "502.83a", "--json")
-        note = f"note: building the index in {folder} (first use: a minute or two)\n"
+        note = f"note: building the index in {folder} (first use: a few minutes)\n"
         assert (result.returncode, result.stdout, result.stderr) == (0, baseline["lookup"], note)
         assert (folder / ".rulebase-index").read_text().startswith("This directory is a rulebase index")
 

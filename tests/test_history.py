@@ -10,7 +10,7 @@ from collections import Counter
 from typer.testing import CliRunner
 
 from rulebase.cli.app import app
-from rulebase.rules.history import changes_between, history
+from rulebase.rules.history import changes_between, history, outside_note
 
 runner = CliRunner()
 
@@ -247,14 +247,17 @@ def test_define_as_of_gives_the_definition_in_force(index_dir):
 
 def test_compare_damage_timing_has_the_stack_and_post_2009_columns(index_dir, library):
     data = json.loads(run(index_dir, "compare", "damage timing", "--json").stdout)
-    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "10e", "cr2009", "cr2024"]
+    # every stretch of the rules' text its own column, in time order (compare's periods.topic_columns)
+    assert list(data["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "cr2003", "cr2003-10-01", "10e",
+                                      "cr2009-02-01", "cr2009", "cr2011", "cr2016", "cr2024"]
     for edition in ("cr2001", "cr2009", "cr2024"):
         for cite in data["editions"][edition]["citations"]:
             record = library.store.get(cite["id"])
             assert cite["quote"] in " ".join(record.text.split())
     assert "doesn't use the stack" in data["editions"]["cr2009"]["citations"][0]["quote"]
     as_of = json.loads(run(index_dir, "compare", "damage timing", "--as-of", "2005", "--json").stdout)
-    assert list(as_of["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001"]
+    assert list(as_of["editions"]) == ["alpha", "4e", "5e", "6e", "cr2001", "cr2003", "cr2003-10-01", "10e"]
+    assert as_of["editions"]["10e"]["in_force"]["first"] == "2005-08-01"  # (in force on 2005-12-31)
 
 
 def test_lookup_of_any_archive_number_lists_its_children_in_number_order(library):
@@ -396,3 +399,19 @@ def test_a_step_that_only_moves_a_space_is_typography(library, index_dir):
     assert not typography_only("can't attack", "can attack") and not typography_only("play", "lay")
     out = run(index_dir, "history", "cr:108.2@2012-06-01").stdout
     assert "  2012-06-01 to " in out and "108.2  quotes, dashes or spacing changed only  (cr:108.2@2012-06-01)" in out
+
+
+def test_a_date_past_the_newest_release_is_told_of_the_documents_searched(library, index_dir):
+    """`search -s ipg --as-of 2026` was told of the Comprehensive Rules release of 2026-04-17, a
+    document the filter left out: the note names the IPG's newest release."""
+    from rulebase.core.eras import day
+
+    when = day("2026", end=True)
+    assert "Comprehensive Rules release of 2026-04-17" in outside_note(library.store, when)
+    assert outside_note(library.store, when, ["ipg"]) == (
+        "2026-12-31 is after the newest release in the index, the IPG release of 2024-09-23: these are its "
+        "rules, the newest there are")
+    result = CliRunner().invoke(app, ["--index", str(index_dir), "search", "missed trigger", "-s", "ipg",
+                                      "--as-of", "2026", "-n", "1"])
+    assert result.exit_code == 0
+    assert "Comprehensive Rules" not in result.stderr and "the IPG release of 2024-09-23" in result.stderr

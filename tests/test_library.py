@@ -118,3 +118,21 @@ def test_an_input_changed_while_the_build_read_it_leaves_the_stamp_stale(tmp_pat
     monkeypatch.setattr(builder, "assemble", touching)
     built = library.build(force=False)
     assert not stamp_matches(built.meta["stamp"], library._watched())
+
+
+def test_an_index_folder_whose_parent_does_not_exist_is_refused(tmp_path):
+    """A mistyped `--index /nonexistent/x` made the folders and built 150 MB there: refused in one
+    line, exit 2, nothing created; a new folder inside an existing one is still made."""
+    from typer.testing import CliRunner
+
+    from rulebase.cli.app import app
+
+    missing = tmp_path / "nonexistent" / "x"
+    with pytest.raises(IndexError_, match="no such folder"):
+        Library(missing, typed=True).ensure()
+    result = CliRunner().invoke(app, ["--index", str(missing), "lookup", "702.19b"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {missing}: no such folder {missing.parent} - give --index (or RULEBASE_INDEX) a "
+                             "folder that exists or a new one inside an existing folder (it is created there)\n")
+    assert not missing.parent.exists()
+    assert Library(tmp_path / "new", typed=True).status().generation is None  # (its parent exists: made on build)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulebase.search.question import split_query, weak_words, without_links
+from rulebase.search.question import split_query, straight_quotes, weak_words, without_links
 
 
 def test_split_query():
@@ -51,3 +51,22 @@ def test_the_index_reads_power_and_toughness_as_the_query_does():
     analyse = make_schema()["text"].analyzer
     assert [t.text for t in analyse("gets +2/+0 and -X/-X; 0/0 tokens")] == ["get", "+2/+0", "and", "-x/-x", "0/0", "token"]
     assert [t.text for t in analyse("rule 702.19c and/or 2009/07/11")] == ["rule", "702.19c", "and", "or", "2009/07", "11"]
+
+
+def test_typographic_quotes_make_a_phrase():
+    assert split_query(straight_quotes("“destroy all creatures”")) == (["destroy", "all", "creatures"],
+                                                                      ["destroy all creatures"])
+    assert straight_quotes("„a” «b» it’s") == '"a" "b" it’s'  # (an apostrophe stays)
+
+
+def test_a_card_search_for_a_phrase_finds_the_phrase_only(library):
+    """`search --kind card` with a quoted phrase lists the cards printing it, not its loose words;
+    in curly quotes too (they were read as three loose words: 25,852 results)."""
+    import re
+
+    from rulebase.search.request import run_search
+
+    for typed in ('"destroy all creatures"', "“destroy all creatures”"):
+        results = run_search(library, typed, {"kind": ["card"]}, 500)
+        texts = [re.sub(r"\s+", " ", results.records[h.id].text.lower()) for h in results.hits]
+        assert 90 < results.total < 120 and all("destroy all creatures" in t for t in texts), typed

@@ -33,6 +33,30 @@ def failure(exc: BaseException) -> tuple[list[str], int]:
     return [f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"], 3
 
 
+def failure_json(exc: BaseException) -> dict:
+    """What --json writes on stdout for an error, beside the lines on stderr (docs/reference.md,
+    JSON shapes, errors): the message, what to do next, any suggestions and the exit code."""
+    lines, code = failure(exc)
+    hint = exc.hint if isinstance(exc, RulebaseError) else None
+    what = lines[0].removeprefix("error: ")
+    if isinstance(exc, RulebaseError) and not isinstance(exc, NotText):  # (the hint on its own)
+        what = f"{exc.where}: {exc.what}" if exc.where else exc.what
+    return {"error": what, "hint": hint,
+            "suggestions": list(getattr(exc, "suggestions", []) or []), "exit_code": code}
+
+
+def usage_json(lines: list[str]) -> dict:
+    """A usage error's --json form: the same shape as failure_json's, exit code 2."""
+    return {"error": lines[0].removeprefix("error: "), "hint": lines[1] if len(lines) > 1 else None,
+            "suggestions": [], "exit_code": 2}
+
+
+def json_asked(argv: list[str]) -> bool:
+    """Whether --json is among a command line's options (before any `--`)."""
+    options = argv[:argv.index("--")] if "--" in argv else argv
+    return "--json" in options
+
+
 def version_line() -> str:
     """What `rulebase --version` prints."""
     return f"rulebase {package_version()}"

@@ -1,5 +1,5 @@
 """The terminal: a Console that lets no control character through, lines wrapped at word
-boundaries, highlight marks, paging through less, and the build's progress bar: what the
+boundaries, highlight marks, paging through less, and the build's progress: what the
 renderers (render.py, render_changes.py) print through.
 """
 
@@ -139,36 +139,52 @@ def print_lines(console: Console, lines: list[str]) -> None:
         print_line(console, line)
 
 
+STAGES = {"ingest": ("reading {total:,} sources", "read {total:,} sources"),
+          "index": ("indexing {total:,} records", "indexed {total:,} records")}
+
+
+def stage_text(stage: str, done: int, total: int) -> str:
+    """What a build stage says: what it works on, and how far only when it reports how far (a
+    stage reports its start and its end; a bar held at 0% for two minutes said nothing true)."""
+    going, finished = STAGES.get(stage, (stage + " ({total:,})", stage + " done ({total:,})"))
+    if done >= total:
+        return "building index: " + finished.format(total=total)
+    counted = f" ({done:,} of {total:,})" if done else ""
+    return "building index: " + going.format(total=total) + counted
+
+
 @contextmanager
-def build_progress(enabled: bool = True):
-    """A progress bar on stderr while the index builds; a no-op when piped or disabled. The bar
-    (and rich.progress) starts with the first report, so a command on a current index pays
-    nothing for it and prints no cursor codes."""
-    console = sized(Console(stderr=True))
+def build_progress(enabled: bool = True, console: Console | None = None):
+    """The build's progress on stderr: each stage (the sources read, the records indexed) with a
+    spinner and the time it has taken; a no-op when piped or disabled. The display (and
+    rich.progress) starts with the first report, so a command on a current index pays nothing
+    for it and prints no cursor codes."""
+    console = console or sized(Console(stderr=True))
     if not enabled or not console.is_terminal:
         yield None
         return
-    bars: list = []
+    shown: list = []
     tasks: dict[str, int] = {}
 
     def update(stage: str, done: int, total: int) -> None:
-        if not bars:
+        if not shown:
             # lazy: rich (~40 ms) only for a terminal
-            from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-            bars.append(Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                                 console=console, transient=True))
-            bars[0].start()
-        bar = bars[0]
+            shown.append(Progress(SpinnerColumn(finished_text="-"), TextColumn("{task.description}"),
+                                  TimeElapsedColumn(), console=console, transient=True))
+            shown[0].start()
+        display = shown[0]
         if stage not in tasks:
-            tasks[stage] = bar.add_task(f"building index: {stage}", total=total)
-        bar.update(tasks[stage], completed=done, total=total)
+            tasks[stage] = display.add_task(stage_text(stage, done, total), total=max(total, 1))
+        display.update(tasks[stage], description=stage_text(stage, done, total), completed=done,
+                       total=max(total, 1))
 
     try:
         yield update
     finally:
-        if bars:
-            bars[0].stop()
+        if shown:
+            shown[0].stop()
 
 
 _LESS_STRING = set("DkoOpPtT")  # less options whose string value runs to '$' or the end of LESS

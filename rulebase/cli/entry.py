@@ -90,13 +90,14 @@ def undecodable(argv: list[str]) -> str | None:
 
 def serve(opts: dict) -> int:
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli.common import failure, silence_output
+    from rulebase.cli.common import failure, failure_json, silence_output
     from rulebase.cli.plain import printable
     from rulebase.library import Library
 
     try:
         try:
-            library = Library(Path(opts["index"]) if opts["index"] else None)
+            typed = opts["index"] or os.environ.get("RULEBASE_INDEX")  # (a folder the user named)
+            library = Library(Path(opts["index"]) if opts["index"] else None, typed=bool(typed))
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             library.announce = lambda message: print(printable(f"note: {message}"), file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path
@@ -120,6 +121,8 @@ def serve(opts: dict) -> int:
             lines, code = failure(exc)
             for line in lines:
                 print(printable(line), file=sys.stderr)
+            if opts["json"]:  # --json answers in JSON, errors included
+                _dump(failure_json(exc))
             return code
     except BrokenPipeError:  # the reader went away (`| head -1`), even while an error was reported
         silence_output()

@@ -81,7 +81,8 @@ def diff_text(ops) -> str:
 
 
 def diff_header(result) -> str:
-    state = "differ" if result.changed else "are identical word for word"
+    state = ("differ in quotes, dashes or spacing only" if result.typography
+             else "differ" if result.changed else "are identical word for word")
     return f"{result.a.id} -> {result.b.id}: texts {state} (similarity {result.similarity:.2f})"
 
 

@@ -81,25 +81,29 @@ def day_asked(as_of: str | None) -> int | None:
     return as_of_day(as_of)
 
 
-def note_outside(library, *days: int | None) -> None:
+def note_outside(library, *days: int | None, sources: list[str] | None = None) -> None:
     """A note on stderr for each date given that lies past the newest release or before the
-    oldest document (so --json stdout stays JSON): the answer is the newest rules, or none."""
+    oldest document (so --json stdout stays JSON): the answer is the newest rules, or none.
+    `sources`: the documents a --source filter passes (the note speaks of those only)."""
     from rulebase.cli.common import say_notes
     from rulebase.rules.history import outside_note
 
     say_notes([note for when in dict.fromkeys(days) if when is not None
-               if (note := outside_note(library.store, when))])
+               if (note := outside_note(library.store, when, sources))])
 
 
-def _echo_failure(exc: BaseException) -> None:
-    """Print what common.failure makes of an exception and exit with its code."""
+def _echo_failure(exc: BaseException, json_out: bool = False) -> None:
+    """Print what common.failure makes of an exception and exit with its code; with --json, the
+    error as JSON on stdout too."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli.common import failure
+    from rulebase.cli.common import failure, failure_json
     from rulebase.cli.plain import printable
 
     lines, code = failure(exc)
     for line in lines:
         typer.echo(printable(line), err=True)
+    if json_out:
+        print_json(failure_json(exc))
     raise typer.Exit(code) from None
 
 
@@ -116,7 +120,7 @@ def funnel(fn):
         except RulebaseError as exc:
             if invocation.traceback:
                 raise
-            _echo_failure(exc)
+            _echo_failure(exc, bool(kwargs.get("json_out")))
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except BrokenPipeError:  # the reader went away (`rulebase changes | head -1`): not an error
@@ -128,7 +132,7 @@ def funnel(fn):
         except Exception as exc:
             if invocation.traceback:
                 raise
-            _echo_failure(exc)
+            _echo_failure(exc, bool(kwargs.get("json_out")))
 
     return wrapper
 

@@ -24,7 +24,7 @@ class State:
             # lazy: each command loads only what it runs (cold start)
             from rulebase.library import Library
 
-            self._library = Library(self.index)
+            self._library = Library(self.index, typed=self.index is not None)  # (--index or RULEBASE_INDEX)
             self._library.notify = _warn  # what a build refused or repaired: one line each, on stderr
         return self._library
 

@@ -63,8 +63,16 @@ class Group(_Context, _Verbatim, TyperGroup):
             # lazy: only the output form asked for
             from rulebase.cli.plain import printable
 
-            for line in usage_lines(exc):
+            lines = usage_lines(exc)
+            for line in lines:
                 click.echo(printable(line), err=True)
+            # lazy: only this rarer path needs it
+            from rulebase.cli.common import json_asked, usage_json
+
+            if json_asked(list(sys.argv[1:] if args is None else args)):  # --json answers in JSON, errors too
+                from rulebase.cli.views import dumps
+
+                click.echo(dumps(usage_json(lines)))
             sys.exit(2)
         except click.ClickException as exc:
             exc.show()

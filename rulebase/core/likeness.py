@@ -1,4 +1,5 @@
-"""How alike two names are, for 'did you mean': typing slips, and the names close enough to offer.
+"""How alike two names are, for 'did you mean': typing slips, the names close enough to offer,
+and the names that hold the words typed (a word of a name: 'bolt' for Lightning Bolt).
 
 A suggestion is only worth printing when it is what the user meant to type: `define flurble`
 offered "double" (three slips), and a list of anything vaguely alike reads as noise.
@@ -44,3 +45,15 @@ def close_names(word: str, names: Iterable[str], limit: int = 5) -> list[str]:
         elif len(word) >= COMPLETES and name.startswith(word):
             scored.append((most + 1, len(name), name))
     return [name for *_, name in sorted(scored)][:limit]
+
+
+def holding_words(text: str, names: Iterable[str], limit: int = 40) -> list[str]:
+    """The names (as given, each once) that hold every word of `text` as a whole word, shortest
+    first: `card bolt` meant one of the cards called "... Bolt", which no count of slips finds
+    ('Jolt' and 'Boil' are one slip away, 'Lightning Bolt' ten). Words are compared lower-cased;
+    `names` are expected folded as the caller folds `text`."""
+    words = text.lower().split()
+    if not words:
+        return []
+    found = {name for name in names if set(words) <= set(name.lower().split())}
+    return sorted(found, key=lambda name: (len(name), name))[:limit]

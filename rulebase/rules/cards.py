@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 
 from rulebase.core.errors import NotFound, UsageError
+from rulebase.core.likeness import holding_words
 from rulebase.core.records import Record
 from rulebase.index.store import RecordStore
 from rulebase.ingest.cards.names import fold_name
@@ -21,6 +22,7 @@ from rulebase.ingest.cards.names import fold_name
 BRACKETS = re.compile(r"^\s*\[\[(.*)\]\]\s*$")
 MAX_NAME = 200  # longer than any card's name ("Our Market Research Shows..." is 141 characters)
 SUGGESTIONS = 5
+HOLDING = 40  # the cards whose names hold the words typed: all of them, up to this many (31 hold 'bolt')
 
 
 @dataclass
@@ -85,11 +87,14 @@ def strip_brackets(text: str) -> str:
 
 
 def suggest(store: RecordStore, key: str) -> list[str]:
-    """The card names nearest a folded name that named none, as they are printed."""
+    """The card names a folded name that named none may mean, as they are printed: the cards
+    whose names hold its words ('bolt': Lightning Bolt, 'ancestral': Ancestral Recall), then the
+    names nearest it in spelling."""
     if not key:
         return []
     keys = store.card_keys()
-    close = get_close_matches(key, keys, n=SUGGESTIONS, cutoff=0.75)
+    holding = holding_words(key, keys, HOLDING)
+    close = holding + [k for k in get_close_matches(key, keys, n=SUGGESTIONS, cutoff=0.75) if k not in holding]
     names = []
     for near in close:
         for card_id, _ in store.card_named(near)[:1]:

@@ -15,6 +15,7 @@ from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, brief, fold_space
 from rulebase.rules.definitions import define, grouped
 from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
+from rulebase.rules.history import typography_only
 from rulebase.rules.lookup import suggest
 from rulebase.rules.reference import record_named
 
@@ -32,6 +33,12 @@ class RecordDiff:
     @property
     def changed(self) -> bool:
         return changed(self.ops)
+
+    @property
+    def typography(self) -> bool:
+        """The texts differ only in quotes, dashes or spacing: history's own test (typography_only),
+        so `diff` says what `history` and `lookup` say of the same two versions."""
+        return self.changed and typography_only("".join(op.a for op in self.ops), "".join(op.b for op in self.ops))
 
 
 @dataclass(slots=True)
@@ -175,13 +182,14 @@ def _side(record: Record) -> dict:
 
 def record_diff_json(result: RecordDiff) -> dict:
     return {"a": _side(result.a), "b": _side(result.b), "changed": result.changed,
-            "similarity": result.similarity, "ops": ops_json(result.ops)}
+            "typography_only": result.typography, "similarity": result.similarity, "ops": ops_json(result.ops)}
 
 
 def term_diff_json(result: TermDiff) -> dict:
     return {"term": result.term,
             "definitions": [{**brief(r), "text": result.text(r), "parts": result.ids(r)} for r in result.definitions],
-            "diffs": [{"a": d.a.id, "b": d.b.id, "changed": d.changed, "similarity": d.similarity,
+            "diffs": [{"a": d.a.id, "b": d.b.id, "changed": d.changed, "typography_only": d.typography,
+                       "similarity": d.similarity,
                        "ops": ops_json(d.ops)} for d in result.diffs],
             "skipped": [{"a": a, "b": b, "reason": why} for a, b, why in result.skipped]}
 

@@ -9,6 +9,7 @@ passages as citations. Pure core: no printing, typed errors only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from rulebase.core.eras import OPEN_END, edition_for_date, era_window, show, tod
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_space
 from rulebase.core.sources import DATED, edition_rank
-from rulebase.rules.periods import Period, Removal, column_periods, is_era, removal
+from rulebase.rules.periods import EraColumn, Period, Removal, is_era, removal, topic_columns
 from rulebase.rules.terms import hungarian_for, term_map
 from rulebase.rules.topics import (  # noqa: F401 (the names compare's callers import from here)
     EDITIONS,
@@ -34,6 +35,7 @@ from rulebase.search.hits import unmark
 from rulebase.search.request import run_search
 
 SEARCH_LIMIT = 3
+STRETCH_LABEL = re.compile(r"^cr\d{4}-\d\d-\d\d$")  # a column that starts inside an era another labels
 
 
 @dataclass(slots=True)
@@ -64,15 +66,23 @@ def parse_editions(value: str | None, available: Iterable[str] = EDITIONS,
     Rules eras of the archive (cr2003 ... cr2026) to the bundled four; `default` are the columns
     shown when none are asked for (all available ones when None)."""
 
-    known = sorted((set(EDITIONS) | set(available)) - {DATED}, key=edition_rank)
+    known = sorted((set(EDITIONS) | set(available)) - {DATED}, key=label_rank)
     if value is None or not value.strip():
-        return sorted(set(default) & set(known), key=edition_rank) if default is not None else known
+        return sorted(set(default) & set(known), key=label_rank) if default is not None else known
     asked = [v.strip().lower() for v in value.split(",") if v.strip()]
     unknown = [v for v in asked if v not in known]
     if unknown or not asked:
         raise UsageError(f"unknown edition {', '.join(map(repr, unknown)) or repr(value)}",
                          hint="choose from " + ", ".join(known) + " (comma-separated)")
     return [ed for ed in known if ed in asked]
+
+
+def label_rank(label: str) -> tuple[int, int]:
+    """Chronological order of column labels: the editions' and eras' (edition_rank), and a
+    stretch's (cr2003-10-01) by its first day."""
+    if STRETCH_LABEL.match(label):
+        return (0, int(label[2:].replace("-", "")))
+    return edition_rank(label)
 
 
 def hungarian_query(text: str, terms: list[Record]) -> str:
@@ -87,46 +97,58 @@ def hungarian_query(text: str, terms: list[Record]) -> str:
     return " ".join([text, *found])
 
 
-def curated(library, topic: Topic, editions: list[str]) -> Comparison:
-    """A curated topic, with each quote's pages read from its record and each column's days in
-    force read from the archive (periods.py). A Comprehensive Rules era asked for that the topic
-    has no column of shows the column in force then (cr2026: the newest); any other edition
-    (a user-added document's) is searched."""
+AS_READ = "(no summary written for this stretch: the topic's rules as the Comprehensive Rules printed them then)"
+
+
+def curated(library, topic: Topic, editions: list[str], columns: list[EraColumn] | None = None) -> Comparison:
+    """A curated topic, column by column in time order (periods.topic_columns): a curated
+    column's summary and quotes, with each quote's pages read from its record; a stretch of the
+    Comprehensive Rules no curated column quotes, the rules of the topic in force then, whole.
+    A Comprehensive Rules era asked for that has no column of its own shows the column in force
+    then (cr2026: the newest); any other edition (a user-added document's) is searched."""
     store = library.store
-    periods = column_periods(store, topic)
+    columns = columns if columns is not None else topic_columns(store, topic)
+    by_label = {c.label: c for c in columns}
     users = {s.edition for s in library.sources if not s.bundled}  # (their documents are searched)
-    shown = {ed: ed if ed in topic.editions else None if ed in users else _column_in_force(ed, periods)
+    shown = {ed: ed if ed in by_label else None if ed in users else _column_in_force(ed, columns)
              for ed in editions}
-    ids = [q.id for col in set(shown.values()) if col for q in topic.editions[col].citations]
-    pages = {r.id: tuple(r.pages) for r in store.get_many(list(dict.fromkeys(ids)))}
+    ids = [q.id for col in set(shown.values()) if col and by_label[col].curated
+           for q in topic.editions[by_label[col].curated].citations]
+    ids += [rid for col in set(shown.values()) if col for rid in by_label[col].versions]
+    records = {r.id: r for r in store.get_many(list(dict.fromkeys(ids)))}
     others = [ed for ed in editions if shown[ed] is None]
     found = searched(library, topic.name, others) if others else None
     stances = []
     for ed in editions:
-        col = shown[ed]
-        if col is None:
+        label = shown[ed]
+        if label is None:
             stances.append(next(s for s in found.editions if s.edition == ed))
             continue
-        column = topic.editions[col]
-        stances.append(Stance(ed, column.summary,
-                              [Quote(q.id, fold_space(q.quote), pages.get(q.id, ())) for q in column.citations],
-                              periods.get(col), [removal(store, rid) for rid in column.removed] if col in periods else [],
-                              None if col == ed else col))
+        column = by_label[label]
+        pages = lambda rid: tuple(records[rid].pages) if rid in records else ()  # noqa: E731
+        if column.curated is not None:
+            text = topic.editions[column.curated]
+            quotes = [Quote(q.id, fold_space(q.quote), pages(q.id)) for q in text.citations]
+            removed = [removal(store, rid) for rid in text.removed] if is_era(column.curated) else []
+            stance = Stance(ed, text.summary, quotes, column.period, removed)
+        else:
+            quotes = [Quote(rid, fold_space(records[rid].text), pages(rid)) for rid in column.versions]
+            stance = Stance(ed, AS_READ, quotes, column.period, list(column.removed))
+        stance.column = None if label == ed else label
+        stances.append(stance)
     comparison = Comparison(topic.name, True, stances, query=topic.name)
     if found is not None:
         comparison.searched.update(found.searched)
     return comparison
 
 
-def _column_in_force(edition: str, periods: dict[str, Period]) -> str | None:
-    """The topic's Comprehensive Rules column in force during `edition`'s era (its last day in
-    it, or today for the newest), or None."""
+def _column_in_force(edition: str, columns: list[EraColumn]) -> str | None:
+    """The topic's column in force at the end of `edition`'s era (a Comprehensive Rules era:
+    crYYYY; today for the newest), or None."""
     if not is_era(edition):
         return None
-    first, last = era_window(edition, None)
-    overlapping = [col for col, p in periods.items() if is_era(col) and p.first <= last and p.last >= first]
-    # (the era columns' periods follow one another: the latest that overlaps is the one in force at its end)
-    return max(overlapping, key=lambda col: periods[col].first, default=None)
+    day = min(era_window(edition, None)[1], today())
+    return next((c.label for c in columns if c.period.first <= day <= c.period.last), None)
 
 
 def searched(library, text: str, editions: list[str], limit: int = SEARCH_LIMIT) -> Comparison:
@@ -161,15 +183,18 @@ def compare(library, text: str, editions: str | None = None, limit: int = SEARCH
     users = {s.edition for s in library.sources if not s.bundled}
     eras = archive_eras(library)
     optional = {s.edition for s in library.sources if s.bundled and s.edition in OPTIONAL}
-    extra = set(topic.editions) if topic else set(eras[-1:]) | optional  # uncurated: the rules in force now too
+    columns = topic_columns(library.store, topic) if topic else []
+    extra = {c.label for c in columns} if topic else set(eras[-1:]) | optional  # uncurated: the rules in force now too
     chosen = parse_editions(editions, users | set(eras) | extra, set(EDITIONS) | users | extra)
-    if when is not None:  # the columns whose rules had taken effect by then (a curated era: by its period)
-        periods = column_periods(library.store, topic) if topic else {}
-        chosen = [ed for ed in chosen if (periods[ed].first if ed in periods else era_window(ed, None)[0]) <= when]
+    starts = {c.label: c.period.first for c in columns}
+    if topic is not None:  # in time order: a column's place is its days', not its label's
+        chosen.sort(key=lambda ed: starts.get(ed, era_window(ed, None)[0]))
+    if when is not None:  # the columns whose rules had taken effect by then (the last: the one in force that day)
+        chosen = [ed for ed in chosen if starts.get(ed, era_window(ed, None)[0]) <= when]
         if not chosen:  # nothing to show, as lookup says of a rule not yet in force (exit 1, not a usage error)
             raise NotFound(f"no edition's rules had taken effect by {show(when)}", hint="the corpus starts in 1993")
     if topic is not None:
-        return curated(library, topic, chosen)
+        return curated(library, topic, chosen, columns)
     return searched(library, text, chosen, limit)
 
 

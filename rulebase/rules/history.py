@@ -57,19 +57,24 @@ def as_of_day(text: str | None) -> int | None:
     return None if text is None else day(text, end=True)
 
 
-def outside_note(store: RecordStore, when: int) -> str | None:
+def outside_note(store: RecordStore, when: int, sources: list[str] | None = None) -> str | None:
     """What to tell a user whose date lies past the newest release or before the oldest document
     (the answer is then the newest rules, or nothing): one line naming that release or document.
-    None for a date inside the corpus."""
+    None for a date inside the corpus. `sources`: the documents a --source filter passes (all when
+    empty): `search -s ipg --as-of 2026` is told of the IPG's newest release, not of a Comprehensive
+    Rules release it does not search."""
     from rulebase.core.eras import era_window  # lazy: only a date outside the corpus needs it
 
+    passes = (lambda source: source in sources) if sources else (lambda source: True)  # noqa: E731
     starts: list[tuple[int, str]] = []  # (the day it took effect, what it is)
     releases = store.releases()
     for source, rows in releases.items():
+        if not passes(source):
+            continue
         name = "the Comprehensive Rules" if source == "cr" else f"the {source.upper()}"
         starts += [(row["first_day"], f"{name} release of {row['date']}") for row in rows]
     for doc in store.documents().values():
-        if doc["id"] not in releases and doc["format"] not in BINARY:  # (releases above; cards are no rules)
+        if doc["id"] not in releases and doc["format"] not in BINARY and passes(doc["id"]):  # (releases above; cards are no rules)
             dated = f"{doc['title']} ({doc['date']})" if doc["date"] not in ("", "undated") else doc["title"]
             starts.append((era_window(doc["edition"], doc["date"])[0], dated))
     if not starts:

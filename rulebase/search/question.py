@@ -19,6 +19,15 @@ _QUERY_PART = re.compile(r'"([^"]*)"|(\S+)')
 WORD = re.compile(rf"{POWER_TOUGHNESS}|\w+(?:[.'’]\w+)*")  # a word, or power/toughness as the index reads it
 
 
+_CURLY = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'})
+
+
+def straight_quotes(text: str) -> str:
+    """A query's typographic double quotes (“…”, „…”, «…») as '"': a phrase copied from a card
+    or the rules, or typed on a phone, is a phrase, not its loose words."""
+    return text.translate(_CURLY)
+
+
 def split_query(text: str) -> tuple[list[str], list[str]]:
     """Words and "quoted phrases"; an unbalanced quote just ends the phrase at the end."""
     if text.count('"') % 2:

@@ -14,7 +14,7 @@ from rulebase.search import language
 from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import read_cards, shared_short_name
 from rulebase.search.hits import Hit, Results, clip
-from rulebase.search.question import quoted_in_question, read_era, split_query, without_links
+from rulebase.search.question import quoted_in_question, read_era, split_query, straight_quotes, without_links
 from rulebase.search.register import NOT_AT, OTHER_BODY_FACTOR, level_named, without_level
 from rulebase.search.spelling import complete_stars
 
@@ -40,7 +40,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     listed first, their rules lifting the ranking; `read_cards_named=False` measures without."""
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
-    query, note = shorten(query)
+    query, note = shorten(straight_quotes(query))
     if "card" in (filters.get("kind") or []):
         return _search_cards(library, query, filters, limit, note)
     original = query

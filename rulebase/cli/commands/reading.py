@@ -82,12 +82,12 @@ def search(
 
     when = day_asked(as_of)
     library = ready_library(json_out)
-    note_outside(library, when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import check_filters
 
     filters = check_filters(library, {"edition": edition or [], "kind": kind or [], "lang": lang or [],
                                       "source": source or []})
+    note_outside(library, when, sources=filters["source"])
     results = run_search(library, " ".join(query), filters, limit, when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import say_notes

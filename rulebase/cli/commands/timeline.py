@@ -37,9 +37,10 @@ def compare(
 ) -> None:
     """How the editions treat a topic, side by side, with verbatim quotes (search results if not curated).
 
-    A curated topic has a column per edition and per Comprehensive Rules era where its rule
-    changed, up to today, each with the days it was in force (read from the archive) and the rules
-    it no longer has. --as-of DATE keeps the columns whose rules had taken effect by that day."""
+    A curated topic has a column for every stretch of days its text was in force, from the first
+    rulebook to today (the Comprehensive Rules releases of 1999-2026 included), each with those
+    days (read from the archive) and the rules it no longer has. --as-of DATE keeps the columns
+    whose rules had taken effect by that day, the last the one in force then."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.core.eras import labels_between
     from rulebase.rules import compare as comparing
@@ -49,6 +50,8 @@ def compare(
         if s.format in ("tournament-archive", "oracle-cards"):
             continue  # (the tournament documents' eras and the cards are not editions of the game's rules)
         known |= set(labels_between(*s.date.split("/", 1))) if "/" in s.date else {s.edition}
+    asked = {v.strip().lower() for v in (editions or "").split(",")}
+    known |= {v for v in asked if comparing.STRETCH_LABEL.match(v)}  # (a topic's own columns: checked by compare)
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
     when = day_asked(as_of)
     library = ready_library(json_out)

@@ -74,7 +74,7 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
                                (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)))
         found += subrules.in_text(words, text)
         found += [(shape.number, match) for shape, match in templates.found(text, words)]
-        return [vocabulary.link(number, "; ".join(printed.quote(why) for why in reasons))
+        return [vocabulary.link(number, "; ".join(said_once([printed.quote(why) for why in reasons])))
                 for number, reasons in _fewest(found, vocabulary)]
 
     for card, found in zip(cards, map_inherited(links, cards, workers, MIN_PART), strict=True):
@@ -328,6 +328,17 @@ def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[
 
 
 _FACTS = ("keyword:", "type line:", "layout:", "mana cost:")
+
+
+def said_once(reasons: list[str]) -> list[str]:
+    """A link's reasons, each said once: the card's words that only repeat a fact's ("keyword:
+    First strike; First strike") are left out, the fact kept."""
+    facts = {reason.partition(": ")[2].lower() for reason in reasons if reason.startswith(_FACTS)}
+    out: list[str] = []
+    for reason in reasons:
+        if reason not in out and (reason.startswith(_FACTS) or reason.lower() not in facts):
+            out.append(reason)
+    return out
 REASON_WORDS = 10  # a reason quotes at most this many of the card's words
 SELF = "this object"  # a card's own name, as the linker reads its text
 
