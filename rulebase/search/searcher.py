@@ -42,7 +42,7 @@ from rulebase.search.parlance import Parlance, load_parlance
 from rulebase.search.question import QUESTION_WORDS, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
 from rulebase.search.register import OTHER_BODY_FACTOR, Register
-from rulebase.search.spelling import Respellings, Vocabulary, corrected, near_spellings
+from rulebase.search.spelling import Respellings, corrected, near_spellings
 from rulebase.search.term_history import TermHistory
 from rulebase.search.terms import PHRASE_FIELDS, TEXT_FIELDS, WEAK_WEIGHT, QueryTerms
 
@@ -495,7 +495,3 @@ class Searcher(QueryTerms):
 
             self._whoosh = WhooshSearcher(self.reader, weighting=BM25F(B=BM25_B, K1=BM25_K1), closereader=False)
         return self._whoosh
-
-    @cached_property
-    def _vocabulary(self) -> Vocabulary:
-        return Vocabulary(self.reader, "exact")

@@ -22,6 +22,14 @@ STAR = re.compile(r"(?<![\w*])(\w+)\*+(?![\w*])")  # 'tram*': a word typed as a 
 STAR_TERMS = 2000  # index words read for one prefix (the most used of them stands for it)
 
 
+def vocabulary_of(searcher) -> Vocabulary:
+    """The searcher's Vocabulary of its unstemmed field, read on the first suggestion it makes."""
+    held = getattr(searcher, "_spelling_vocabulary", None)
+    if held is None:
+        held = searcher._spelling_vocabulary = Vocabulary(searcher.reader, "exact")
+    return held
+
+
 class Vocabulary:
     """The unstemmed field's terms in memory, for spelling suggestions and fuzzy matching.
 
@@ -229,7 +237,7 @@ def corrected(searcher, words: list[str], lang: str | None = None) -> str | None
         if (len(bare) > 2 and not bare[:1].isdigit() and (len(tried) < MAX_SPELLED or bare in tried)
                 and searcher.reader.doc_frequency("exact", bare) == 0):
             tried.add(bare)
-            suggestion = searcher._vocabulary.suggest(bare)
+            suggestion = vocabulary_of(searcher).suggest(bare)
             if suggestion and (lang is None or searcher.known(lang, suggestion)):
                 out.append(suggestion)
                 changed = True
@@ -247,7 +255,7 @@ def near_spellings(searcher, words: list[str], allowed: set[int] | None, pool: i
 
     if allowed is not None and not allowed:  # whoosh reads an empty filter set as no filter
         return [], {}, 0, []
-    vocabulary, fuzzy = searcher._vocabulary, spelled_fuzzy_term()
+    vocabulary, fuzzy = vocabulary_of(searcher), spelled_fuzzy_term()
     spelled = list(dict.fromkeys(fold(w) for w in words if len(w) > 2))[:MAX_SPELLED]
     parts = []
     for w in words:
