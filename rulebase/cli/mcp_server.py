@@ -168,6 +168,7 @@ def build(library) -> Any:
             checker = Checker(store, when(as_of))
             report = Report(checker.day)
             check_text(checker, text, "<text>", report)
+            checker.settle(report.problems)
             return check_json(report)
         return answer(run, ("then", "now"))
 

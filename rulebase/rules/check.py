@@ -27,18 +27,17 @@ from rulebase.core.errors import UsageError
 from rulebase.index.store import RecordStore
 from rulebase.rules.citation import CR, Status, Timeline, same_words
 
-_NUM = r"[1-9]\d\d(?:\.\d{1,3}[a-z]?)?"
-_END = r"(?![\w\u00c0-\uffff])(?!\.\d)"  # not running on into a longer word or number
-_LIST = rf"{_NUM}{_END}(?:\s*(?:,|;|/|&|\band\b|\bor\b)\s*(?:and\s+|or\s+)?(?:rules?\s+)?{_NUM}{_END})*"
-# the rule words in any case ('Rule', 'RULES', 'cr'); the documents' names in capitals only (a
-# 'jar 1.5' is a jar)
-_CITATION = re.compile(
-    rf"(?P<ctx>(?<![\w.])(?i:rules?|CR|C\.R\.|Comprehensive\s+Rules?)\s*:?\s*|[§¶]\s*)(?P<list>{_LIST})"
-    rf"|(?<![\w\])}}])\[\s*(?P<bracket>{_NUM})\s*\]"
-    rf"|(?<![\w.])(?P<bare>[1-9]\d\d\.\d{{1,3}}[a-z]){_END}"
-    rf"|(?<![\w.])(?P<doc>MTR|IPG|JAR|DMTR|DTR|DIPG)\s*(?:section\s+|§\s*)?"
-    rf"(?P<section>\d{{1,2}}(?:\.\d{{1,2}}){{0,2}})(?!\w)(?!\.\d)")
-_ONE = re.compile(_NUM + _END)
+# Every Comprehensive Rules citation holds a number of this shape: it is found first (a regular
+# expression this plain scans a large tree fast), then what stands before and after it decides
+# whether it is a citation (_cited). Tournament sections are found by their documents' names.
+_NUMBER = re.compile(r"[1-9]\d\d(?:\.\d{1,3}[a-z]?)?")
+_WORDS = ("rules", "rule", "cr", "c.r.", "comprehensive rules", "comprehensive rule")
+_SIGNS = ("§", "¶")
+_LOOK_BACK = 24  # characters before a number that may hold its context ('Comprehensive Rules: ')
+_JOINED = re.compile(r"\s*(?:,|;|/|&|and\b|or\b)\s*(?:(?:and|or)\s+)?(?:rules?\s+)?")  # 'rules 510.1c and 510.1d'
+_CLOSE = re.compile(r"\s*\]")
+_DOC = re.compile(r"(?<![\w.])(?P<doc>MTR|IPG|JAR|DMTR|DTR|DIPG)\s*(?:section\s+|§\s*)?"
+                  r"(?P<section>\d{1,2}(?:\.\d{1,2}){0,2})(?!\w)(?!\.\d)")
 _DOCS = {"MTR": "mtr", "IPG": "ipg", "JAR": "jar", "DMTR": "dmtr", "DTR": "dmtr", "DIPG": "dipg"}
 
 
@@ -55,21 +54,55 @@ class Found:
 
 def find(text: str) -> Iterator[Found]:
     """Every citation in `text`, in order."""
+    places = [(m.start("section"), m["section"], _DOCS[m["doc"]]) for m in _DOC.finditer(text)] \
+        if "MTR" in text or "IPG" in text or "JAR" in text or "DTR" in text else []
+    listed = -1  # where the last citation after a rule word ended: a list may go on from there
+    for match in _NUMBER.finditer(text):
+        start, end = match.span()
+        after = text[end:end + 1]
+        if after and (after.isalnum() or after == "_" or (after == "." and text[end + 1:end + 2].isdigit())):
+            continue  # runs on: 702.19bx, 1.2.3's tail, 702.19.1
+        how = _cited(text, start, end, match.group(), listed)
+        if how:
+            places.append((start, match.group(), CR))
+            listed = end if how == "word" else -1
+    if len(places) > 1:
+        places.sort()
     line, at = 1, 0
-    for match in _CITATION.finditer(text):
-        line += text.count("\n", at, match.start())
-        at = match.start()
-        if match["doc"]:
-            yield _found(text, match.start("section"), line, match["section"], _DOCS[match["doc"].upper()])
-        elif match["bracket"]:
-            yield _found(text, match.start("bracket"), line, match["bracket"], CR)
-        elif match["bare"]:
-            yield _found(text, match.start("bare"), line, match["bare"], CR)
-        else:
-            base = match.start("list")
-            for one in _ONE.finditer(match["list"]):
-                pos = base + one.start()
-                yield _found(text, pos, line + text.count("\n", at, pos), one.group(), CR)
+    for pos, written, source in places:
+        line += text.count("\n", at, pos)
+        at = pos
+        yield _found(text, pos, line, written, source)
+
+
+def _cited(text: str, start: int, end: int, number: str, listed: int) -> str:
+    """How the number at text[start:end] is a citation: "word" (after a rule word, a sign or in a
+    list after one), "bracket", "shape" (702.19b alone), or "" (none)."""
+    if listed >= 0 and _JOINED.fullmatch(text, listed, start):
+        return "word"
+    before = text[max(0, start - _LOOK_BACK):start].rstrip()
+    if before.endswith(":"):
+        before = before[:-1].rstrip()
+    low = before[-20:].lower()
+    if low.endswith(_WORDS):
+        for word in _WORDS:
+            if low.endswith(word) and _edge(low, len(low) - len(word)):
+                return "word"
+    if before.endswith(_SIGNS):
+        return "word"
+    if before.endswith("[") and _edge(before, len(before) - 1, "])}") and _CLOSE.match(text, end):
+        return "bracket"
+    if "." in number and number[-1].isalpha() and _edge(text, start):
+        return "shape"
+    return ""
+
+
+def _edge(text: str, at: int, also: str = ".") -> bool:
+    """Nothing word-like stands just before text[at] (no letter, digit, '_' or one of `also`)."""
+    if at <= 0:
+        return True
+    ch = text[at - 1]
+    return not (ch.isalnum() or ch == "_" or ch in also)
 
 
 def _found(text: str, pos: int, line: int, written: str, source: str) -> Found:
@@ -103,15 +136,25 @@ class Checker:
             found = self._statuses[key] = timeline.status(number, self.day, self.now)
         return found
 
-    def text_changed(self, status: Status) -> bool:
-        """The rule's words now differ from that day's (quotes, dashes and spacing aside)."""
-        if status.then is None or status.now is None or status.then.id == status.now.id:
-            return False
-        key = (status.then.id, status.now.id)
-        if key not in self._texts:
-            then, now = (self.store.get(i) for i in key)
-            self._texts[key] = bool(then and now and not same_words(then, now))
-        return self._texts[key]
+    def settle(self, problems: list[Problem]) -> None:
+        """Whether each problem's rule has other words now than that day (quotes, dashes and
+        spacing aside): the texts of all their versions read at once, in batches."""
+        pairs = {(p.status.then.id, p.status.now.id) for p in problems
+                 if p.status.then is not None and p.status.now is not None and p.status.then.id != p.status.now.id}
+        wanted = sorted({i for pair in pairs for i in pair} - {i for pair in self._texts for i in pair})
+        records = {}
+        for at in range(0, len(wanted), BATCH):
+            records.update({r.id: r for r in self.store.get_many(wanted[at:at + BATCH])})
+        for then, now in pairs - self._texts.keys():
+            a, b = records.get(then), records.get(now)
+            self._texts[then, now] = bool(a and b and not same_words(a, b))
+        for problem in problems:
+            status = problem.status
+            if status.then is not None and status.now is not None:
+                problem.text_changed = self._texts.get((status.then.id, status.now.id), False)
+
+
+BATCH = 500  # record ids per query (SQLite's limit on a statement's variables is 999 in old builds)
 
 
 @dataclass(slots=True)
@@ -121,7 +164,7 @@ class Problem:
     path: str
     found: Found
     status: Status
-    text_changed: bool
+    text_changed: bool = False  # (Checker.settle decides)
 
 
 @dataclass(slots=True)
@@ -141,13 +184,13 @@ class Report:
 
 
 def check_text(checker: Checker, text: str, path: str, report: Report) -> None:
-    """Check one text's citations into `report`."""
+    """Check one text's citations into `report` (then Checker.settle says which texts changed)."""
     report.files += 1
     for found in find(text):
         report.citations += 1
         status = checker.status(found.source, found.number)
         if not status.holds:
-            report.problems.append(Problem(path, found, status, checker.text_changed(status)))
+            report.problems.append(Problem(path, found, status))
 
 
 # -- files --------------------------------------------------------------------------------------
@@ -166,6 +209,7 @@ def check_paths(store: RecordStore, paths: Iterable[str], when: int | None = Non
         text = _read(path, report)
         if text is not None:
             check_text(checker, text, path, report)
+    checker.settle(report.problems)
     return report
 
 

@@ -26,7 +26,7 @@ WrittenOpt = Annotated[str | None, typer.Option(
 @command(app, examples=[
     ("rulebase cite 702.17 --as-of 2010-06-01", "trample in 2010: now 702.19"),
     ('rulebase cite "CR 502.83a" --as-of 2008-10-01', "exalted in 2008: now 702.83a"),
-    ('rulebase cite "[704.3]"', "as a judges' database writes it"),
+    ('rulebase cite "[704.3]"', "cited in brackets"),
     ('rulebase cite "IPG 2.1" --as-of 2015 --json', "a tournament section, as JSON")])
 @funnel
 def cite(ref: Annotated[list[str], typer.Argument(
@@ -52,9 +52,9 @@ def cite(ref: Annotated[list[str], typer.Argument(
 
 
 @command(app, examples=[
-    ("rulebase check docs/", "every text file in a folder"),
-    ("rulebase check notes.md --as-of 2010", "citations written in 2010"),
-    ("rulebase check src/ tests/ --json", "as JSON, for tools")])
+    ("rulebase check docs/ README.md", "the citations in a project's text"),
+    ("rulebase check README.md --as-of 2009", "written in 2009: which still hold"),
+    ("rulebase check tests/ --json", "a source tree, as JSON, for tools")])
 @funnel
 def check(paths: Annotated[list[str], typer.Argument(
               metavar="PATH", help="Files or folders (recursively; what git ignores, binaries and links are skipped).")],
