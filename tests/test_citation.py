@@ -75,6 +75,7 @@ def test_the_same_rule_edited_in_place_still_holds():
     status = Timeline(CR, ROWS).status("400.1", 20050101, TODAY)
     assert status.state == "current" and status.holds
     assert status.then.id != status.now.id and status.moves == () and status.taken_by is None
+    assert status.era == (20010101, 99991231)  # both versions: the days the rule held the number
 
 
 def test_a_number_nobody_held_that_day_is_unknown_with_its_nearest_era():

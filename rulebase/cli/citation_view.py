@@ -4,7 +4,7 @@ the MCP server returns too). Free of rich."""
 
 from __future__ import annotations
 
-from rulebase.core.eras import OPEN_END, show, span_text
+from rulebase.core.eras import show, span_text, today
 from rulebase.core.records import Record, brief
 from rulebase.rules.check import Problem, Report
 from rulebase.rules.citation import CR, Citation, Status, Version, moves_text
@@ -19,7 +19,7 @@ def _titled(citation: Citation, record: Record | None) -> str:
     """'702.19b (Trample)', '702.17 Trample', 'MTR 2.3 Tournament Roles'."""
     if record is None:
         return ""
-    text = name(record.source if record.source != CR else CR, record.number or "")
+    text = name(record.source, record.number or "")
     if record.title and record.title != record.number:
         return f"{text} {record.title}"
     if citation.parent is not None and record is citation.then and citation.parent.title:
@@ -50,8 +50,7 @@ def unknown_text(status: Status, cited: str) -> str:
     if status.then is None:
         doc = "Comprehensive Rules release" if status.source == CR else f"{status.source.upper()} release"
         return f"{cited} was never a {what}: no {doc} has it"
-    then = status.then
-    era = f"{name(status.source, then.number)} was {span_text(then.first, then.last)}"
+    era = f"{name(status.source, status.then.number)} was {span_text(*(status.era or (0, 0)))}"
     where = (f"now {name(status.source, status.now.number)}" if status.now is not None
              else f"removed on {show(status.removed or 0)}")
     return f"{cited} was not a {what} that day ({era}; {where})"
@@ -94,14 +93,8 @@ def _record_json(record: Record | None, version: Version | None) -> dict | None:
     data = dict(brief(record), text=record.text)
     if version is not None:
         data["in_force"] = {"first": show(version.first), "last": show(version.last)}
-        data["in_force_now"] = version.last >= OPEN_END or _now_within(version)
+        data["in_force_now"] = version.first <= today() <= version.last
     return data
-
-
-def _now_within(version: Version) -> bool:
-    from rulebase.core.eras import today
-
-    return version.first <= today() <= version.last
 
 
 def cite_json(citation: Citation) -> dict:
@@ -109,6 +102,7 @@ def cite_json(citation: Citation) -> dict:
     "renumbered": [{"on", "to"}], "text_changed", "diff", "removed", "taken_by", "headline"};
     "then", "now", "last" are brief records with "text", "in_force" {"first", "last"} and
     "in_force_now" (or null)."""
+    # lazy: only a changed text needs it
     from rulebase.cli.plain_changes import diff_text
 
     status = citation.status
@@ -137,11 +131,10 @@ def problem_text(problem: Problem) -> str:
         return f"{cited} -> removed {show(status.removed or 0)} (last in force {show(status.last.last)}, {status.last.id})"  # type: ignore[union-attr]
     if status.then is None:
         return f"{cited} -> never a {'rule' if status.source == CR else 'section'}"
-    then = status.then
     where = (f"now {name(status.source, status.now.number)}" if status.now is not None
              else f"removed {show(status.removed or 0)}")
     return f"{cited} -> not a {'rule' if status.source == CR else 'section'} on {show(status.day)} " \
-           f"(was {span_text(then.first, then.last)}; {where})"
+           f"(was {span_text(*(status.era or (0, 0)))}; {where})"
 
 
 def summary_line(report: Report) -> str:

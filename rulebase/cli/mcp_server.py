@@ -75,6 +75,7 @@ def build(library) -> Any:
         return data
 
     def when(as_of: str | None) -> int | None:
+        # lazy: each tool loads only what it answers with
         from rulebase.rules.history import as_of_day
 
         return as_of_day(as_of) if as_of else None
@@ -84,6 +85,7 @@ def build(library) -> Any:
         """A rule (702.19b, CR 702.19b), a record id (cr2008:502.83a), a tournament section
         (IPG 2.1, 'ipg missed trigger') or a rulebook page (4e p17): the text in force now (or
         on as_of) first, then what the number meant in other eras and documents."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.views import lookup_json
         from rulebase.rules.lookup import lookup as look
 
@@ -96,6 +98,7 @@ def build(library) -> Any:
         """Ranked full-text search of the rules documents, one hit per rule, today's rules first.
         Filters: edition (alpha, 4e, 5e, 6e, 10e, crYYYY), kind (rule, glossary, section...),
         lang (en, hu), source (a document id: cr, mtr, ipg...); as_of: the rules of that day."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.common import check_filters
         from rulebase.cli.views import search_json
         from rulebase.search.request import run_search
@@ -110,6 +113,7 @@ def build(library) -> Any:
     @server.tool()
     async def card(name: str, as_of: str | None = None) -> dict[str, Any]:
         """A card's Oracle text and the rules its text uses (numbered as on as_of)."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.card_view import found_json
         from rulebase.rules.cards import find
 
@@ -118,6 +122,7 @@ def build(library) -> Any:
     @server.tool()
     async def define(term: str, as_of: str | None = None) -> dict[str, Any]:
         """Every era's definition of a glossary term, the one in force now (or on as_of) first."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.views import define_json
         from rulebase.rules.definitions import curated_names
         from rulebase.rules.definitions import define as define_term
@@ -129,6 +134,7 @@ def build(library) -> Any:
     async def history(ref: str, as_of: str | None = None) -> dict[str, Any]:
         """Every version of a rule (or a tournament section) across the releases, dated, with
         word diffs and renumberings."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.views import history_json
         from rulebase.rules.history import history as histories
 
@@ -139,6 +145,7 @@ def build(library) -> Any:
                       kind: list[str] | None = None) -> dict[str, Any]:
         """What changed between the releases in force on two dates (to_date: default today):
         rules (or with source mtr, ipg... sections) added, removed, changed and renumbered."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.views import changes_between_json
         from rulebase.rules.history import changes_between, default_kinds
 
@@ -151,6 +158,7 @@ def build(library) -> Any:
         """What a cited rule number (702.17, CR 502.83a, [704.3], MTR 2.3) meant on as_of (the day
         it was written; default today) and what it is now: the same rule, renumbered (to what,
         when), removed, or never a rule that day (state 'unknown')."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.citation_view import cite_json
         from rulebase.rules.citation import cite as resolve
 
@@ -161,6 +169,7 @@ def build(library) -> Any:
         """Every rule citation in a text ('rule 702.17', 'CR 502.83a', 'MTR 2.3'...), checked
         against the rules of as_of (the day it was written; default today): those that no longer
         hold, with line numbers and what they are now."""
+        # lazy: each tool loads only what it answers with
         from rulebase.cli.citation_view import check_json
         from rulebase.rules.check import Checker, Report, check_text
 

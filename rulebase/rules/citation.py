@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulebase.core.eras import next_day, previous_day, today
+from rulebase.core.eras import next_day, previous_day, show, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_typography
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.index.store import RecordStore
 from rulebase.rules import documents
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
@@ -61,6 +62,7 @@ class Status:
     removed: int | None = None  # the first day without the rule
     last: Version | None = None  # the rule's last version, when removed
     taken_by: Version | None = None  # what the number names now, when another rule than `then`
+    era: tuple[int, int] | None = None  # the days `then`'s rule held the number, over its versions under it
 
     @property
     def holds(self) -> bool:
@@ -101,6 +103,18 @@ class Timeline:
             return max(before, key=lambda v: v.last)
         return min(versions, key=lambda v: v.first, default=None)
 
+    def era(self, version: Version) -> tuple[int, int]:
+        """The days the rule of `version` held its number: the versions next to it in time (each
+        beginning the day after the one before ends) that print the same number."""
+        same = [v for v in self.by_lineage[version.lineage] if v.number.lower() == version.number.lower()]
+        at = next(i for i, v in enumerate(same) if v.id == version.id)
+        start = end = at
+        while start > 0 and same[start - 1].last >= previous_day(same[start].first):
+            start -= 1
+        while end + 1 < len(same) and same[end].last >= previous_day(same[end + 1].first):
+            end += 1
+        return same[start].first, same[end].last
+
     def status(self, number: str, day: int, now: int | None = None) -> Status:
         """What `number` cited on `day` names now (`now`: today)."""
         now = today() if now is None else now
@@ -127,7 +141,8 @@ class Timeline:
             state = "renumbered"
         occupant = self.held(then.number, now)
         taken = occupant if occupant is not None and occupant.lineage != then.lineage else None
-        return Status(self.source, then.number, day, state, then, live, tuple(moves), removed, last, taken)
+        return Status(self.source, then.number, day, state, then, live, tuple(moves), removed, last, taken,
+                      self.era(then))
 
 
 # -- a citation as people write it -------------------------------------------------------------
@@ -156,8 +171,6 @@ def parse(ref: str, store: RecordStore | None = None) -> tuple[str, str]:
 
 def _scoped(text: str) -> tuple[str, str] | None:
     """documents.scoped for the bundled tournament documents, without a store."""
-    from rulebase.core.sources import TOURNAMENT_DOCUMENTS
-
     name, _, rest = text.partition(" ")
     source = {"dtr": "dmtr"}.get(name.lower(), name.lower())
     return (source, rest) if source in TOURNAMENT_DOCUMENTS and rest else None
@@ -218,33 +231,8 @@ def _parent(store: RecordStore, record: Record | None) -> Record | None:
 
 def moves_text(status: Status) -> str:
     """'renumbered 2011-06-17 and 2013-07-13' (the days each renumbering took effect)."""
-    from rulebase.core.eras import show
 
     days = [show(first) for first, _ in status.moves]
     if not days:
         return ""
     return "renumbered " + (days[0] if len(days) == 1 else ", ".join(days[:-1]) + " and " + days[-1])
-
-
-def era_days(store: RecordStore, status: Status) -> tuple[int, int] | None:
-    """The whole period `then`'s rule held the cited number (over all its versions under it)."""
-    if status.then is None:
-        return None
-    timeline = Timeline.read(store, status.source, status.then.number)
-    held = [v for v in timeline.by_lineage.get(status.then.lineage, []) if v.number.lower() == status.number.lower()]
-    runs = _run(held, status.then)
-    return (runs[0].first, runs[-1].last) if runs else None
-
-
-def _run(versions: list[Version], anchor: Version) -> list[Version]:
-    """The versions next to each other in time around `anchor` (no gap of a release between them)."""
-    ordered = sorted(versions, key=lambda v: v.first)
-    at = next((i for i, v in enumerate(ordered) if v.id == anchor.id), None)
-    if at is None:
-        return [anchor]
-    start = end = at
-    while start > 0 and ordered[start - 1].last >= previous_day(ordered[start].first):
-        start -= 1
-    while end + 1 < len(ordered) and ordered[end].last >= previous_day(ordered[end + 1].first):
-        end += 1
-    return ordered[start:end + 1]
