@@ -24,14 +24,14 @@ def session_run(index_dir: Path, calls: list[tuple[str, dict]]) -> tuple[object,
         params = mcp.StdioServerParameters(
             command=sys.executable, args=["-m", "rulebase", "--index", str(index_dir), "mcp"],
             env={key: value for key, value in os.environ.items() if key.startswith(("RULEBASE_", "XDG_"))})
-        async with mcp.stdio_client(params) as streams, mcp.ClientSession(streams[0], streams[1]) as session:
-            init = await session.initialize()
-            listed = await session.list_tools()
-            results = [await session.call_tool(name, args) for name, args in calls]
-            return init, [tool.name for tool in listed.tools], results
+        with anyio.fail_after(300):
+            async with mcp.stdio_client(params) as streams, mcp.ClientSession(streams[0], streams[1]) as session:
+                init = await session.initialize()
+                listed = await session.list_tools()
+                results = [await session.call_tool(name, args) for name, args in calls]
+                return init, [tool.name for tool in listed.tools], results
 
-    with anyio.fail_after(120):
-        return anyio.run(main)
+    return anyio.run(main)
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@ mcp (the rules as tools for AI assistants and editors)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -75,14 +76,21 @@ def check(paths: Annotated[list[str], typer.Argument(
     library = ready_library(json_out)
     note_outside(library, when)
     report = check_paths(library.store, paths, when)
-    answer(json_out, lambda: citation_view.check_json(report), "render_changes.render_check", report)
+    if json_out or sys.stdout.isatty():
+        answer(json_out, lambda: citation_view.check_json(report), "render_changes.render_check", report)
+    else:  # piped (a tool, a CI log): the lines written at once, not one console print each (10 s of 100,000)
+        # lazy: only the output form asked for
+        from rulebase.cli.plain import printable
+
+        sys.stdout.write(printable("\n".join(citation_view.check_lines(report))) + "\n")
+        sys.stdout.flush()
     if report.problems:
         raise typer.Exit(1)
 
 
 @command(app, examples=[
     ("rulebase mcp", "serve over stdio (a client starts it)"),
-    ("rulebase --index ~/rules-index mcp", "with another index")])
+    ("rulebase mcp --index ~/rules-index", "answering from another index")])
 @funnel
 def mcp() -> None:
     """Serve the rules to AI assistants and editors: the Model Context Protocol over stdio.
