@@ -139,7 +139,7 @@ def test_check_json_has_the_documented_shape(index_dir, tmp_path):
     assert data["counts"] == {"renumbered": 1, "removed": 0, "unknown": 2}
     first = data["problems"][0]
     assert list(first) == ["path", "line", "column", "written", "source", "number", "state", "then", "now",
-                           "now_number", "renumbered", "text_changed", "removed", "message"]
+                           "now_number", "renumbered", "text_changed", "change", "removed", "message"]
     assert (first["path"], first["line"], first["column"], first["then"], first["now_number"]) == (
         str(notes), 1, 17, "cr:702.17@2009-07-11", "702.19")
     assert first["message"] == "702.17 -> now 702.19 (renumbered 2011-06-17 and 2013-07-13; same text)"

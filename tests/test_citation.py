@@ -112,7 +112,7 @@ def test_a_rule_edited_since_carries_its_word_diff(library):
     found = cite(library.store, "702.19b", 20100601)  # banding's 'bands with other' of 2009-2011
     assert found.status.state == "renumbered" and found.now.number == "702.22b"
     current = cite(library.store, "704.3", 20100101)  # state-based actions: its cross-reference changed
-    assert current.status.state == "current" and current.text_changed
+    assert current.status.state == "current" and current.text_changed and current.change == "references"
     assert any(op.op != "equal" and "117" in op.b for op in current.diff)
 
 
@@ -172,7 +172,7 @@ def test_cite_json_has_the_documented_shape(index_dir):
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert list(data) == ["ref", "source", "number", "as_of", "state", "holds", "then", "now", "last", "renumbered",
-                          "text_changed", "diff", "removed", "taken_by", "headline"]
+                          "text_changed", "change", "diff", "removed", "taken_by", "headline"]
     assert (data["source"], data["number"], data["as_of"], data["state"], data["holds"]) == (
         "cr", "702.17", "2010-06-01", "renumbered", False)
     assert data["then"]["id"] == "cr:702.17@2009-07-11" and data["then"]["in_force_now"] is False

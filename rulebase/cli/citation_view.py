@@ -9,6 +9,9 @@ from rulebase.core.records import Record, brief
 from rulebase.rules.check import Problem, Report
 from rulebase.rules.citation import CR, Citation, Status, Version, moves_text
 
+CHANGES = {"same": "same text", "references": "only the rule numbers it cites changed since",
+           "changed": "text changed since"}
+
 
 def name(source: str, number: str) -> str:
     """'702.19b' for the Comprehensive Rules, 'MTR 2.3' for a tournament document's section."""
@@ -36,7 +39,7 @@ def headline(citation: Citation) -> str:
         return unknown_text(status, cited)
     if status.state == "removed":
         return f"{cited} was removed on {show(status.removed or 0)}: it was last in force {show(status.last.last)}"  # type: ignore[union-attr]
-    text = "same text" if not citation.text_changed else "text changed since"
+    text = CHANGES[citation.change]
     if citation.now is not None and citation.then is not None and citation.now.id == citation.then.id:
         text = "the same version"
     if status.state == "renumbered":
@@ -99,7 +102,7 @@ def _record_json(record: Record | None, version: Version | None) -> dict | None:
 
 def cite_json(citation: Citation) -> dict:
     """`cite --json`: {"ref", "source", "number", "as_of", "state", "holds", "then", "now", "last",
-    "renumbered": [{"on", "to"}], "text_changed", "diff", "removed", "taken_by", "headline"};
+    "renumbered": [{"on", "to"}], "text_changed", "change", "diff", "removed", "taken_by", "headline"};
     "then", "now", "last" are brief records with "text", "in_force" {"first", "last"} and
     "in_force_now" (or null)."""
     # lazy: only a changed text needs it
@@ -111,7 +114,7 @@ def cite_json(citation: Citation) -> dict:
             "then": _record_json(citation.then, status.then), "now": _record_json(citation.now, status.now),
             "last": _record_json(citation.last, status.last),
             "renumbered": [{"on": show(first), "to": number} for first, number in status.moves],
-            "text_changed": citation.text_changed, "diff": diff_text(citation.diff) if citation.diff else None,
+            "text_changed": citation.text_changed, "change": citation.change, "diff": diff_text(citation.diff) if citation.diff else None,
             "removed": show(status.removed) if status.removed else None,
             "taken_by": brief(citation.taken_by) if citation.taken_by else None,
             "headline": headline(citation)}
@@ -125,7 +128,7 @@ def problem_text(problem: Problem) -> str:
     status = problem.status
     cited = name(status.source, problem.found.written if status.source != CR else status.number)
     if status.state == "renumbered":
-        text = "text changed since" if problem.text_changed else "same text"
+        text = CHANGES[problem.change]
         return f"{cited} -> now {name(status.source, status.now.number)} ({moves_text(status)}; {text})"  # type: ignore[union-attr]
     if status.state == "removed":
         return f"{cited} -> removed {show(status.removed or 0)} (last in force {show(status.last.last)}, {status.last.id})"  # type: ignore[union-attr]
@@ -157,7 +160,7 @@ def check_lines(report: Report) -> list[str]:
 def check_json(report: Report) -> dict:
     """`check --json`: {"as_of", "files", "citations", "holding", "counts": {"renumbered",
     "removed", "unknown"}, "problems": [{"path", "line", "column", "written", "source", "number",
-    "state", "then", "now", "now_number", "renumbered", "text_changed", "removed", "message"}],
+    "state", "then", "now", "now_number", "renumbered", "text_changed", "change", "removed", "message"}],
     "skipped": {reason: [paths]}}; "then" and "now" are record ids (null: none)."""
     return {"as_of": show(report.day), "files": report.files, "citations": report.citations,
             "holding": report.holding,
@@ -168,7 +171,7 @@ def check_json(report: Report) -> dict:
                           "now": p.status.now.id if p.status.now else None,
                           "now_number": p.status.now.number if p.status.now else None,
                           "renumbered": [{"on": show(first), "to": number} for first, number in p.status.moves],
-                          "text_changed": p.text_changed,
+                          "text_changed": p.text_changed, "change": p.change,
                           "removed": show(p.status.removed) if p.status.removed else None,
                           "message": problem_text(p)} for p in report.problems],
             "skipped": {reason: paths for reason, paths in sorted(report.skipped.items())}}

@@ -25,7 +25,7 @@ from pathlib import Path
 from rulebase.core.eras import today
 from rulebase.core.errors import UsageError
 from rulebase.index.store import RecordStore
-from rulebase.rules.citation import CR, Status, Timeline, same_words
+from rulebase.rules.citation import CR, Status, Timeline, change_of
 
 # Every Comprehensive Rules citation holds a number of this shape: it is found first (a regular
 # expression this plain scans a large tree fast), then what stands before and after it decides
@@ -124,7 +124,7 @@ class Checker:
         self.now = today()
         self._timelines: dict[str, Timeline] = {}
         self._statuses: dict[tuple[str, str], Status] = {}
-        self._texts: dict[tuple[str, str], bool] = {}
+        self._texts: dict[tuple[str, str], str] = {}  # (then id, now id) -> change_of
 
     def status(self, source: str, number: str) -> Status:
         key = (source, number)
@@ -147,11 +147,11 @@ class Checker:
             records.update({r.id: r for r in self.store.get_many(wanted[at:at + BATCH])})
         for then, now in pairs - self._texts.keys():
             a, b = records.get(then), records.get(now)
-            self._texts[then, now] = bool(a and b and not same_words(a, b))
+            self._texts[then, now] = change_of(a, b) if a and b else "same"
         for problem in problems:
             status = problem.status
             if status.then is not None and status.now is not None:
-                problem.text_changed = self._texts.get((status.then.id, status.now.id), False)
+                problem.change = self._texts.get((status.then.id, status.now.id), "same")
 
 
 BATCH = 500  # record ids per query (SQLite's limit on a statement's variables is 999 in old builds)
@@ -164,7 +164,11 @@ class Problem:
     path: str
     found: Found
     status: Status
-    text_changed: bool = False  # (Checker.settle decides)
+    change: str = "same"  # its words then -> now, as citation.change_of says (Checker.settle decides)
+
+    @property
+    def text_changed(self) -> bool:
+        return self.change != "same"
 
 
 @dataclass(slots=True)

@@ -14,6 +14,7 @@ lineages. Pure reads of the record store.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -22,8 +23,10 @@ from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.index.store import RecordStore
+from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules import documents
 from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
+from rulebase.rules.history import classify
 from rulebase.rules.lookup import cited_number
 
 CR = "cr"  # the Comprehensive Rules archive: the document a bare rule number cites
@@ -193,11 +196,27 @@ class Citation:
     text_changed: bool = False  # then -> now, quotes, dashes and spacing aside
     diff: list[DiffOp] = field(default_factory=list)
     parent: Record | None = None  # the rule or chapter `then` is filed under (its title names it)
+    change: str = "same"  # what changed: "same", "references" (only the rule numbers it cites), "changed"
 
 
 def same_words(a: Record, b: Record) -> bool:
     """The same text and title but for quotes, dashes and spacing."""
     return fold_typography(a.text) == fold_typography(b.text) and (a.title or "") == (b.title or "")
+
+
+def change_of(then: Record, now: Record) -> str:
+    """What became of a rule's words from `then` to `now`, whatever its number: "same" (quotes,
+    dashes and spacing aside), "references" (only the rule numbers it cites, as a renumbering
+    leaves them: history.classify's "references") or "changed"."""
+    if same_words(then, now):
+        return "same"
+    kind = classify(then, dataclasses.replace(now, number=then.number))
+    if kind in (None, "typography", "lost"):
+        return "same"
+    if kind == "references" or (mask(fold_typography(then.text)) == mask(fold_typography(now.text))
+                                and (then.title or "") == (now.title or "")):
+        return "references"  # (and quotes or dashes retyped: 704.3's 'rule 115, "Timing..."' of 2009)
+    return "changed"
 
 
 def cite(store: RecordStore, ref: str, when: int | None = None) -> Citation:
@@ -208,11 +227,11 @@ def cite(store: RecordStore, ref: str, when: int | None = None) -> Citation:
     ids = [v.id if v else "" for v in (status.then, status.now, status.last, status.taken_by)]
     records = {r.id: r for r in store.get_many([i for i in dict.fromkeys(ids) if i])}
     then, now, last, taken = (records.get(i) for i in ids)
-    changed, ops = False, []
+    kind, ops = "same", []
     if then is not None and now is not None and then.id != now.id:
-        changed = not same_words(then, now)
-        ops = merge_short_equals(word_diff(then.text, now.text)) if changed else []
-    return Citation(ref.strip(), status, then, now, last, taken, changed, ops, _parent(store, then))
+        kind = change_of(then, now)
+        ops = merge_short_equals(word_diff(then.text, now.text)) if kind != "same" else []
+    return Citation(ref.strip(), status, then, now, last, taken, kind != "same", ops, _parent(store, then), kind)
 
 
 def _parent(store: RecordStore, record: Record | None) -> Record | None:
