@@ -109,6 +109,13 @@ def test_binaries_are_skipped_and_counted(library, tmp_path):
     assert report.skipped == {"binary": [str(tmp_path / "b.dat")]}
 
 
+def test_a_device_named_is_skipped_not_read_forever(library, tmp_path):
+    (tmp_path / "a.txt").write_text("rule 702.19b\n")
+    report = check_paths(library.store, [str(tmp_path / "a.txt"), "/dev/zero"])
+    assert (report.files, report.citations) == (1, 1)
+    assert report.skipped == {"not a regular file": ["/dev/zero"]}
+
+
 def test_check_names_each_stale_citation_with_file_and_line(index_dir, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text(TARGET)

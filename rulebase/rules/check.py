@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -264,10 +265,13 @@ def _walk(folder: str) -> Iterator[str]:
 
 def _read(path: str, report: Report) -> str | None:
     """A file's text, or None (and the reason in report.skipped) for a binary, unreadable or
-    oversized file."""
+    oversized file, or no regular file at all (a device or a pipe named: /dev/zero never ends)."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            report.skipped.setdefault("not a regular file", []).append(path)
+            return None
+        if info.st_size > MAX_BYTES:
             report.skipped.setdefault("too large", []).append(path)
             return None
         data = Path(path).read_bytes()
