@@ -16,8 +16,10 @@ glossary site, `rulebase glossary build` as a new process on the built index (ev
 era, a page with its history for every rule of the newest release). Targets on a 2-core machine
 (whole corpus): build <= 60 s, peak RSS <= 1 GB, index <= 150 MB, add <= 10 s (any kind), lookup
 p50 <= 1 ms, search p95 <= 20 ms, cold lookup and card <= 0.15 s, cold search <= 0.25 s, site <=
-30 s. The releases added are made from the bundled archive's 2025-11-14 release and the
-tournament tarball's newest MTR: a checkout needs nothing beside corpus/.
+30 s; `rulebase check` of 10,000 generated files holding 100,000 citations <= 10 s (with
+--check-only INDEX, that alone on a built index; its CPU time is printed too). The releases
+added are made from the bundled archive's 2025-11-14 release and the tournament tarball's newest
+MTR: a checkout needs nothing beside corpus/.
 
 For scale it also prints the search p95 with the searcher's postings cache emptied before every
 query (each term read from the index afresh) and the bare interpreter's start-up time: on a
@@ -46,9 +48,9 @@ from rulebase.search.request import run_search  # noqa: E402
 TARGETS = {"build": 60.0, "rss": 1024.0, "size": 150.0, "add": 10.0, "add_new": 10.0, "add_tournament": 10.0,
            "lookup_p50": 0.001, "search_p95": 0.020, "cold_lookup": 0.15, "cold_lookup_ipg": 0.15, "cold_card": 0.15,
            "cold_search": 0.25,
-           "site": 30.0}
+           "site": 30.0, "check": 10.0}
 UNITS = {"build": ("s", 1), "add": ("s", 1), "add_new": ("s", 1), "add_tournament": ("s", 1), "rss": ("MB", 1),
-         "size": ("MB", 1), "site": ("s", 1)}  # the rest: ms
+         "size": ("MB", 1), "site": ("s", 1), "check": ("s", 1)}  # the rest: ms
 
 
 def pct(values: list[float], q: float) -> float:
@@ -190,6 +192,54 @@ def tournament_times(env: dict, tmp: Path, runs: int) -> list[float]:
     return add_times(env, tmp, runs, newer, "add-tournament")
 
 
+CHECK_FILES, CHECK_PER_FILE = 10_000, 10
+
+
+def check_files(folder: Path, numbers: list[str], rng) -> int:
+    """CHECK_FILES source-like files of CHECK_PER_FILE citations each, in the forms `check` reads
+    (rule numbers of the corpus, some made up, tournament sections), among lines of code and
+    prose with version numbers, addresses and decimals that are no citations. Returns how many."""
+    forms = ("rule {}", "CR {}", "[{}]", "see §{}", "{}", "rules {} and {}")
+    made_up = [f"{rng.randint(100, 999)}.{rng.randint(1, 99)}z" for _ in range(50)]
+    shaped = [n for n in numbers if n[-1].isalpha() and "." in n]  # 702.19b: a citation even alone
+    count = 0
+    for n in range(CHECK_FILES):
+        lines = []
+        for _ in range(CHECK_PER_FILE):
+            form = rng.choice(forms)
+            pool = shaped if form == "{}" else numbers
+            picks = [rng.choice(made_up if rng.random() < 0.02 else pool) for _ in range(form.count("{}"))]
+            cited = form.format(*picks) if rng.random() > 0.05 else f"MTR {rng.choice(['2.3', '1.10', '3.2', '9.9'])}"
+            count += len(picks) if not cited.startswith("MTR") else 1
+            lines.append(f"    check(state)  # {cited}: version 1.2.{n % 10}, host 10.0.0.{n % 250}, ratio 3.14")
+            lines.append(f"    assert total == {rng.randint(0, 999)}.5  # ok")
+        folder.joinpath(f"part{n // 1000}").mkdir(exist_ok=True)
+        folder.joinpath(f"part{n // 1000}", f"test_{n}.py").write_text("def test():\n" + "\n".join(lines) + "\n")
+    return count
+
+
+def check_time(index: Path, tmp: Path, runs: int, rng, store=None) -> tuple[float, int, str]:
+    """`rulebase check` of the generated files as a new process, as written in 2010 (median), how
+    many citations were written, and the summary line `check` printed (how many it found)."""
+    import re
+
+    store = store or Library(index).store
+    numbers = [n for n in store.numbers() if re.fullmatch(r"[1-9]\d\d(?:\.\d{1,3}[a-z]?)?", n)]
+    folder = tmp / "check"
+    folder.mkdir(exist_ok=True)
+    cited = check_files(folder, numbers, rng)
+    command = rulebase_command() + ["check", str(folder), "--as-of", "2010"]
+    times = cold(command, index, runs)
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(command, env=dict(os.environ, RULEBASE_INDEX=str(index)), capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime  # (what a shared machine's load leaves out)
+    summary = (out.stdout.strip().splitlines() or [""])[-1]
+    return statistics.median(times), cited, f"{summary}\n  its CPU time: {cpu:.2f} s (user and system)"
+
+
 def size_mb(folder: Path) -> float:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
 
@@ -220,6 +270,7 @@ def measure(corpus: Path, tmp: Path, args, rng) -> dict[str, float]:
     cold_card = cold(rulebase_command() + ["card", "Blood Moon"], index, args.runs)
     bare = cold([sys.executable, "-c", "pass"], index, args.runs)
     site = build_process(env, "glossary", "build", str(tmp / "site"))[0]  # before `add` changes the index
+    check = check_time(index, tmp, 3, rng, store)[0]
     pages = sum(1 for p in (tmp / "site").rglob("*.html"))
     adds = add_times(env, tmp, args.add_runs)
     add = statistics.median(adds) if adds else float("nan")
@@ -234,7 +285,8 @@ def measure(corpus: Path, tmp: Path, args, rng) -> dict[str, float]:
             "search_p95": pct(searches, 0.95), "search_p50": pct(searches, 0.5),
             "cold_lookup": statistics.median(cold_lookup), "cold_lookup_min": min(cold_lookup),
             "cold_search": statistics.median(cold_search), "cold_search_min": min(cold_search),
-            "fresh_p95": pct(fresh, 0.95), "bare": statistics.median(bare), "site": site, "site_pages": pages}
+            "fresh_p95": pct(fresh, 0.95), "bare": statistics.median(bare), "site": site, "site_pages": pages,
+            "check": check}
 
 
 def show(key: str, value: float) -> str:
@@ -248,7 +300,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--bundled-only", action="store_true", help="skip the whole-corpus run")
     parser.add_argument("--add-runs", type=int, default=5, help="`rulebase add` measurements (median, min)")
+    parser.add_argument("--check-only", metavar="INDEX", type=Path,
+                        help="only `rulebase check` of the generated files, on this built index")
     args = parser.parse_args(argv)
+    if args.check_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            seconds, cited, summary = check_time(args.check_only, Path(tmp), 3, random.Random(7))
+        ok = "ok  " if seconds <= TARGETS["check"] else "SLOW"
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+        print(f"{ok} `rulebase check` of {CHECK_FILES:,} files, {cited:,} citations (median of 3): "
+              f"{seconds:.2f} s   target {TARGETS['check']:.0f} s")
+        print(f"  it printed: {summary}")
+        return 0
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -268,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
             ("cold_card", "cold `rulebase card \"Blood Moon\"` (median)"),
             ("cold_search", "cold `rulebase search \"damage prevention\"` (median)"),
             ("site", "`rulebase glossary build` (the whole site)"),
+            ("check", "`rulebase check` of 10,000 files, 100,000 citations"),
             ("fresh_p95", "for scale: search p95, postings cache emptied"),
             ("bare", "for scale: cold `python -c pass` (median)")]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "

@@ -96,8 +96,9 @@ def test_top_level_help_shows_usage_examples():
     assert "  --version  " in out
 
 
-# Commands that change the index or write files are tried by hand, not here.
-WRITES = {"add", "remove", "ingest", "index build", "glossary build"}
+# Commands that change the index or write files are tried by hand, not here; so is the MCP
+# server (it answers its client until the client closes it: tests/test_mcp.py).
+WRITES = {"add", "remove", "ingest", "index build", "glossary build", "mcp"}
 READ_ONLY = [p for p in PATHS if ID(p) not in WRITES and ID(p) not in ("index", "glossary")]
 
 
@@ -112,7 +113,8 @@ def test_every_example_works(index_dir, path):
                 argv = argv[: argv.index(stop)]
         assert argv[0] == "rulebase"
         result = runner.invoke(app, ["--index", str(index_dir), *argv[1:]])
-        assert result.exit_code == 0, (example, result.stderr)
+        # (`check` exits 1 for a stale citation, and this project's docs cite old rules on purpose)
+        assert result.exit_code == 0 or (path == ("check",) and result.exit_code == 1), (example, result.stderr)
         assert result.stdout, example
 
 

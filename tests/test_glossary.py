@@ -266,6 +266,10 @@ def test_current_terms_and_rule_numbers_are_in_the_search(html_site):
     assert titles["702.83a"]["u"] == "rules/cr-702-83a.html"
     assert titles["702.83 Exalted"]["u"] == "rules/cr-702-83.html"
     assert titles["702.19 Trample"]["u"] == "rules/cr-702-19.html"
+    # found by the numbers it had, as `cite 702.17 --as-of 2010` resolves one (702.17 is reach now)
+    assert titles["702.19 Trample"]["n"] == ["502.9", "702.17", "702.18"]
+    assert titles["702.19 Trample"]["d"].startswith("rule in force now · was 502.9, 702.17, 702.18 · ")
+    assert titles["702.17 Reach"]["n"] == [n for n in titles["702.17 Reach"]["n"] if n != "702.17"]
 
 
 def test_mana_burn_page_has_every_definition_define_shows(html_site, library):

@@ -7,13 +7,14 @@ Exit codes: 0 found, 1 not found, 2 usage or input error, 3 internal error.
 
 from __future__ import annotations
 
-from rulebase.cli.commands import cards, corpus, reading, site, timeline
+from rulebase.cli.commands import cards, citing, corpus, reading, site, timeline
 from rulebase.cli.program import app, register
 
 COMMANDS = (
     reading.lookup, reading.search, reading.define, reading.show, cards.card,
     corpus.sources, corpus.ingest, corpus.export, corpus.index_build, corpus.index_status, corpus.add, corpus.remove,
     timeline.compare, timeline.diff, timeline.changes, timeline.history,
+    citing.cite, citing.check, citing.mcp,
     site.glossary_build,
 )
 for _command in COMMANDS:

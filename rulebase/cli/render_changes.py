@@ -208,3 +208,46 @@ def render_changes_between(console: Console, found) -> None:
         if sign == "~" and change.diff:
             out.append(Hanging(diff_marked(change.diff), 4))
     console.print(Group(*out))
+
+
+_STATE_STYLES = {"current": "green", "renumbered": "yellow", "removed": "red", "unknown": "red"}
+
+
+def render_cite(console: Console, citation) -> None:
+    """citation_view.cite_lines on a terminal: the headline coloured by what became of the rule,
+    each version's line dim, a changed text as a coloured word diff."""
+    # lazy: only the output form asked for
+    from rulebase.cli.citation_view import cite_lines, headline
+    from rulebase.cli.plain_changes import diff_text
+
+    if not styled(console):
+        print_lines(console, cite_lines(citation))
+        return
+    lines = cite_lines(citation)
+    diffed = "    " + diff_text(citation.diff) if citation.diff else None
+    out: list = [Hanging(cell(headline(citation), style="bold " + _STATE_STYLES[citation.status.state]), 0, 4)]
+    for line in lines[1:]:
+        if line == diffed:
+            out.append(Hanging(diff_marked(citation.diff), 4))
+        elif line.startswith("    "):
+            out.append(Hanging(cell(line.strip()), 4))
+        else:
+            out.append(Hanging(cell(line.strip(), style="dim"), 2, 4))
+    console.print(Group(*out))
+
+
+def render_check(console: Console, report) -> None:
+    """citation_view.check_lines on a terminal: each place in bold, what became of the citation
+    coloured, the summary last."""
+    # lazy: only the output form asked for
+    from rulebase.cli.citation_view import check_lines, problem_text, summary_line
+
+    if not styled(console):
+        print_lines(console, check_lines(report))
+        return
+    out: list = []
+    for problem in report.problems:
+        out.append(Hanging(Text.assemble((printable(f"{problem.path}:{problem.found.line}:"), "bold"), " ",
+                                         (printable(problem_text(problem)), _STATE_STYLES[problem.status.state])), 0, 4))
+    out.append(cell(summary_line(report), style="bold green" if not report.problems else "bold"))
+    console.print(Group(*out))

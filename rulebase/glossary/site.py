@@ -17,7 +17,7 @@ from rulebase.core.records import Record, fold_accents, fold_space
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank
 from rulebase.glossary.escape import esc, md
 from rulebase.glossary.model import CurrentPage, Definition, RulePage, Site, TermPage
-from rulebase.glossary.rulepages import HtmlCurrent, MarkdownCurrent, document_name, heading
+from rulebase.glossary.rulepages import HtmlCurrent, MarkdownCurrent, document_name, heading, numbers
 from rulebase.rules.diff import DiffOp
 from rulebase.rules.history import change_text
 
@@ -117,9 +117,15 @@ class _Renderer:
         terms = [{"t": p.title, "u": p.path + self.ext, "n": [n for n in p.names if n != p.title],
                   "h": list(dict.fromkeys(t.title or "" for t in p.hungarian)), "e": p.editions}
                  for p in self.site.terms]
-        rules = [{"t": heading(p.record), "u": p.path + self.ext, "n": [], "h": [], "e": [],
-                  "d": f"{'section' if p.record.source in TOURNAMENT_DOCUMENTS else 'rule'} in force now · "
-                       f"{snippet(p.record.text, 80)}"} for p in self.site.current]
+        rules = []
+        for p in self.site.current:
+            # the numbers the rule had before (702.19 Trample was 702.17 and 702.18): found by them,
+            # as `cite` resolves an old number to the rule it is now
+            former = [n for n in numbers(p.steps) if n.lower() != (p.record.number or "").lower()]
+            was = f"was {', '.join(former)} · " if former else ""
+            rules.append({"t": heading(p.record), "u": p.path + self.ext, "n": former, "h": [], "e": [],
+                          "d": f"{'section' if p.record.source in TOURNAMENT_DOCUMENTS else 'rule'} in force now · "
+                               f"{was}{snippet(p.record.text, 80)}"})
         return terms + rules
 
     def counts(self) -> list[tuple[str, list[str], int, int]]:

@@ -371,6 +371,18 @@ class RecordStore:
         return self.conn.execute(f"SELECT id, lineage, number, first_day, last_day FROM records WHERE lineage IN "
                                  f"({','.join('?' * len(keys))}) ORDER BY first_day, rank", tuple(keys)).fetchall()
 
+    def numbered_days(self, source: str, number: str | None = None) -> list[tuple[str, str, str, int, int]]:
+        """(id, lineage, number, first day, last day) of a dated document's numbered versions, oldest
+        first, without their texts: every one, or with `number` those of the lineages that ever held
+        it (who held a number on which day, and where it went: rules/citation.py)."""
+        sql = ("SELECT id, lineage, number, first_day, last_day FROM records WHERE source = ? "
+               "AND lineage IS NOT NULL AND number IS NOT NULL AND first_day IS NOT NULL")
+        args: tuple = (source,)
+        if number is not None:
+            sql += " AND lineage IN (SELECT lineage FROM records WHERE number_lc = ? AND source = ?)"
+            args = (source, number.lower(), source)
+        return self.conn.execute(sql + " ORDER BY first_day, rank", args).fetchall()
+
     def versions(self, source: str, kinds: tuple[str, ...]) -> list[Record]:
         """Every version of a source's records of these kinds, lineage by lineage as lineage()
         orders them (first day, then document order)."""

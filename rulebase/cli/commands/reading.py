@@ -45,10 +45,35 @@ def lookup(ref: Annotated[list[str], typer.Argument(
     library = ready_library(json_out)
     note_outside(library, when)
     result = lookups.lookup(library.store, " ".join(ref), when, full=full)
+    moved = _moved(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
 
-    answer(json_out, lambda: views.lookup_json(result), "render.render_lookup", result)
+    answer(json_out, lambda: dict(views.lookup_json(result), **({"citation": moved} if moved else {})),
+           "render.render_lookup", result)
+
+
+def _moved(store, ref: str, when: int | None) -> str | None:
+    """For a number looked up --as-of a day, where its rule of that day is now when it was
+    renumbered or removed since ('702.17 (2010-06-01) is now 702.19: renumbered 2011-06-17 and
+    2013-07-13; same text'), said in a note on stderr as `cite` says it; else None."""
+    if when is None:
+        return None
+    # lazy: only a lookup --as-of needs it
+    from rulebase.cli.citation_view import headline
+    from rulebase.cli.common import say_notes
+    from rulebase.core.errors import UsageError
+    from rulebase.rules.citation import cite
+
+    try:
+        found = cite(store, ref, when)
+    except UsageError:  # a record id, a page, a section's title: no number to follow
+        return None
+    if found.status.state not in ("renumbered", "removed"):
+        return None
+    line = headline(found)
+    say_notes([line])
+    return line
 
 
 @command(app, examples=[
