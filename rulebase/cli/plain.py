@@ -114,6 +114,14 @@ def text_since(first: int) -> str:
     return f"text since {show(first)}"
 
 
+def formerly(number: str, last: int) -> str:
+    """'was 702.18 until 2021-04-21': the number a rule in force now had before."""
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.core.eras import show
+
+    return f"was {number} until {show(last)}"
+
+
 def snip(text: str, width: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
@@ -322,7 +330,8 @@ def era_note(hit_id: str, results: Results) -> str:
     """A hit in force today and since when its text is ('in force now, text since 2013-07-13'), or a
     text of an earlier era, which its edition names ('4e · history')."""
     if hit_id in results.now:
-        return f"in force now, {text_since(results.now[hit_id])}"
+        was = results.formerly.get(hit_id)
+        return f"in force now, {text_since(results.now[hit_id])}" + (f", {formerly(*was)}" if was else "")
     record = results.records[hit_id]
     if record.kind == "card":
         return "Oracle text"  # today's card text: no era of its own

@@ -104,6 +104,9 @@ def lookup_json(result: Lookup) -> dict:
 
 
 def search_json(results: Results) -> dict:
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.core.eras import show
+
     hits = []
     for hit in results.hits:
         record = results.records[hit.id]
@@ -113,6 +116,8 @@ def search_json(results: Results) -> dict:
         row["exact_number"] = hit.exact_number
         row["also"] = list(hit.also)  # records printing the same text, listed once under this hit
         row["in_force_now"] = hit.id in results.now
+        was = results.formerly.get(hit.id)
+        row["formerly"] = {"number": was[0], "until": show(was[1])} if was else None
         hits.append(row)
     data = {"query": results.query, "total": results.total, "hits": hits, "suggestion": results.suggestion}
     if results.cards:

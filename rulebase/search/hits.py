@@ -26,6 +26,8 @@ class Results:
     suggestion: str | None = None
     records: dict[str, Record] = field(default_factory=dict)  # each hit's record, by hit id
     now: dict[str, int] = field(default_factory=dict)  # the hits in force today -> the first day of their text
+    # the hits in force today that had another number before -> (the last one, the day it ended)
+    formerly: dict[str, tuple[str, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
     cards: list[Record] = field(default_factory=list)  # the cards the question names (search/cards.py)
 

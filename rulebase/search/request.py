@@ -268,7 +268,25 @@ def _with_cited_rules(library, results: Results, limit: int, when: int | None, b
     spans = library.store.windows([r.id for r in live])
     since = texts_since(library.store, live)
     results.now = {r.id: since.get(r.id, spans[r.id][0]) for r in live}
+    results.formerly = formerly(library.store, live)
     return results
+
+
+def formerly(store, records: list) -> dict[str, tuple[str, int]]:
+    """Each record's last other number in its lineage and the day it last held it ("was 702.18
+    until 2021-04-21"): a question in an older release's numbers sees where its rule went, one
+    hit per lineage showing today's number. Read from the versions' days alone (no texts)."""
+    numbered = {r.lineage: r for r in records if r.lineage and r.number}
+    rows = store.lineage_days(list(numbered))
+    first = {rid: day for rid, _, _, day, _ in rows}
+    out: dict[str, tuple[str, int]] = {}
+    for _, lineage, number, _, last in rows:
+        record = numbered[lineage]
+        if number and number != record.number and last < first.get(record.id, 0):
+            held = out.get(record.id)
+            if held is None or last > held[1]:
+                out[record.id] = (number, last)
+    return out
 
 
 def _holds_rule_of(results: Results, section: str, within: int = 3) -> bool:
