@@ -65,7 +65,12 @@ def test_the_current_text_wins_and_the_old_file_fills_the_missing_face(small):
     assert ice["text"] == "Tap target permanent.\nDraw a card." and ice["from"] == "2022-04-25"
     assert fire.card["missing"] == [] and "Draw a card." in fire.text
     assert fire.card["mana_cost"] == "{1}{R} // {1}{U}" and fire.card["mana_value"] == 4  # 709.4b
-    assert [r["date"] for r in fire.card["rulings"]] == ["2018-12-07", "2021-06-18"]  # oldest first, each dated
+    assert fire.card["rulings"] == [{"date": "2018-12-07", "id": "card:fire-ice:ruling-1"},
+                                    {"date": "2021-06-18", "id": "card:fire-ice:ruling-2"}]  # oldest first
+    rulings = [r for r in small.records if r.parent == fire.id]
+    assert [(r.id, r.kind, r.title, r.text) for r in rulings] == [
+        ("card:fire-ice:ruling-1", "card-ruling", "Fire // Ice — ruling of 2018-12-07", "Early ruling."),
+        ("card:fire-ice:ruling-2", "card-ruling", "Fire // Ice — ruling of 2021-06-18", "Later ruling.")]
     assert fire.card["foreign"] == {"German": "Feuer // Eis"}  # the English name again is no other name
 
 
@@ -83,7 +88,7 @@ def test_a_card_only_the_old_file_holds_is_a_card_said_so(small):
     only = next(r for r in small.records if r.title == "Old Only")
     assert only.text == "Old text." and only.card["text_of"] == "2022-04-25"
     assert only.card["missing"][0].startswith("current Oracle text (not in the current file")
-    assert only.order > max(r.order for r in small.records if r.title != "Old Only")
+    assert only.order > max(r.order for r in small.records if r.kind == "card" and r.title != "Old Only")
 
 
 def test_what_the_old_file_cannot_give_is_a_warning_with_its_place(small):
@@ -102,15 +107,19 @@ def test_a_split_card_with_a_half_unknown_has_no_mana_value():
 def real():
     cards = next(s for s in load_manifest() if s.id == "cards")
     parsed = parse_file(cards)
-    return parsed, {r.title: r for r in parsed.records}
+    return parsed, {r.title: r for r in parsed.records if r.kind == "card"}
 
 
 def test_the_real_files_merged(real):
     parsed, by_name = real
-    assert len(parsed.records) == 34632 + 23  # the 2022 file's cards the current one lacks (9 Arena, 14 Secret Lair)
-    rulings = [r for record in parsed.records for r in record.card["rulings"]]
-    assert len(rulings) == 45079 and sum(bool(r.card["rulings"]) for r in parsed.records) == 13287
-    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d", r["date"]) for r in rulings)
+    assert len(by_name) == 34632 + 23  # the 2022 file's cards the current one lacks (9 Arena, 14 Secret Lair)
+    records = {r.id: r for r in parsed.records if r.kind == "card-ruling"}  # one per text
+    held = [(card, ruling) for card in by_name.values() for ruling in card.card["rulings"]]
+    assert len(held) == 45079 and len({card.id for card, _ in held}) == 13287 and len(records) == 23596
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d", ruling["date"]) for _, ruling in held)
+    assert all(card.id in (records[ruling["id"]].parent, *records[ruling["id"]].refs_in) for card, ruling in held)
+    names = records["card:fire-ice:ruling-5"]  # "Each split card has two names...", on every split card
+    assert names.title == "Fire // Ice — ruling of 2021-06-18" and names.parent == "card:fire-ice"
     assert [str(w) for w in parsed.warnings] == [
         "mtgjson-cards-2022-04-25.json.xz:1: data[22714] (Wandering Archaic // Explore the Vastlands): "
         "1 ruling(s) without a date or text: skipped"]

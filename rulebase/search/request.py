@@ -30,6 +30,8 @@ _SEE_RULE = re.compile(r"\b[Ss]ee rules? (\d{3}\.\d+[a-z]?)")  # a rule's own po
 # --limit: the search reads this many hits at least).
 CITED_WITHIN = 10
 SHARED_SHOWN = 4  # cards named in the note for a query that is a name several cards share
+CARD_KINDS = {"card", "card-ruling"}  # searched in the cards' own index
+RULINGS_SHOWN, RULINGS_READ = 3, 30  # card rulings beside the rules; read to find the named cards' own
 
 
 def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 10,
@@ -42,7 +44,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     if not query.strip():
         raise UsageError("empty query", hint='give some words, e.g. rulebase search "damage prevention"')
     query, note = shorten(query)
-    if "card" in (filters.get("kind") or []):
+    if set(filters.get("kind") or []) & CARD_KINDS:
         return _search_cards(library, query, filters, limit, note)
     original = query
     query, starred = complete_stars(library.searcher.reader, without_links(query))
@@ -75,7 +77,27 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         _cited_next(library, results, when)
     if not cards.records:
         _note_shared_name(library, original, results, rules_word)
+    if not any(filters.values()):
+        _with_rulings(library, query, results, cards.records)
     return _with_cited_rules(library, results, limit, when, bring=bring)
+
+
+def _with_rulings(library, query: str, results: Results, named: list) -> None:
+    """The cards' official rulings whose words answer the query, beside the rules (a ruling is
+    evidence of what a card does): the named cards' own first, at most RULINGS_SHOWN, each named
+    by its card and date. From the cards' own index, so the rules' ranking is untouched."""
+    try:
+        searcher = library.card_searcher
+    except UsageError:  # a corpus without cards
+        return
+    store = library.store
+    found = searcher.search(query, {"kind": ["card-ruling"]}, RULINGS_READ,
+                            texts=lambda ids: {r.id: r for r in store.get_many(ids)})
+    own = {record.id for record in named}
+    hits = sorted(found.hits, key=lambda hit: (found.records[hit.id].parent not in own) if hit.id in found.records
+                  else True)  # (a stable sort: the rank kept within each part)
+    results.rulings = hits[:RULINGS_SHOWN]
+    results.records.update({hit.id: found.records[hit.id] for hit in results.rulings if hit.id in found.records})
 
 
 def _rules_word(library) -> Callable[[str], bool]:
@@ -183,13 +205,15 @@ def _at_level(library, query: str, lift: dict[int, float]) -> dict[int, float]:
 
 
 def _search_cards(library, query: str, filters: dict[str, list[str]], limit: int, note: str | None) -> Results:
-    """`search --kind card`: the cards' own index, ranked by the same searcher and scorer."""
+    """`search --kind card` (or `card-ruling`, a card's official rulings): the cards' own index,
+    ranked by the same searcher and scorer."""
     others = {name: values for name, values in filters.items() if values and name != "kind"}
-    if others or filters.get("kind") != ["card"]:
+    if others or not set(filters["kind"]) <= CARD_KINDS:
         raise UsageError("--kind card searches the cards alone", hint="drop the other filters, or search the rules "
                          "without --kind card")
     store = library.store
-    results = library.card_searcher.search(query, {}, limit, texts=lambda ids: {r.id: r for r in store.get_many(ids)})
+    results = library.card_searcher.search(query, {"kind": sorted(set(filters["kind"]))}, limit,
+                                           texts=lambda ids: {r.id: r for r in store.get_many(ids)})
     results.query = " ".join(query.split())
     if note:
         results.notes.append(note)
