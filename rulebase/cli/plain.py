@@ -307,7 +307,7 @@ def search_lines(results: Results) -> list[str]:
     lines = cards_named_lines(results)
     lines += [f"Did you mean: {results.suggestion}"] if results.suggestion else []
     if not results.hits:
-        return lines + [f"No results for {results.query!r}."] + rulings_lines(results)
+        return lines + [f"No results for {results.query!r}."]
     lines.append(results_header(results))
     for n, hit in enumerate(results.hits, 1):
         record = results.records[hit.id]

@@ -77,7 +77,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         _cited_next(library, results, when)
     if not cards.records:
         _note_shared_name(library, original, results, rules_word)
-    if not any(filters.values()):
+    if results.hits and not any(filters.values()):  # (no rule answers: "No results", exit 1, as before)
         _with_rulings(library, query, results, cards.records)
     return _with_cited_rules(library, results, limit, when, bring=bring)
 
