@@ -171,14 +171,19 @@ def test_search_kind_card_keeps_every_card_apart_and_reads_a_quoted_phrase_whole
 
 
 def test_search_finds_a_card_ruling_named_by_its_card_and_date(index_dir):
-    data = json.loads(run(index_dir, "search", "the remaining target is dealt 1 damage, not 2", "--json").stdout)
+    question = "if Fire // Ice targets two creatures and one becomes illegal, is the remaining target dealt 1 damage"
+    data = json.loads(run(index_dir, "search", question, "--json").stdout)
     first = data["rulings"][0]
     assert first["title"] == "Fire // Ice — ruling of 2018-12-07" and first["parent"] == "card:fire-ice"
     assert first["kind"] == "card-ruling" and "remaining target is dealt 1 damage" in first["text"]
     assert all(hit["kind"] != "card-ruling" for hit in data["hits"])  # the rules' ranking is the rules'
-    plain = run(index_dir, "search", "the remaining target is dealt 1 damage, not 2").stdout.splitlines()
+    plain = run(index_dir, "search", question).stdout.splitlines()
     at = plain.index("Card rulings (more: rulebase search --kind card-ruling WORDS):")
     assert plain[at + 1] == " 1. Fire // Ice — ruling of 2018-12-07  [card:fire-ice:ruling-1]"
+    found = json.loads(run(index_dir, "search", "--kind", "card-ruling", "the remaining target is dealt 1 damage, "
+                           "not 2", "-n", "20", "--json").stdout)
+    assert "card:fire-ice:ruling-1" in [hit["id"] for hit in found["hits"]]
+    assert "rulings" not in json.loads(run(index_dir, "search", "damage prevention", "--json").stdout)
 
 
 def test_search_kind_card_ruling_searches_the_rulings_alone(index_dir):
