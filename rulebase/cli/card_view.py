@@ -45,8 +45,9 @@ def value_text(facts: dict) -> str:
     total, 709.4b); said unknown where a half's cost is in neither card file."""
     if facts.get("mana_value") is None:
         return "mana value unknown (a half's cost is in neither card file)"
-    summed = " (its halves' total, 709.4b)" if facts.get("layout") in ("split", "aftermath") \
-        and len(facts.get("faces") or []) > 1 else ""
+    faces = len(facts.get("faces") or [])
+    summed = f" (its {'halves' if faces == 2 else 'parts'}' total, 709.4b)" \
+        if facts.get("layout") in ("split", "aftermath") and faces > 1 else ""
     return f"mana value {facts['mana_value']}{summed}"
 
 
