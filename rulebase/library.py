@@ -294,7 +294,7 @@ class Library:
         """The open store or searcher; if opening finds it damaged, rebuild once and open again."""
         if name not in self._opened:
             opener = {"store": self._open_store, "searcher": self._open_searcher,
-                      "cards": self._open_card_searcher}[name]
+                      "cards": self._open_card_searcher, "rulings": self._open_ruling_searcher}[name]
             try:
                 self._opened[name] = opener()
             except IndexError_ as exc:
@@ -334,6 +334,20 @@ class Library:
         if distrust is not None:
             raise IndexError_(distrust, str(generation.path))
         return Searcher(generation.cards_path, [])
+
+    def _open_ruling_searcher(self):
+        """The cards' rulings' own index (build/builder.py), searched as the cards' is."""
+        # lazy: a lookup never loads Whoosh
+        from rulebase.index import seal
+        from rulebase.search.searcher import Searcher
+
+        generation = self.ensure()
+        if not generation.rulings_path.is_dir():
+            raise UsageError("this corpus holds no card rulings", hint="search the rules without --kind card-ruling")
+        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
+        if distrust is not None:
+            raise IndexError_(distrust, str(generation.path))
+        return Searcher(generation.rulings_path, [])
 
     def _call(self, name: str, attr: str, args: tuple, kwargs: dict):
         """One call into the store or searcher. A failure that is not ours to report (not a
@@ -386,6 +400,11 @@ class Library:
     def card_searcher(self):
         """The cards' index, searched as the rules' is (`search --kind card`)."""
         return _Guarded(self, "cards")
+
+    @cached_property
+    def ruling_searcher(self):
+        """The cards' rulings' index (`search --kind card-ruling`, and beside the rules)."""
+        return _Guarded(self, "rulings")
 
 
 class _Guarded:

@@ -4,8 +4,8 @@ cache, or parsed (rulebase.ingest.cards) now and cached once ingest has linked t
 Reading the card file and finding the rules 35,000 cards use take about 20 s of CPU; a rebuild
 after `rulebase add` of anything but a newer Comprehensive Rules release finds the same cards and
 the same rules, so the build keeps the linked records (one JSON file, sealed like every cache entry:
-cache.read_trusted) and loads them in about a second. The entry is keyed by the card file's bytes
-and the code; the rules its links were found in are named inside it (`rules`), and links found in
+cache.read_trusted) and loads them in about a second. The entry is keyed by the card files' bytes
+(the current file and the 2022 one) and the code; the rules its links were found in are named inside it (`rules`), and links found in
 other rules are found again (ingest.assemble compares them).
 """
 
@@ -73,13 +73,13 @@ def segment_key(sources: list[Source]) -> str:
     their search documents (the rules they link are not in them), so a rebuild finds the segment
     without parsing the cards again (1.5 s of CPU). "" when a file cannot be read."""
     try:
-        return "cards-" + entry_key([s.path for s in sources], code_digest())
+        return "cards-" + entry_key([p for s in sources for p in s.paths], code_digest())
     except OSError:
         return ""
 
 
 def _folder(source: Source) -> Path | None:
     try:
-        return cache_root() / f"cards-{entry_key([source.path], code_digest())[:24]}"
+        return cache_root() / f"cards-{entry_key(source.paths, code_digest())[:24]}"
     except OSError:
         return None  # an unreadable card file: the parse says so

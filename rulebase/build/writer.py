@@ -418,7 +418,7 @@ def documents_of(records: list[Record], windows: dict[str, tuple[int, int]]) -> 
         out.append([record, window, list(record.span)])
     newest = {i for _, i in last_of.values()}
     # a card's words are not spelled: a misspelled card name is corrected from the names (rules/cards.py)
-    return [(r, w, labels_between(*span) if span else [r.edition], (span is None or i in newest) and r.kind != "card")
+    return [(r, w, labels_between(*span) if span else [r.edition], (span is None or i in newest) and r.kind not in ("card", "card-ruling"))
             for i, (r, w, span) in enumerate(out)]
 
 

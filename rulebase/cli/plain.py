@@ -323,6 +323,19 @@ def search_lines(results: Results) -> list[str]:
         lines.append(f"    {snip(unmark(hit.snippet), 240)}")
         if hit.also:
             lines.append(printable(f"    = same text in {also_text(hit.also)}"))
+    return lines + rulings_lines(results)
+
+
+def rulings_lines(results: Results) -> list[str]:
+    """The cards' rulings that answer the query, after the rules: each named by its card and date."""
+    if not results.rulings:
+        return []
+    lines = ["", "Card rulings (more: rulebase search --kind card-ruling WORDS):"]
+    for n, hit in enumerate(results.rulings, 1):
+        record = results.records[hit.id]
+        more = f" (and {len(record.refs_in)} more card{'s' if len(record.refs_in) > 1 else ''})" if record.refs_in else ""
+        lines.append(printable(f"{n:>2}. {record.title}{more}  [{hit.id}]"))
+        lines.append(f"    {snip(unmark(hit.snippet), 240)}")
     return lines
 
 
@@ -335,6 +348,8 @@ def era_note(hit_id: str, results: Results) -> str:
     record = results.records[hit_id]
     if record.kind == "card":
         return "Oracle text"  # today's card text: no era of its own
+    if record.kind == "card-ruling":
+        return "official ruling"  # dated in its title
     return f"{release_label(record) or record.edition} · history"
 
 

@@ -33,6 +33,7 @@ from rulebase.cli.plain import (
     printable,
     ref_lines,
     results_header,
+    rulings_lines,
     search_lines,
     show_fields,
     snip,
@@ -221,6 +222,7 @@ def render_search(console: Console, results: Results) -> None:
         era = hit_era(hit.id, results)
         table.add_row(str(n), where, era, marked(" ".join(hit.snippet.split())))
     console.print(table)
+    print_lines(console, rulings_lines(results))
 
 
 def _search_list(console: Console, results: Results) -> None:
@@ -241,6 +243,7 @@ def _search_list(console: Console, results: Results) -> None:
             ids.append(printable(f"  = {also_text(hit.also)}"), style="dim")
         console.print(Hanging(ids, indent, 2))
         console.print(Hanging(marked(" ".join(hit.snippet.split())), 4))
+    print_lines(console, rulings_lines(results))
 
 
 def hit_era(hit_id: str, results: Results) -> Text:

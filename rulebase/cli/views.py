@@ -120,6 +120,11 @@ def search_json(results: Results) -> dict:
         row["formerly"] = {"number": was[0], "until": show(was[1])} if was else None
         hits.append(row)
     data = {"query": results.query, "total": results.total, "hits": hits, "suggestion": results.suggestion}
+    if results.rulings:  # a card's official rulings beside the rules: hits of their own
+        data["rulings"] = [{**{name: getattr(results.records[hit.id], name) for name in HIT_FIELDS},
+                            "parent": results.records[hit.id].parent, "also_on": results.records[hit.id].refs_in,
+                            "score": hit.score,
+                            "snippet": unmark(hit.snippet)} for hit in results.rulings]
     if results.cards:
         # lazy: only a question naming cards needs them
         from rulebase.cli.card_view import card_json

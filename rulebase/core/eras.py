@@ -160,7 +160,7 @@ def windows(records: list, sources: list, releases: dict[str, list[dict]]) -> di
         table = by_release.get(record.source)
         if table is not None and record.span:
             out[record.id] = (table[record.span[0]][0], table[record.span[1]][1])
-        elif record.kind == "card":  # a card's Oracle text is today's, shown whatever day is asked
+        elif record.kind in ("card", "card-ruling"):  # today's card text, and its rulings: shown whatever day is asked
             out[record.id] = (0, OPEN_END)
         else:
             source = per_source.get(record.source)

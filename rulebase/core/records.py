@@ -27,6 +27,7 @@ KINDS: dict[str, str] = {
     "quiz": "a quiz question and its answer in a rulebook",
     "index": "an entry of a book's index: a term, pointing (refs) to the records that treat it",
     "card": "a card's Oracle text; its other characteristics and the rules it uses are in `card`",
+    "card-ruling": "an official ruling on a card, dated in its title; `parent` is the card",
 }
 
 

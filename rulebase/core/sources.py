@@ -21,6 +21,7 @@ TOURNAMENT_DOCUMENTS = {
 DIGITAL_DOCUMENTS = ("dmtr", "dipg")  # for play on MTG Arena and Magic Online, not paper Magic
 DATED = "dated"  # a multi-release archive: each version is labelled by the era of its own release
 DATED_FORMATS = ("comprules-archive", "tournament-archive")  # the formats of such archives
+ALSO_FORMATS = ("comprules-archive", "oracle-cards")  # the formats read from more than one file
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
 ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
@@ -42,7 +43,8 @@ class Source:
     part: str | None = None
     edition_note: str | None = None
     bundled: bool = True
-    also: tuple[Path, ...] = ()  # a comprules-archive's further archives: their releases join its timeline
+    # a comprules-archive's further archives (their releases join its timeline); the cards' 2022 file
+    also: tuple[Path, ...] = ()
     gaps: str | None = None  # what an archive is known to lack, as `sources` tells a user
     licence: str | None = None  # the terms the file is shared under, where they are not the credit's
 
@@ -134,8 +136,9 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
         known = {k: entry[k] for k in REQUIRED}
         also = entry.get("also", [])
         if not isinstance(also, list) or not all(isinstance(a, str) and a and Path(a).name == a for a in also) \
-                or also and entry["format"] != "comprules-archive":
-            raise ManifestError("'also' must be a list of plain file names, for a comprules-archive only", where)
+                or also and entry["format"] not in ALSO_FORMATS:
+            raise ManifestError("'also' must be a list of plain file names, for a "
+                                f"{' or '.join(ALSO_FORMATS)} only", where)
         sources.append(Source(**known, path=corpus_dir / name, part=entry.get("part"),
                               edition_note=entry.get("edition_note"),
                               also=tuple(corpus_dir / a for a in also),

@@ -40,6 +40,7 @@ from rulebase.core.errors import IndexError_
 SCHEMA_VERSION = "6"
 POINTER = "CURRENT"
 CARDS = "cards"
+RULINGS = "rulings"  # the cards' official rulings: an index of their own, searched without a filter
 ENV_INDEX = "RULEBASE_INDEX"
 MARKER = ".rulebase-index"
 MARKER_TEXT = ("This directory is a rulebase index: rulebase creates, replaces and deletes CURRENT, .lock, "
@@ -92,6 +93,11 @@ class Generation:
     def cards_path(self) -> Path:
         """The cards' full-text index (absent from a corpus without cards)."""
         return self.path / CARDS
+
+    @property
+    def rulings_path(self) -> Path:
+        """The cards' rulings' full-text index (absent from a corpus without them)."""
+        return self.path / RULINGS
 
 
 def current_generation(index_dir: Path) -> Generation | None:

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-PACKED_KINDS = frozenset({"card", "rule", "example", "note"})
+PACKED_KINDS = frozenset({"card", "card-ruling", "rule", "example", "note"})
 DICTIONARY_SIZE = 16_384  # bytes: 8 kB left the cards at 9.8 MB, 32 kB cost 40% more build time
 SAMPLES = 300  # records an even sample over the kind takes; the dictionary keeps the last 16 kB
 

@@ -35,7 +35,9 @@ CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT, edition TEXT, date TEXT
 CREATE TABLE releases (source TEXT, idx INTEGER, date TEXT, effective TEXT, member TEXT,
                        first_day INTEGER, last_day INTEGER, PRIMARY KEY (source, idx));
 -- cards: every name a card is found by (folded: ingest/cards/names.py), and the rules it uses
-CREATE TABLE card_names (key TEXT, id TEXT, kind TEXT);  -- kind: name, face, short (before a comma)
+-- kind: name, face, short (before a comma), foreign (a printing's name in another language: 180,000 of
+-- the 220,000 rows, so keyed without a rowid and a second index beside it: 6 MB less)
+CREATE TABLE card_names (key TEXT, id TEXT, kind TEXT, PRIMARY KEY (key, id)) WITHOUT ROWID;
 -- links: how many the card has; direct: the card *is* what the rule is about (its keyword, type, layout)
 CREATE TABLE card_rules (card TEXT, rule TEXT, lineage TEXT, links INTEGER, arena INTEGER, direct INTEGER);
 """
@@ -47,7 +49,6 @@ CREATE INDEX records_parent ON records(parent);
 CREATE INDEX records_title ON records(title_lc);
 CREATE INDEX records_kind ON records(kind, rank);  -- term map and glossaries, without a scan
 CREATE INDEX pages_key ON pages(edition, page);
-CREATE INDEX card_names_key ON card_names(key);
 CREATE INDEX card_rules_lineage ON card_rules(lineage);
 """
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -93,7 +94,7 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
             [(p, r.edition, r.source, r.id, n) for n, r in enumerate(records) for p in r.pages],
         )
         cards = [r for r in records if r.kind == "card" and r.card is not None]
-        conn.executemany("INSERT INTO card_names VALUES (?,?,?)", names)
+        conn.executemany("INSERT INTO card_names VALUES (?,?,?)", sorted(names))  # (in key order: one pass)
         conn.executemany("INSERT INTO card_rules VALUES (?,?,?,?,?,?)",
                          [(r.id, link["rule"], link["lineage"], len(r.card["links"]), int(r.card["arena"]),
                            int(link["reason"].startswith(("keyword:", "type line:", "layout:"))))
@@ -139,16 +140,18 @@ def _crc(data: str | bytes) -> int:
 
 
 def card_names(card: Record) -> list[tuple[str, str, str]]:
-    """(folded name, card id, kind) for each name a card is found by: its own, each face's, and
-    the part of its name before a comma ("thalia")."""
+    """(folded name, card id, kind) for each name a card is found by: its own, each face's, the
+    part of its name before a comma ("thalia"), and its names in other languages, whole and by face."""
     rows = {(fold_name(card.title or ""), "name")}
     for face in [*face_names(card.title or ""), *card.aliases]:
         rows.add((fold_name(face), "face"))
     short = before_comma(face_names(card.title or "")[0])
     if short:
         rows.add((fold_name(short), "short"))
+    for name in (card.card or {}).get("foreign", {}).values():
+        rows.update((fold_name(part), "foreign") for part in {name, *face_names(name)})
     kinds = {}
-    for key, kind in sorted(rows, key=lambda row: ("name", "face", "short").index(row[1])):
+    for key, kind in sorted(rows, key=lambda row: ("name", "face", "short", "foreign").index(row[1])):
         if key:
             kinds.setdefault(key, kind)
     return [(key, card.id, kind) for key, kind in kinds.items()]
@@ -280,7 +283,7 @@ class RecordStore:
     def titles(self) -> list[str]:
         """The titles of the rules documents' records (cards are found by card_named)."""
         return [row[0] for row in self.conn.execute(
-            "SELECT DISTINCT title FROM records WHERE title IS NOT NULL AND kind != 'card'")]
+            "SELECT DISTINCT title FROM records WHERE title IS NOT NULL AND kind NOT IN ('card', 'card-ruling')")]
 
     # -- cards -------------------------------------------------------------------------------------
 
@@ -288,7 +291,8 @@ class RecordStore:
         """(card id, how the name names it: name, face or short) for a folded name."""
         try:
             return [(row[0], row[1]) for row in self.conn.execute(
-                "SELECT id, kind FROM card_names WHERE key = ? ORDER BY kind = 'short', kind = 'face', id", (key,))]
+                "SELECT id, kind FROM card_names WHERE key = ? "
+                "ORDER BY kind = 'foreign', kind = 'short', kind = 'face', id", (key,))]
         except sqlite3.OperationalError:  # an index without cards
             return []
 
@@ -315,7 +319,7 @@ class RecordStore:
     def card_keys(self) -> list[str]:
         """Every folded card name, once (for 'did you mean')."""
         try:
-            return [row[0] for row in self.conn.execute("SELECT DISTINCT key FROM card_names WHERE kind != 'short'")]
+            return [row[0] for row in self.conn.execute("SELECT DISTINCT key FROM card_names WHERE kind IN ('name', 'face')")]
         except sqlite3.OperationalError:
             return []
 

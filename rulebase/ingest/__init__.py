@@ -130,7 +130,7 @@ def _link_cards(reports: list[SourceReport], rules: list[Record], workers: int) 
     digest = hashlib.sha256("\n".join(sorted(r.id for r in rules)).encode()).hexdigest()[:24]
     for report in reports:
         if report.parsed.meta.get("rules") != digest:
-            link_cards(report.parsed.records, rules, workers)
+            link_cards([r for r in report.parsed.records if r.kind == "card"], rules, workers)
             report.parsed.meta.update(rules=digest, linked=True)
 
 

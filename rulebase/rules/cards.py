@@ -3,7 +3,8 @@
 A card is found as a player names it: its exact name in any case, without accents or punctuation
 ("urzas saga", "aether vial"), a face's name ("Insectile Aberration", "Petty Theft"), the part of
 a legendary name before its comma when that names one card ("Thalia" lists every Thalia when
-there are several), inside a card fetcher's brackets ("[[Blood Moon]]"). Its links carry the
+there are several), by a printing's name in another language ("Zorn Gottes"), inside a card
+fetcher's brackets ("[[Blood Moon]]"). One card found is read with its rulings. Its links carry the
 lineage of each rule, so on another day (--as-of) each shows the number the rule had then.
 """
 
@@ -43,6 +44,7 @@ class Card:
     record: Record
     rules: list[CardRule] = field(default_factory=list)
     day: int | None = None
+    rulings: list[dict] = field(default_factory=list)  # {date, text, id}, oldest first (read from the store)
 
     @property
     def name(self) -> str:
@@ -77,7 +79,19 @@ def find(store: RecordStore, text: str, when: int | None = None) -> Found:
     how = matches[0][1]
     ids = [card_id for card_id, kind in matches if kind == how]
     records = store.get_many(ids)
-    return Found(query, [with_rules(store, record, when) for record in records], how)
+    cards = [with_rules(store, record, when) for record in records]
+    if len(cards) == 1:
+        cards[0].rulings = rulings_of(store, cards[0].record)
+    return Found(query, cards, how)
+
+
+def rulings_of(store: RecordStore, record: Record) -> list[dict]:
+    """A card's rulings, each with its date on this card and its text (a record several cards may
+    share: ingest/cards/oracle.rulings)."""
+    held = (record.card or {}).get("rulings", [])
+    found = {r.id: r for r in store.get_many([ruling["id"] for ruling in held])}
+    return [{"date": ruling["date"], "text": found[ruling["id"]].text, "id": ruling["id"]} for ruling in held
+            if ruling["id"] in found]
 
 
 def strip_brackets(text: str) -> str:

@@ -30,6 +30,7 @@ class Results:
     formerly: dict[str, tuple[str, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # said on stderr (a query that was shortened)
     cards: list[Record] = field(default_factory=list)  # the cards the question names (search/cards.py)
+    rulings: list[Hit] = field(default_factory=list)  # card rulings beside the rules (their records in `records`)
 
 
 def clip(text: str, width: int) -> str:
@@ -45,5 +46,8 @@ def unmark(text: str) -> str:
 
 
 def same_text_key(record: Record) -> str:
-    """Two records print the same text when their words match, whatever the quotes and case."""
+    """Two records print the same text when their words match, whatever the quotes and case. A
+    card is a card, not a text: Wrath of God and Damnation print the same words and are two hits."""
+    if record.kind == "card":
+        return "card\x00" + record.id
     return " ".join(fold_typography(record.text).casefold().split())

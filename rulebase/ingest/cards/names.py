@@ -1,6 +1,7 @@
 """Card names as a player types them: any case, no accents or punctuation ("urzas saga",
 "aether vial" for Æther Vial, "lim duls vault"), a face of a multi-face card ("Petty Theft"), the
-part of a legendary name before its comma ("Thalia")."""
+part of a legendary name before its comma ("Thalia"), a printing's name in another language
+("Zorn Gottes", "神の怒り")."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ import unicodedata
 _LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ø": "o", "Ø": "O",
                             "ð": "d", "þ": "th", "ł": "l", "Ł": "L"})
 _APOSTROPHES = re.compile(r"['’‘`]")
-_NOT_WORD = re.compile(r"[^a-z0-9]+")
+_NOT_WORD = re.compile(r"[\W_]+")  # (after lower(): ASCII's [^a-z0-9]; a Japanese or Russian name keeps its letters)
 FACES = " // "
 
 
 def fold_name(name: str) -> str:
     """The form names are compared in: lower case, accents and ligatures folded, apostrophes
-    dropped (Urza's -> urzas), any other punctuation a space, spaces collapsed."""
+    dropped (Urza's -> urzas), any other punctuation a space, spaces collapsed; letters of other
+    scripts kept (a card's name in Japanese or Russian: "神の怒り", "гнев божий")."""
     text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     text = _APOSTROPHES.sub("", text)
@@ -32,3 +34,8 @@ def before_comma(name: str) -> str | None:
     """'Thalia' of 'Thalia, Guardian of Thraben': what players call a legendary character."""
     head, comma, _ = name.partition(",")
     return head.strip() if comma and head.strip() else None
+
+
+def ruling_id(card_id: str, n: int) -> str:
+    """The id of a card's n-th ruling (from 1, oldest first): 'card:fire-ice:ruling-1'."""
+    return f"{card_id}:ruling-{n}"

@@ -1,12 +1,13 @@
-"""The bundled card file: every card's Oracle text (a JSON list, xz-compressed, read from its bytes)
-into one record per card.
+"""The bundled card files: every card's current Oracle text (a JSON list, xz-compressed, read from
+its bytes) into one record per card, completed from the 2022 file the source's `also` names
+(mtgjson.py, merged by supplement.py): the faces the current file lacks, rulings, foreign names.
 
-A transform card's back face is listed in the file as an entry of its own (face "back", front
-NAME): it becomes a face of its front card, and both names find the card. The Arena-only "A-"
-versions (Alchemy rebalances) are cards of their own, labelled as such. What the file lacks is
+A transform card's back face is listed in the current file as an entry of its own (face "back",
+front NAME): it becomes a face of its front card, and both names find the card. The Arena-only "A-"
+versions (Alchemy rebalances) are cards of their own, labelled as such. What neither file holds is
 said per card (`card["missing"]`) and counted for the ingest report, never invented: the second
-half of split, adventure, modal double-faced and similar cards (the file holds the front face's
-text only), battles' defense, and every card's rulings.
+half of multi-face cards printed after April 2022, battles' defense, the rulings of cards printed
+since.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from collections import Counter
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, slugify
 from rulebase.core.sources import Source
+from rulebase.ingest.cards import mtgjson
 from rulebase.ingest.cards.mana import mana_value, shown_value
-from rulebase.ingest.cards.names import FACES, face_names
+from rulebase.ingest.cards.names import FACES, face_names, ruling_id
+from rulebase.ingest.cards.supplement import CURRENT, supplement
 from rulebase.ingest.text import Parsed, Warning_
 
 FORMAT = "oracle-cards"
@@ -29,7 +32,6 @@ _SECOND_HALF_MISSING = {"split", "adventure", "modal_dfc", "reversible_card", "p
                         "meld"}
 _FIELDS = ("name", "manaCost", "type", "types", "subtypes", "supertypes", "keywords", "power", "toughness",
            "loyalty", "text", "layout")
-NO_RULINGS = "rulings (the file holds none)"
 
 
 def entries(data: bytes, name: str) -> list[tuple[int, object]]:
@@ -68,14 +70,25 @@ def _skip(text: str, at: int) -> int:
 def parse_file(source: Source) -> Parsed:
     try:
         data = source.path.read_bytes()
+        extra = [(path, path.read_bytes()) for path in source.also]
     except OSError as exc:
-        raise SourceError(f"cannot read file ({exc.strerror})", str(source.path)) from None
-    return parse_entries(entries(data, str(source.path)), source)
+        raise SourceError(f"cannot read file ({exc.strerror})", str(exc.filename or source.path)) from None
+    old: dict[str, mtgjson.OldCard] = {}
+    warnings: list[Warning_] = []
+    for path, blob in extra:
+        cards, problems = mtgjson.read(blob, str(path))
+        old.update(cards)
+        warnings += problems
+    parsed = parse_entries(entries(data, str(source.path)), source, old)
+    parsed.warnings[:0] = warnings
+    return parsed
 
 
-def parse_entries(items: list[tuple[int, object]], source: Source) -> Parsed:
+def parse_entries(items: list[tuple[int, object]], source: Source,
+                  old: dict[str, mtgjson.OldCard] | None = None) -> Parsed:
     """One record per card; a back face joins its front card; what cannot be placed is a warning
-    naming the entry and its offset."""
+    naming the entry and its offset. `old`: the 2022 file's cards, completing these (supplement.py)
+    and adding the cards only it holds, after the current file's."""
     file = source.path.name
     warnings: list[Warning_] = []
     cards: dict[str, dict] = {}
@@ -105,21 +118,56 @@ def parse_entries(items: list[tuple[int, object]], source: Source) -> Parsed:
             cards.setdefault(entry["name"], {"entry": entry, "n": n, "backs": []})
             continue
         cards[front]["backs"].append(entry)
+    old = old or {}
+    only_old = [name for name in old if name not in cards]
+    for k, name in enumerate(only_old, len(items) + 1):  # held by the 2022 file alone: its text, said so
+        cards[name] = {"entry": mtgjson.as_entry(old[name]), "n": k, "backs": [], "old_only": True}
     records: list[Record] = []
-    missing: Counter = Counter()
     ids: set[str] = set()
     for held in cards.values():
         record = _record(source, held["entry"], held["backs"], held["n"], ids)
-        for what in record.card["missing"]:
-            missing[what.split(" (")[0]] += 1
+        if held.get("old_only"):
+            record.card["missing"].insert(0, f"current Oracle text (not in the current file: its text of {mtgjson.DATE})")
+            record.card["text_of"] = mtgjson.DATE
         records.append(record)
     records.sort(key=lambda r: r.order)  # the file's order, a back face kept as a card in its place
+    filled = supplement(records, old) if old else Counter()
+    missing: Counter = Counter()
+    for record in records:
+        for what in record.card["missing"]:
+            missing[what.split(" (")[0]] += 1
     notes = [f"{len(records)} cards from {len(items)} entries ({len(backs)} back faces joined to their front card; "
              f"{sum(r.card['arena'] for r in records)} Arena-only 'A-' rebalanced cards; "
              f"{sum(not r.text for r in records)} with no rules text)"]
-    notes += [f"the file lacks, per card: {what} x{count}" for what, count in missing.most_common()]
-    notes.append(f"the file lacks for every card: {NO_RULINGS}")
-    return Parsed(records, warnings, notes=notes, meta={"missing": dict(missing)})
+    if old:
+        notes.append(f"the 2022 file ({len(old)} cards): {len(only_old)} cards only it holds (its text of "
+                     f"{mtgjson.DATE}); " + "; ".join(f"{what} {count}" for what, count in sorted(filled.items())))
+    notes += [f"the files lack, per card: {what} x{count}" for what, count in missing.most_common()]
+    records += rulings(records)
+    return Parsed(records, warnings, notes=notes, meta={"missing": dict(missing), "filled": dict(filled)})
+
+
+def rulings(cards: list[Record]) -> list[Record]:
+    """The cards' rulings as records of their own, searched beside the cards: one per text, as
+    23,597 texts make the 45,080 rulings (a split card's "Each split card has two names" is on 65
+    cards). A record is named by the first card that has it and its date there, its id is that
+    card's (ruling_id), and `refs_in` lists the other cards that have it; each card keeps its own
+    rulings' dates and ids (`card["rulings"]`: [{date, id}], oldest first)."""
+    by_text: dict[str, Record] = {}
+    for card in cards:
+        held = card.card["rulings"]
+        card.card["rulings"] = []
+        for n, ruling in enumerate(held, 1):
+            record = by_text.get(ruling["text"])
+            if record is None:
+                record = by_text[ruling["text"]] = Record(
+                    id=ruling_id(card.id, n), source=card.source, edition=card.edition, lang=card.lang,
+                    kind="card-ruling", text=ruling["text"], raw="", title=f"{card.title} — ruling of {ruling['date']}",
+                    parent=card.id, order=card.order, line=1)
+            elif card.id not in record.refs_in and card.id != record.parent:
+                record.refs_in.append(card.id)
+            card.card["rulings"].append({"date": ruling["date"], "id": record.id})
+    return list(by_text.values())
 
 
 def _plausible(name: str, value: object) -> bool:
@@ -142,7 +190,7 @@ def _face(entry: dict, name: str) -> dict:
     return {"name": name, "mana_cost": _text(entry.get("manaCost")) or None, "type_line": _text(entry.get("type")),
             "text": _text(entry.get("text")), "power": _text(entry.get("power")) or None,
             "toughness": _text(entry.get("toughness")) or None, "loyalty": _text(entry.get("loyalty")) or None,
-            "missing": False}
+            "defense": None, "mana_value": None, "missing": False, "from": CURRENT}
 
 
 def _record(source: Source, entry: dict, backs: list[dict], n: int, ids: set[str]) -> Record:
@@ -157,7 +205,8 @@ def _record(source: Source, entry: dict, backs: list[dict], n: int, ids: set[str
     for other in names[1:]:
         if other not in held:
             faces.append({"name": other, "mana_cost": None, "type_line": "", "text": "", "power": None,
-                          "toughness": None, "loyalty": None, "missing": True})
+                          "toughness": None, "loyalty": None, "defense": None, "mana_value": None, "missing": True,
+                          "from": None})
             missing.append(f"second half's text ({other})" if layout in _SECOND_HALF_MISSING
                            else f"face's text ({other})")
     types = _list(entry.get("types"))
@@ -177,7 +226,7 @@ def _record(source: Source, entry: dict, backs: list[dict], n: int, ids: set[str
         "subtypes": _list(entry.get("subtypes")), "power": faces[0]["power"], "toughness": faces[0]["toughness"],
         "loyalty": faces[0]["loyalty"], "layout": layout, "keywords": _list(entry.get("keywords")),
         "color_identity": _list(entry.get("colorIdentity")), "faces": faces if len(faces) > 1 else [],
-        "arena": name.startswith(ARENA_PREFIX), "missing": missing, "links": [],
+        "arena": name.startswith(ARENA_PREFIX), "missing": missing, "links": [], "rulings": [], "foreign": {},
     }
     aliases = [f for f in dict.fromkeys(face["name"] for face in faces) if f != name] if FACES in name or backs else []
     text = "\n".join(texts)  # (raw: "", the text is the file's own; the entry is JSON, its line 1)

@@ -73,6 +73,7 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
         found += _what_it_says(words, vocabulary, common_words, _keywords(card, vocabulary),
                                (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)))
         found += subrules.in_text(words, text)
+        found += subrules.of_card(card.card, text)
         found += [(shape.number, match) for shape, match in templates.found(text, words)]
         return [vocabulary.link(number, "; ".join(said_once([printed.quote(why) for why in reasons])))
                 for number, reasons in _fewest(found, vocabulary)]

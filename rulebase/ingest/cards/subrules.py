@@ -16,6 +16,11 @@ subrules themselves name:
   is an Island", "target land becomes a Swamp"): the rule of an effect that sets a land's subtype
   (305.7: the land loses its old land types and the abilities of its rules text), the basic land
   types as the rules list them (305.6). Not a condition ("if that land is a Plains").
+- a supertype the rules make a permanent "subject to" a state-based action (205.4d: a legendary
+  permanent, the legend rule 704.5j): the state-based action, on every permanent of that
+  supertype, however many cards bear it;
+- a creature's activated ability with the tap or untap symbol in its cost: the creature rule that
+  says when it can be activated (302.6, "summoning sickness").
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ _PHRASE = re.compile(r"[.:;,\n•]")  # a condition ("if that land is a Plains,"
 _BASIC_TYPES = re.compile(r"^the basic land types are (.+?)\.")
 _CONDITIONS = frozenset({"if", "unless", "whether", "when", "whenever", "where"})
 _BECOMES = frozenset({"is", "are", "becomes", "become"})
+_SUBJECT_TO = re.compile(r'^any permanent with the supertype "(\w+)" is subject to the state-based action.*?'
+                         r"\(see rule (\d{3}\.\d+[a-z]?)\)")
+_TAP_COST = re.compile(r"^[^\"“:.\n]{0,120}\{[tq]\}[^\"“:.\n]{0,120}:\s", re.MULTILINE)  # "{1}, {T}: ...", "{Q}: ..."
 
 
 class Subrules:
@@ -52,6 +60,26 @@ class Subrules:
         self.basic_rule, listed = listing  # 305.6: the basic land types, and the mana ability each gives
         self.basic = {form for name in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed) if name
                       for form in forms(name)} | {"basic", "every"}  # ("is every basic land type")
+        self.subject_to = {m[1]: (m[2], n) for n, text in rules.items() if (m := _SUBJECT_TO.match(text.lower()))}
+        creature = vocabulary.glossary.get("creature", [])[:1]
+        self.tapping = sorted((n for n, text in rules.items() if creature and is_within(n, creature[0])
+                               and "activated ability with the tap symbol" in text), key=len)[:1]
+
+    def of_card(self, facts: dict, text: str) -> list[tuple[str, str]]:
+        """(number, reason) for what the card is that a general rule governs: the state-based
+        action its supertype makes a permanent subject to (the legend rule), and the rule of a
+        creature's abilities with {T} or {Q} in their cost. `text`: the card's lower-case text."""
+        found: list[tuple[str, str]] = []
+        if not {"Instant", "Sorcery"} & set(facts["types"]):
+            for name in facts["supertypes"]:
+                held = self.subject_to.get(name.lower())
+                if held:
+                    found.append((held[0], f"type line: {name} ({held[1]}: subject to the state-based action)"))
+        if self.tapping and "Creature" in facts["types"]:
+            cost = _TAP_COST.search(text)
+            if cost:
+                found.append((self.tapping[0], f"activated ability: {cost.group(0).rstrip(': ')}"))
+        return found
 
     def of_cost(self, kind: str) -> list[str]:
         """The mana value subrule for a kind of symbol (mana.kinds: X, hybrid, Phyrexian, snow)."""
