@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from eval import Fts5Baseline  # noqa: E402
 from realq import Answers, read_questions  # noqa: E402
 
 from rulebase.cli.common import check_filters  # noqa: E402
@@ -88,6 +89,13 @@ class Run:
         self.parts = parts
         self.verbose = verbose
         self.stale = {p: Tally([], []) for p in ("tune", "test")}
+        self._fts5: Fts5Baseline | None = None
+
+    def fts5(self, query: str) -> list:
+        """SQLite FTS5 (bm25) over every rules record, the baseline beside rulebase."""
+        if self._fts5 is None:
+            self._fts5 = Fts5Baseline([r for r in self.store.all() if r.kind not in ("card", "card-ruling")])
+        return self._fts5.search(query, None, DEPTH)
 
     def search(self, query: str, part: str):
         results = run_search(self.library, query, self.filters, DEPTH, None)
@@ -108,6 +116,7 @@ class Run:
         out = []
         for mode in ("question", "keywords"):
             tallies = {p: Tally([], []) for p in ("tune", "test")}
+            fts5 = {p: Tally([], []) for p in ("tune", "test")}
             left_out = 0
             for q in questions:
                 part = part_of("realq", q.qid)
@@ -123,8 +132,10 @@ class Run:
                 results, hits = self.search(query, part)
                 rank = self.answers.rank(hits, wanted)
                 tallies[part].ranks.append(rank)
+                fts5[part].ranks.append(self.answers.rank(self.fts5(query), wanted))
                 self.show(part, f"{q.qid} {mode}: {rank or '-'} [{' '.join(h.id for h in results.hits[:3])}]")
             out += [tallies[p].line(f"realq {mode} {p}") for p in self.parts]
+            out += [fts5[p].line(f"  fts5 {mode} {p}") for p in self.parts]
             out.append(f"  (left out, the archive never held the cited rule: {left_out})")
         return out
 
@@ -147,6 +158,7 @@ class Run:
         lines = (EVAL / "tournament-questions-dev.tsv").read_text(encoding="utf-8").splitlines()
         header = lines[0].split("\t")
         tallies = {p: Tally([], []) for p in ("tune", "test")}
+        fts5 = {p: Tally([], []) for p in ("tune", "test")}
         unresolved = 0
         for line in lines[1:]:
             if not line.strip():
@@ -158,13 +170,15 @@ class Run:
             golds = [self._gold(item) for item in row["gold"].split(";")]
             unresolved += sum(1 for g in golds if not g)
             results, hits = self.search(row["question"], part)
-            keys = [r.lineage or r.id for r in hits]
-            rank = next((n + 1 for n, k in enumerate(keys) if any(k in g for g in golds)), None)
-            found = sum(1 for g in golds if g and any(k in g for k in keys[:5]))
-            tallies[part].ranks.append(rank)
-            tallies[part].recalls.append(found / len(golds))
+            for tally, ranked in ((tallies[part], hits), (fts5[part], self.fts5(row["question"]))):
+                keys = [r.lineage or r.id for r in ranked]
+                rank = next((n + 1 for n, k in enumerate(keys) if any(k in g for g in golds)), None)
+                tally.ranks.append(rank)
+                tally.recalls.append(sum(1 for g in golds if g and any(k in g for k in keys[:5])) / len(golds))
+            rank = tallies[part].ranks[-1]
             self.show(part, f"{row['id']} {row['style']}: {rank or '-'} [{' '.join(h.id for h in results.hits[:3])}]")
         out = [tallies[p].line(f"tournament {p}", recall=True) for p in self.parts]
+        out += [fts5[p].line(f"  fts5 tournament {p}", recall=True) for p in self.parts]
         out.append(f"  (gold items naming no section in force: {unresolved})")
         return out
 
