@@ -122,3 +122,18 @@ def test_the_site_has_a_page_for_each_section_with_its_history(library, tmp_path
         assert f"{name} in force now" in index
     search = json.loads(index.split('id="search-data">', 1)[1].split("</script>", 1)[0])
     assert any(e["t"].startswith("2.1 Game Play Error") for e in search)
+
+
+def test_the_april_2024_ipg_changed_only_what_its_appendix_says(library):
+    """The IPG of 2024-04-15 read right: 3.4, 3.9 and 4.8 print the same words as in 2024-09-23."""
+    got = changes_between(library.store, "2024-04-15", "2024-09-23", source="ipg", kinds=("section",))
+    assert [(c.kind, c.new.number) for c in got.changes] == [
+        ("changed", "1.2"), ("changed", "2.1"), ("changed", "2.5"), ("changed", "3.5"), ("changed", "Appendix B")]
+    decklist = _first(library.store, "IPG 3.4")
+    assert decklist.span[0] == "2024-04-15" and "Philosophy" in decklist.text.split("\n")
+
+
+def test_the_mtr_changes_appendix_is_changed_not_added_and_removed(library):
+    got = changes_between(library.store, "2024-01", "2024-12", source="mtr", kinds=("section",))
+    appendix = [c.kind for c in got.changes if "Appendix A" in ((c.old or c.new).number, (c.new or c.old).number)]
+    assert appendix == ["changed"]

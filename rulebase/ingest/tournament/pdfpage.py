@@ -5,8 +5,8 @@ every page) holding absolutely positioned runs of text, one <p style="position:a
 top:Ypx;left:Xpx"> a source line, in no particular order (the page number comes first). A page's
 runs are put in reading order by position and joined into visual lines (a small-capitals title
 prints its capitals a few pixels higher), the lines into paragraphs by the space between them.
-Page numbers at the foot of each page, the repeated page titles, and a title repeated at the top
-of later pages are set aside and counted. The IPG prints an infraction's penalty to the right of
+Page numbers at the foot of each page, the repeated page titles, and a running title at the top
+of most pages are set aside and counted. The IPG prints an infraction's penalty to the right of
 its heading: that run is a unit of its own, marked `right`.
 """
 
@@ -120,13 +120,17 @@ def _segments(p) -> list[tuple[str, bool]]:
 
 
 def _set_aside_furniture(runs: list[_Run], out: Read) -> list[_Run]:
-    """Drop page numbers (a number alone at a page's foot) and a title repeated at the top of
-    later pages, setting their lines aside."""
+    """Drop page numbers (a number alone at a page's foot) and a running title (the same words at
+    the top of at least half the pages, three or more), setting their lines aside. A heading that
+    happens to open a few pages ('Philosophy', an example's letter 'D.', a small-capitals 'C') is
+    text: the IPGs of 2021-2024 lost such headings to a looser test."""
     heads: dict[str, list[_Run]] = {}
     for run in runs:
         if run.top < _HEAD:
             heads.setdefault(fold(run.text), []).append(run)
-    repeated = {id(r) for group in heads.values() if len({r.page for r in group}) > 1 for r in group[1:]}
+    pages = len({r.page for r in runs})
+    repeated = {id(r) for group in heads.values() if len({r.page for r in group}) >= max(3, (pages + 1) // 2)
+                for r in group[1:]}
     kept = []
     for run in runs:
         if not run.text.strip():
