@@ -355,8 +355,9 @@ def _copy_of(entry: Entry, host: Entry) -> bool:
 
 
 def lead(record: Record, width: int = LEAD) -> str:
-    """The first words of a record's first paragraph, spaces folded; '…' marks a cut."""
-    return clip(fold_space(record.text.split("\n\n")[0]), width)
+    """The first words of a record's first paragraph, spaces folded; '…' marks a cut. A titled
+    section of a tournament document ('4.1 Unsporting Conduct — Minor') is named by its title."""
+    return clip(fold_space(record.title if record.kind == "section" and record.title else record.text.split("\n\n")[0]), width)
 
 
 def direct(record: Record, children: list[Record]) -> tuple[list[Record], dict[str, int]]:
