@@ -99,8 +99,9 @@ def test_references_lead_by_date(library):
     pregame = _first(store, "MTR 2.3")
     to_cr = [r for r in pregame.refs if r.key.startswith("103.")]
     assert to_cr and to_cr[0].target.startswith("cr:103.")
-    first, last = store.windows([to_cr[0].target])[to_cr[0].target]  # the rule in force the day 2.3's text took effect
-    assert first <= day(pregame.span[0]) <= last
+    first, last = store.windows([to_cr[0].target])[to_cr[0].target]
+    assert first <= day("2013-09-27") <= last < day(pregame.span[0])  # the rule of the day its sentence was written
+    assert "mulligan" in store.get(to_cr[0].target).text.lower()
     assert [r.target.split("@")[0] for r in pregame.refs if r.key == "2.2"] == ["mtr:2.2"]
     tournaments = _first(store, "100.6")  # the Comprehensive Rules' mention of the Tournament Rules
     mtr = [r for r in tournaments.refs if r.key == "mtr:document"]
