@@ -136,3 +136,15 @@ def test_a_citation_means_the_rule_of_the_day_it_was_written(index_dir, library)
     assert mulligans.now is not None and mulligans.now.number == "103.5"
     got = run(index_dir, "lookup", "MTR 2.3")
     assert "  cited as written: rule 103.4 (2013) \u2014 now 103.5 (cr:103.5@" in got.output
+
+
+@pytest.mark.parametrize(("ref", "problem"), [
+    ("IPG 2.1", "A player forgets a triggered ability"),
+    ("IPG 2.3", "A player accidentally draws more cards"),
+    ("IPG 3.9", "Inadequate shuffling"),
+    ("IPG 4.6", "Theft"),
+])
+def test_the_jars_fix_is_found_by_its_own_words(library, ref, problem):
+    jar = desk.lookup(library.store, ref).infraction.jar
+    assert jar is not None and jar.problem.startswith(problem)
+    assert jar.problem in jar.record.text or jar.problem == jar.record.title

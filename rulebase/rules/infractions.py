@@ -26,7 +26,7 @@ _PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualificat
 _RULE = re.compile(r"^(?:Upgrade|Downgrade)\s*:", re.IGNORECASE)
 _RULE_WORDS = re.compile(r"\b(?:upgrad|downgrad)\w*", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
-JAR_MATCH = 0.2  # the least likeness (cosine of the words' weights) a JAR text needs to be its fix
+JAR_MATCH = 0.3  # the least likeness (cosine of the words' weights) a JAR text needs to be its fix
 
 
 @dataclass(slots=True)
@@ -148,7 +148,7 @@ def _words(text: str) -> Counter:
 def jar_fix(store: RecordStore, record: Record, parts: dict[str, list[str]], day: int) -> JarFix | None:
     """The JAR's text for the problem an IPG infraction names, at Regular REL: of the problems
     the JAR names (each issue under a heading, each bullet of a list of behaviours) the one whose
-    words are likest the infraction's name and definition (words weighted by their rarity among
+    words are likest the infraction's name, definition and examples (words weighted by their rarity among
     those problems), with the JAR's fix for it (the issue's text, or the paragraphs after the
     list). None when no JAR was in force that day or nothing is alike enough."""
     jar = [r for _, r in documents.contents(store, "jar", day)]
@@ -163,15 +163,14 @@ def jar_fix(store: RecordStore, record: Record, parts: dict[str, list[str]], day
         units += [(section, b, fix) for b in bullets]
     if not units:
         return None
-    bags = [_words(title)
-            for section, title, fix in units]
+    bags = [_words(_SENTENCE.split(title)[0]) for _, title, _ in units]  # a bullet's problem: its first sentence
     df = Counter(w for bag in bags for w in bag)
 
     def weights(bag: Counter) -> dict[str, float]:
         return {w: (1 + math.log(n)) * math.log((len(bags) + 1) / (df[w] + 0.5)) for w, n in bag.items() if w in df}
 
     name = (record.title or "").split("\u2014")[-1]
-    query = weights(_words(f"{name} {name} {name} {' '.join(parts.get('Definition', []))}"))
+    query = weights(_words(" ".join([name, name, *parts.get("Definition", []), *parts.get("Examples", [])])))
     norm = math.sqrt(sum(v * v for v in query.values())) or 1.0
     best, score = None, 0.0
     for unit, bag in zip(units, bags, strict=True):
