@@ -11,7 +11,7 @@ import shutil
 import textwrap
 
 from rulebase.cli.plain import snip
-from rulebase.cli.plain_changes import between_title, change_parts, diff_pieces
+from rulebase.cli.plain_changes import change_parts, diff_pieces
 from rulebase.rules.diff import ITEM_WORDS, SentenceChange, sentence_diff
 
 CONTEXT_WORDS = 4  # words kept on each side of an edit in a changed sentence
@@ -21,6 +21,15 @@ _APPENDIX = re.compile(r"changes?\s+from\s+previous", re.IGNORECASE)
 def width() -> int:
     """The terminal's width ($COLUMNS first), 80 when piped; at least 40."""
     return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def short_title(found) -> str:
+    """'mtr 2023-12-04 -> 2024-12-16: 2 removed, 26 changed': the kinds that occur."""
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.rules.history import KINDS as kinds
+
+    counts = ", ".join(f"{found.count(k)} {k}" for k in kinds if found.count(k)) or "no changes"
+    return f"{found.source} {found.old_release['date']} -> {found.new_release['date']}: {counts}"
 
 
 def ordered(found) -> list:
@@ -67,7 +76,7 @@ def windowed(ops) -> str:
 def reader_lines(found, summary: bool = False, columns: int | None = None) -> list[str]:
     """The changes as a reader of a policy update wants them (see the module docstring)."""
     columns = columns or width()
-    lines = _wrap(between_title(found), columns, "", "    ")
+    lines = _wrap(short_title(found), columns, "", "    ")
     changes = ordered(found)
     own = [c for c in changes if c.new is not None and _APPENDIX.search(c.new.title or "")]
     for change in changes:
