@@ -57,15 +57,16 @@ class Infraction:
     history: list[tuple[str, int, int]] = field(default_factory=list)  # (penalty, first day, last day)
 
     def history_line(self) -> str:
-        """'Warning until 2016-01-21, No Penalty since 2016-01-22'."""
+        """'Warning until 2016-01-21, No Penalty since 2016-01-22' (a section no longer in force:
+        '... to 2019-01-20')."""
         out = []
         for n, (penalty, first, last) in enumerate(self.history):
-            if n + 1 == len(self.history):
-                out.append(f"{penalty} since {show(first)}" if n else
-                           f"{penalty} {'since' if last >= OPEN_END else 'from'} {show(first)}"
-                           + ("" if last >= OPEN_END else f" to {show(last)}"))
+            if n + 1 == len(self.history) and last >= OPEN_END:
+                out.append(f"{penalty} since {show(first)}")
+            elif n == 0 and len(self.history) > 1:
+                out.append(f"{penalty} until {show(last)}")
             else:
-                out.append(f"{penalty} until {show(last)}" if n == 0 else f"{penalty} {show(first)} to {show(last)}")
+                out.append(f"{penalty} {show(first)} to {show(last)}")
         return ", ".join(out)
 
 
@@ -110,8 +111,8 @@ def of(store: RecordStore, result, when: int | None) -> Infraction | None:
     penalty = penalty_of(record.text)
     if penalty is None:
         return None
-    day = when if when is not None else today()
-    day = min(max(day, store.windows([record.id])[record.id][0]), store.windows([record.id])[record.id][1])
+    first, last = store.windows([record.id])[record.id]
+    day = min(max(when if when is not None else today(), first), last)  # a day the section was in force
     parts, own = parts_of(record.text)
     found = Infraction(record, penalty, [Rule(f"{record.source.upper()} {number}", r) for r in own], parts)
     found.rules += _general_rules(store, record, day)
@@ -200,9 +201,6 @@ def _history(store: RecordStore, record: Record) -> list[tuple[str, int, int]]:
             continue
         if out and out[-1][0] == penalty:
             out[-1] = (penalty, out[-1][1], last)
-        elif out:
-            out[-1] = (out[-1][0], out[-1][1], min(out[-1][2], first - 1) if first > out[-1][1] else out[-1][2])
-            out.append((penalty, first, last))
         else:
             out.append((penalty, first, last))
     return out
