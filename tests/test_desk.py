@@ -148,3 +148,9 @@ def test_the_jars_fix_is_found_by_its_own_words(library, ref, problem):
     jar = desk.lookup(library.store, ref).infraction.jar
     assert jar is not None and jar.problem.startswith(problem)
     assert jar.problem in jar.record.text or jar.problem == jar.record.title
+
+
+def test_an_old_release_says_where_the_rules_it_cites_are_now(library):
+    old = desk.lookup(library.store, "cr:glossary.rules-text@2009-07-11")
+    assert [c.line().split(" (cr:")[0] for c in old.cited] == ["rule 206.1 (2009) \u2014 now 207.1"]
+    assert desk.lookup(library.store, "702.19b").cited == []  # in force now: nothing to say

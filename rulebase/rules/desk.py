@@ -84,9 +84,16 @@ class DeskLookup(Lookup):
 
 def cited_rules(store: RecordStore, record: Record) -> list[Cited]:
     """The Comprehensive Rules a tournament document's section cites, each as of the day its
-    words were written, and where that rule is now."""
+    words were written, and where that rule is now; the same for an old release's own 'See rule'
+    references (resolved in its release), where a rule of that release is no longer in force."""
     if record.source not in documents.TOURNAMENT_DOCUMENTS:
-        return []
+        if not record.span or store.windows([record.id])[record.id][1] >= OPEN_END:
+            return []
+        return [c for c in _cited(store, record) if c.now is None or c.now.id != c.then.id]
+    return _cited(store, record)
+
+
+def _cited(store: RecordStore, record: Record) -> list[Cited]:
     out, seen = [], set()
     for ref in record.refs:
         if ref.kind != "rule" or not ref.target or ref.target in seen:
