@@ -154,3 +154,9 @@ def test_an_old_release_says_where_the_rules_it_cites_are_now(library):
     old = desk.lookup(library.store, "cr:glossary.rules-text@2009-07-11")
     assert [c.line().split(" (cr:")[0] for c in old.cited] == ["rule 206.1 (2009) \u2014 now 207.1"]
     assert desk.lookup(library.store, "702.19b").cited == []  # in force now: nothing to say
+
+
+def test_a_search_hit_from_a_tournament_document_names_the_release_in_force(index_dir):
+    got = run(index_dir, "search", "missed trigger", "--source", "ipg", "-n", "3")
+    assert got.exit_code == 0
+    assert "IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now (release 2024-09-23), text since" in got.output
