@@ -171,9 +171,11 @@ def _visual_lines(runs: list[_Run]) -> list[_Line]:
             groups[-1].append(run)
         else:
             groups.append([run])
-    lines: list[_Line] = []
     for group in groups:
         group.sort(key=lambda r: r.left)
+    groups = _columns(groups)
+    lines: list[_Line] = []
+    for group in groups:
         visible = [r for r in group if r.text.strip()]
         if not visible:
             continue
@@ -192,6 +194,44 @@ def _visual_lines(runs: list[_Run]) -> list[_Line]:
         heading = bold or larger or (tabbed and len(text.split()) <= 14 and not text.endswith("."))
         lines.append(_Line(group, text, bold, heading))
     return lines
+
+
+_COLUMN_GAP = 200  # pixels between two bullets on one line: a list set in two columns
+_INDENTED = 100  # a list's lines start right of this (its bullets and wrapped items; a paragraph at 81)
+
+
+def _columns(groups: list[list[_Run]]) -> list[list[_Run]]:
+    """A list the PDF sets in two columns (the MTR's sets legal in a format, its banned cards) read
+    column by column: the runs of each line of the list left of the second column's bullet first,
+    then those right of it. Else a line joined the two columns' items ('• Eighth Edition • Fate
+    Reforged') and an item wrapped in one column broke into the other's."""
+    out: list[list[_Run]] = []
+    k = 0
+    while k < len(groups):
+        split = _second_bullet(groups[k])
+        if split is None:
+            out.append(groups[k])
+            k += 1
+            continue
+        block = [groups[k]]
+        k += 1
+        while k < len(groups) and groups[k][0].page == block[0][0].page and _indented(groups[k]):
+            block.append(groups[k])
+            k += 1
+        left = [[r for r in g if r.left < split] for g in block]
+        right = [[r for r in g if r.left >= split] for g in block]
+        out += [g for g in left if any(r.text.strip() for r in g)] + [g for g in right if any(r.text.strip() for r in g)]
+    return out
+
+
+def _second_bullet(group: list[_Run]) -> int | None:
+    bullets = [r.left for r in group if r.text.strip() == "\u2022"]
+    return bullets[1] - 5 if len(bullets) >= 2 and bullets[1] - bullets[0] > _COLUMN_GAP else None
+
+
+def _indented(group: list[_Run]) -> bool:
+    visible = [r for r in group if r.text.strip()]
+    return bool(visible) and visible[0].left > _INDENTED
 
 
 _ITEM = re.compile(r"^(?:[A-Z]\.|\d{1,2}\.|[•·\u2022\u25aa\u25cf\uf0b7-])\s")
