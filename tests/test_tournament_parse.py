@@ -363,6 +363,17 @@ def test_page_numbers_inside_older_texts_are_set_aside_and_the_sentence_joined(f
     assert stray == []
 
 
+def test_a_list_in_two_columns_is_read_column_by_column(files):
+    modern = next(r for f in files if f[0].endswith("5b908bf9-mtr.html") for r in f[3].records if r.number == "6.4")
+    items = [p for p in modern.text.split("\n\n") if p.startswith("\u2022 ")]
+    assert items[:3] == ["\u2022 Eighth Edition", "\u2022 Mirrodin", "\u2022 Darksteel"]
+    assert "\u2022 Innistrad: Midnight Hunt" in items  # an item the column wrapped, whole
+    rows = [f"{name}: {r.id}" for name, doc, _, parsed, _ in files if doc == "mtr" for r in parsed.records
+            for p in r.text.split("\n\n") if re.search(r"\u2022\s*\w.*\u2022\s*\w", p)
+            and r.number in ("6.4", "6.5", "6.6", "6.7")]  # two items on one line (an empty bullet is the PDF's)
+    assert rows == []
+
+
 def test_the_changes_appendix_is_one_section_across_releases(timelines):
     appendix = [r for r in timelines["mtr"].records if r.number == "Appendix A" and r.span[0] >= "2018"]
     assert len(appendix) >= 12 and len({r.lineage for r in appendix}) == 1

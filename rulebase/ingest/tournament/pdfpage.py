@@ -218,10 +218,23 @@ def _columns(groups: list[list[_Run]]) -> list[list[_Run]]:
         while k < len(groups) and groups[k][0].page == block[0][0].page and _indented(groups[k]):
             block.append(groups[k])
             k += 1
-        left = [[r for r in g if r.left < split] for g in block]
-        right = [[r for r in g if r.left >= split] for g in block]
-        out += [g for g in left if any(r.text.strip() for r in g)] + [g for g in right if any(r.text.strip() for r in g)]
+        for column in ([r for g in block for r in g if r.left < split], [r for g in block for r in g if r.left >= split]):
+            out += [g for g in _lines_of(column) if any(r.text.strip() for r in g)]
     return out
+
+
+def _lines_of(runs: list[_Run]) -> list[list[_Run]]:
+    """Runs grouped into visual lines by height (a column's own lines: its bullet and its item,
+    a pixel apart, are one line whatever the other column's heights), each sorted by position."""
+    groups: list[list[_Run]] = []
+    for run in sorted(runs, key=lambda r: (r.page, r.top, r.left)):
+        if groups and groups[-1][0].page == run.page and run.top - groups[-1][0].top < _SAME_LINE:
+            groups[-1].append(run)
+        else:
+            groups.append([run])
+    for group in groups:
+        group.sort(key=lambda r: r.left)
+    return groups
 
 
 def _second_bullet(group: list[_Run]) -> int | None:
