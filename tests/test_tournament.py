@@ -77,7 +77,8 @@ def test_search_filters_by_document_and_labels_hits_by_release(library):
     # lazy: the CLI's plain lines are what a script reads
     from rulebase.cli.plain import search_lines
 
-    assert "1. IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now, text since 2024-09-23 · section" in "\n".join(
+    assert "1. IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now (release 2024-09-23), text since 2024-09-23 · section" \
+        in "\n".join(
         search_lines(results))
 
 
