@@ -91,3 +91,17 @@ def check_ops(ops, a, b):
             assert not op.b.split()
     for first, second in zip(ops, ops[1:], strict=False):
         assert "equal" in (first.op, second.op)
+
+
+def test_sentence_diff_reads_lists_as_sets_and_ignores_trade_marks():
+    from rulebase.rules.diff import sentence_diff
+
+    old = "The sets are:\n\n\u2022 Alpha \u2022 Beta\n\n\u2022 Gamma\n\nPlayers may draw a card at the start of their turn."
+    new = "The sets are:\n\n\u2022 Beta\u2122 \u2022 Alpha\n\n\u2022 Delta\n\nPlayers may draw two cards at the start of their turn."
+    got = sentence_diff(old, new)
+    assert [(c.kind, c.old, c.new) for c in got] == [
+        ("added", None, "Delta"),
+        ("changed", "Players may draw a card at the start of their turn.",
+         "Players may draw two cards at the start of their turn."),
+        ("removed", "Gamma", None)]
+    assert got[1].before == "Delta"  # the sentence before it in the new text

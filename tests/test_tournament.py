@@ -77,7 +77,8 @@ def test_search_filters_by_document_and_labels_hits_by_release(library):
     # lazy: the CLI's plain lines are what a script reads
     from rulebase.cli.plain import search_lines
 
-    assert "1. IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now, text since 2024-09-23 · section" in "\n".join(
+    assert "1. IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now (release 2024-09-23), text since 2024-09-23 · section" \
+        in "\n".join(
         search_lines(results))
 
 
@@ -99,8 +100,9 @@ def test_references_lead_by_date(library):
     pregame = _first(store, "MTR 2.3")
     to_cr = [r for r in pregame.refs if r.key.startswith("103.")]
     assert to_cr and to_cr[0].target.startswith("cr:103.")
-    first, last = store.windows([to_cr[0].target])[to_cr[0].target]  # the rule in force the day 2.3's text took effect
-    assert first <= day(pregame.span[0]) <= last
+    first, last = store.windows([to_cr[0].target])[to_cr[0].target]
+    assert first <= day("2013-09-27") <= last < day(pregame.span[0])  # the rule of the day its sentence was written
+    assert "mulligan" in store.get(to_cr[0].target).text.lower()
     assert [r.target.split("@")[0] for r in pregame.refs if r.key == "2.2"] == ["mtr:2.2"]
     tournaments = _first(store, "100.6")  # the Comprehensive Rules' mention of the Tournament Rules
     mtr = [r for r in tournaments.refs if r.key == "mtr:document"]
@@ -122,3 +124,18 @@ def test_the_site_has_a_page_for_each_section_with_its_history(library, tmp_path
         assert f"{name} in force now" in index
     search = json.loads(index.split('id="search-data">', 1)[1].split("</script>", 1)[0])
     assert any(e["t"].startswith("2.1 Game Play Error") for e in search)
+
+
+def test_the_april_2024_ipg_changed_only_what_its_appendix_says(library):
+    """The IPG of 2024-04-15 read right: 3.4, 3.9 and 4.8 print the same words as in 2024-09-23."""
+    got = changes_between(library.store, "2024-04-15", "2024-09-23", source="ipg", kinds=("section",))
+    assert [(c.kind, c.new.number) for c in got.changes] == [
+        ("changed", "1.2"), ("changed", "2.1"), ("changed", "2.5"), ("changed", "3.5"), ("changed", "Appendix B")]
+    decklist = _first(library.store, "IPG 3.4")
+    assert decklist.span[0] == "2024-04-15" and "Philosophy" in decklist.text.split("\n")
+
+
+def test_the_mtr_changes_appendix_is_changed_not_added_and_removed(library):
+    got = changes_between(library.store, "2024-01", "2024-12", source="mtr", kinds=("section",))
+    appendix = [c.kind for c in got.changes if "Appendix A" in ((c.old or c.new).number, (c.new or c.old).number)]
+    assert appendix == ["changed"]

@@ -12,9 +12,12 @@ Regenerate the golden counts after a deliberate parser change with
 
 from __future__ import annotations
 
+import html
+import re
 import sys
 from collections import Counter
 from dataclasses import replace
+from datetime import date
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -243,6 +246,137 @@ def test_references_within_a_release_resolve(timelines):
     pregame = _in(timelines["mtr"], "2.3")[-1]
     refs = [r for r in pregame.refs if r.kind == "section"]
     assert refs and refs[0].key == "2.2" and refs[0].target.startswith("mtr:2.2@")
+
+
+# -- read right: headings, small capitals, page numbers, the changes appendix -------------------------
+
+_PARTS = ("Definition", "Examples", "Philosophy", "Additional Remedy")  # the IPG's headings in a section
+_TAGS = re.compile(r"<[^>]*>")
+
+
+def _prints_heading(lines: list[str], heading: str) -> bool:
+    """Whether source lines print `heading` as a heading of its own (markup stripped; not the
+    word starting a sentence, 'Philosophy of ...')."""
+    pattern = re.compile(rf"^\s*(?:#+\s*|\*\*)?{heading}\b(?!\s+[a-z])")
+    return any(pattern.match(html.unescape(_TAGS.sub(" ", line))) for line in lines)
+
+
+def _section_lines(parsed: Parsed, text: str) -> dict[str, list[str]]:
+    """Each numbered section's source lines, from its first line to the next section's."""
+    lines = text.split("\n")
+    sections = sorted((r for r in parsed.records if r.kind == "section" and r.line), key=lambda r: r.line)
+    return {r.number or r.id: lines[r.line - 1: (sections[k + 1].line - 1) if k + 1 < len(sections) else len(lines)]
+            for k, r in enumerate(sections)}
+
+
+def lost_headings(files: list) -> list[str]:
+    """Each section's headings compared across every release of its document: a heading that the
+    releases before and after a release print in a section, missing from that release's record,
+    must be missing from its source too; else the parse lost it."""
+    problems = []
+    for document in {f[1] for f in files}:
+        mine = sorted((f for f in files if f[1] == document), key=lambda f: f[4].printed or date.min)
+        heads = [{r.number: {p for p in _PARTS if p in r.text.split("\n")} for r in f[3].records
+                  if r.kind == "section" and r.number} for f in mine]
+        for k in range(1, len(mine) - 1):
+            name, _, text, parsed, _ = mine[k]
+            region = None
+            for number, have in heads[k].items():
+                expected = heads[k - 1].get(number, set()) & heads[k + 1].get(number, set())
+                for part in sorted(expected - have):
+                    region = region if region is not None else _section_lines(parsed, text)
+                    if _prints_heading(region.get(number, []), part):
+                        problems.append(f"{name}: {document} {number} prints '{part}', its record lacks it")
+    return sorted(problems)
+
+
+def test_no_release_loses_a_heading_its_neighbours_print(files):
+    assert lost_headings(files) == []
+
+
+def test_the_heading_check_fails_when_a_heading_is_lost(files):
+    at = next(k for k, f in enumerate(files) if f[0].endswith("56e76db6-ipg.html"))
+    name, doc, text, parsed, got = files[at]
+    records = [replace(r, text=r.text.replace("\n\nPhilosophy\n\n", "\n\n")) if r.number == "3.4" else r
+               for r in parsed.records]
+    broken = list(files)
+    broken[at] = (name, doc, text, Parsed(records, parsed.warnings, meta=parsed.meta), got)
+    assert lost_headings(broken) == [f"{name}: ipg 3.4 prints 'Philosophy', its record lacks it"]
+
+
+def test_the_april_2024_ipg_keeps_its_philosophy_headings_and_example_letters(files):
+    april = next(f[3] for f in files if f[0].endswith("56e76db6-ipg.html"))
+    september = next(f[3] for f in files if f[0].endswith("50b29579-ipg.html"))
+    for number in ("3.4", "3.9"):
+        lines = next(r for r in april.records if r.number == number).text.split("\n")
+        assert "Philosophy" in lines, number
+    cheating = next(r for r in april.records if r.number == "4.8").text.split("\n")
+    assert [line[:2] for line in cheating if re.match(r"^[A-G]\. ", line)] == ["A.", "B.", "C.", "D.", "E.", "F.", "G."]
+    for number in ("3.4", "3.9", "4.8"):  # the same words as the next release's
+        a, b = (next(r for r in p.records if r.number == number).text for p in (april, september))
+        assert a == b, number
+    examples = [line[:2] for line in next(r for r in april.records if r.number == "3.4").text.split("\n")
+                if re.match(r"^[A-Z]\. ", line)]
+    assert examples == ["A.", "B.", "C.", "D.", "E."]
+
+
+def test_example_letters_run_without_a_gap_in_every_release(files):
+    gaps = []
+    for name, _, _, parsed, _ in files:
+        for record in parsed.records:
+            letters = [line[0] for line in record.text.split("\n") if re.match(r"^[A-Z]\. [A-Z]", line)]
+            if letters and letters[0] == "A" and any(ord(b) - ord(a) > 1 for a, b in zip(letters, letters[1:], strict=False)):
+                gaps.append(f"{name}: {record.id} {''.join(letters)}")
+    assert gaps == []
+
+
+def test_no_small_capitals_title_is_broken_in_any_record(files):
+    """A small-capitals word loses no letter ('APPLYING ENALTIES', 'UNSPORTING ONDUCT'): no
+    all-capitals word that no record writes in lower case while one writes it with a letter before."""
+    lower: set[str] = set()
+    capitals: dict[str, str] = {}
+    for name, _, _, parsed, _ in files:
+        for record in parsed.records:
+            for text in (record.title or "", record.text):
+                lower.update(re.findall(r"\b[a-z]{3,}\b", text))
+                for word in re.findall(r"\b[A-Z]{4,}\b", text):
+                    capitals.setdefault(word, f"{name}: {record.id}")
+    broken = {w: where for w, where in capitals.items()
+              if w.lower() not in lower and any(c + w.lower() in lower for c in "abcdefghijklmnopqrstuvwxyz")}
+    assert broken == {}
+    titles = {r.title for f in files if f[1] == "ipg" for r in f[3].records}
+    assert {"APPLYING PENALTIES", "UNSPORTING CONDUCT"} <= titles
+    assert not {"APPLYING ENALTIES", "UNSPORTING ONDUCT"} & titles
+
+
+def test_page_numbers_inside_older_texts_are_set_aside_and_the_sentence_joined(files):
+    by_name = {f[0].rsplit("/", 1)[-1]: f[3] for f in files}
+    missed = next(r for r in by_name["27925944-ipg.html"].records if r.number == "2.1")
+    assert "in the appropriate zone or zones when the ability should have triggered." in missed.text
+    marked = next(r for r in by_name["f0e3de2f-ipg.html"].records if r.number == "3.8")
+    assert "judges should keep this in mind when determining penalties. In cases of marked" in marked.text
+    mtr = next(r for r in by_name["2db3c30c-mtr.html"].records if r.number == "7.3")
+    assert "Sealed Deck tournaments and 3\n\nboosters per player" in mtr.text  # the document's own number stays
+    stray = [f"{name}: {r.id}: {para[-40:]!r}" for name, parsed in by_name.items() for r in parsed.records
+             if r.kind == "section" for para in r.text.split("\n")
+             if re.search(r"[a-z][,.:;)] \d{1,3}$", para)]
+    assert stray == []
+
+
+def test_a_list_in_two_columns_is_read_column_by_column(files):
+    modern = next(r for f in files if f[0].endswith("5b908bf9-mtr.html") for r in f[3].records if r.number == "6.4")
+    items = [p for p in modern.text.split("\n\n") if p.startswith("\u2022 ")]
+    assert items[:3] == ["\u2022 Eighth Edition", "\u2022 Mirrodin", "\u2022 Darksteel"]
+    assert "\u2022 Innistrad: Midnight Hunt" in items  # an item the column wrapped, whole
+    rows = [f"{name}: {r.id}" for name, doc, _, parsed, _ in files if doc == "mtr" for r in parsed.records
+            for p in r.text.split("\n\n") if re.search(r"\u2022\s*\w.*\u2022\s*\w", p)
+            and r.number in ("6.4", "6.5", "6.6", "6.7")]  # two items on one line (an empty bullet is the PDF's)
+    assert rows == []
+
+
+def test_the_changes_appendix_is_one_section_across_releases(timelines):
+    appendix = [r for r in timelines["mtr"].records if r.number == "Appendix A" and r.span[0] >= "2018"]
+    assert len(appendix) >= 12 and len({r.lineage for r in appendix}) == 1
 
 
 if __name__ == "__main__" and "--write" in sys.argv:

@@ -131,14 +131,15 @@ def serve(opts: dict) -> int:
 
 def _lookup(library, opts: dict) -> int:
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.rules.lookup import lookup
+    from rulebase.rules.desk import lookup
 
     result = lookup(library.store, opts["args"][0], None, full=opts["full"])
     if opts["json"]:
         # lazy: only the output form asked for
+        from rulebase.cli.desk_view import desk_json
         from rulebase.cli.views import lookup_json
 
-        _dump(lookup_json(result))
+        _dump(desk_json(result, lookup_json(result)))
     elif _terminal(opts):
         # lazy: rich (~40 ms) only for a terminal
         from rulebase.cli.console import make_console, paged
@@ -148,9 +149,9 @@ def _lookup(library, opts: dict) -> int:
             render_lookup(console, result)
     else:
         # lazy: only the output form asked for
-        from rulebase.cli.plain import lookup_lines
+        from rulebase.cli.desk_view import desk_lines
 
-        _emit(lookup_lines(result))
+        _emit(desk_lines(result))
     return 0
 
 

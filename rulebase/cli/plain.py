@@ -340,12 +340,14 @@ def rulings_lines(results: Results) -> list[str]:
 
 
 def era_note(hit_id: str, results: Results) -> str:
-    """A hit in force today and since when its text is ('in force now, text since 2013-07-13'), or a
+    """A hit in force today and since when its text is ('in force now, text since 2013-07-13'; a
+    tournament document's also names the release read: 'in force now (release 2024-09-23)'), or a
     text of an earlier era, which its edition names ('4e · history')."""
-    if hit_id in results.now:
-        was = results.formerly.get(hit_id)
-        return f"in force now, {text_since(results.now[hit_id])}" + (f", {formerly(*was)}" if was else "")
     record = results.records[hit_id]
+    if hit_id in results.now:
+        released = f" (release {record.span[1]})" if release_label(record) else ""  # a tournament document's
+        was = results.formerly.get(hit_id)
+        return f"in force now{released}, {text_since(results.now[hit_id])}" + (f", {formerly(*was)}" if was else "")
     if record.kind == "card":
         return "Oracle text"  # today's card text: no era of its own
     if record.kind == "card-ruling":

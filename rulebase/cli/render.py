@@ -158,8 +158,11 @@ def _compact_panel(entry: Entry) -> Panel:
 
 
 def render_lookup(console: Console, result: Lookup) -> None:
-    if not styled(console):
-        print_lines(console, lookup_lines(result))
+    # lazy: the desk's views only for a lookup
+    from rulebase.cli.desk_view import desk_lines
+
+    if not styled(console) or getattr(result, "contents", None) or getattr(result, "infraction", None):
+        print_lines(console, desk_lines(result) if hasattr(result, "fresh") else lookup_lines(result))
         return
     if result.kind == "page":
         _render_list(console, f"{result.ref}: {len(result.entries)} records", [e.record for e in result.entries])
@@ -173,6 +176,11 @@ def render_lookup(console: Console, result: Lookup) -> None:
         console.print(cell(era_line(entry)), no_wrap=True, overflow="ellipsis")
     for line in tail_lines(result):
         console.print(Hanging(cell(line, style="dim")))
+    cited = getattr(result, "cited", [])
+    if cited:
+        console.print(Hanging(cell("cited as written: " + "; ".join(c.line() for c in cited)), 2, 4))
+    for fresh in getattr(result, "fresh", []):
+        console.print(Hanging(cell(f"note: {fresh.line()}", style="yellow")))
 
 
 def _render_list(console: Console, title: str, records: list[Record]) -> None:
@@ -317,6 +325,12 @@ def release_fields(s: dict) -> list[tuple[str, str]]:
     if ahead:
         fields.append(("upcoming", f"{', '.join(ahead)}: not in force until {'its' if len(ahead) == 1 else 'their'} "
                                    "day; the rules in force now are the release before"))
+    # lazy: each command loads only what it runs (cold start)
+    from rulebase.rules.desk import aged
+
+    newest = aged(s["id"], releases[-1]["date"])
+    if newest.stale:
+        fields.append(("newest", f"{newest.newest}, {newest.age()}"))
     if s.get("gaps"):
         fields.append(("gaps", s["gaps"]))
     fields.append(("", "a release it lacks can be added: rulebase add FILE"))

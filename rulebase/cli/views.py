@@ -163,10 +163,14 @@ def history_json(found) -> dict:
          "linked": [r.id for r in lin.linked]} for lin in found.lineages]}
 
 
-def changes_between_json(found) -> dict:
+def changes_between_json(found, sentences: bool = False) -> dict:
     """`changes --from --to --json`: {"source", "from", "to", "counts", "changes": [{"kind",
-    "old", "new", "old_number", "new_number", "diff"}]}."""
+    "old", "new", "old_number", "new_number", "diff"}]}; for a tournament document (`sentences`)
+    each change also has "title" and "sentences": [{"kind": "changed"|"added"|"removed", "old",
+    "new", "before"}] (the sentences that differ; "before" the one before it), null for a section
+    added or removed whole."""
     # lazy: only the output form asked for
+    from rulebase.cli.changes_view import sentences_json
     from rulebase.cli.plain_changes import diff_text
     from rulebase.rules.history import KINDS as kinds
     return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
@@ -174,4 +178,6 @@ def changes_between_json(found) -> dict:
             "changes": [{"kind": c.kind, "old": c.old.id if c.old else None, "new": c.new.id if c.new else None,
                          "old_number": c.old.number if c.old else None,
                          "new_number": c.new.number if c.new else None,
-                         "diff": diff_text(c.diff) if c.diff else None} for c in found.changes]}
+                         "diff": diff_text(c.diff) if c.diff else None,
+                         **({"title": (c.new or c.old).title, "sentences": sentences_json(c)} if sentences else {})}
+                        for c in found.changes]}

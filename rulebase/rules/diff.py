@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
@@ -93,3 +94,71 @@ def similarity(a: str, b: str) -> float:
 def changed(ops: list[DiffOp]) -> bool:
     """True when the diff has any op other than equal."""
     return any(op.op != "equal" for op in ops)
+
+
+# -- sentences: what a reader of a policy update wants ----------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?\u201d\"])\s+(?=[A-Z0-9\u201c\"(\[-])|\n\n+|\s*\u2022\s*")
+_MARKS = re.compile(r"[\u2122\u00ae\u00a9]|\((?:TM|R)\)")  # trade marks a release adds or drops
+ITEM_WORDS = 8  # a sentence this short is a list's item: two such are one changed only when alike
+PAIRED = 0.5  # a removed and an added sentence this alike (share of words) are one sentence changed
+
+
+def sentences(text: str) -> list[str]:
+    """A text's sentences, in order: a list's items one each ('•' opens an item wherever it
+    stands, as a PDF's two-column list of sets prints several on a line), a paragraph without a
+    full stop one too."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceChange:
+    """One sentence that differs: the old and the new one (None: added, removed), their word diff,
+    and the sentence before it in its text (context; None at the start)."""
+
+    old: str | None
+    new: str | None
+    ops: list[DiffOp]
+    before: str | None
+
+    @property
+    def kind(self) -> str:
+        return "added" if self.old is None else "removed" if self.new is None else "changed"
+
+
+def sentence_diff(a: str, b: str) -> list[SentenceChange]:
+    """The sentences that differ between two texts, as multisets (a list whose items moved
+    between columns or places has not changed them): each removed sentence paired with the
+    likest added one (PAIRED) is changed, with its word diff; the others are added or removed.
+    In the new text's order, the removed ones after, in the old text's."""
+    old, new = sentences(a), sentences(b)
+    gone = Counter(map(_plain, old)) - Counter(map(_plain, new))
+    came = Counter(map(_plain, new)) - Counter(map(_plain, old))
+    removed = [(k, s) for k, s in enumerate(old) if gone[_plain(s)] > 0 and not gone.subtract([_plain(s)])]
+    added = [(k, s) for k, s in enumerate(new) if came[_plain(s)] > 0 and not came.subtract([_plain(s)])]
+    pairs: dict[int, tuple[int, str]] = {}
+    free = list(removed)
+    for k, sentence in added:
+        best = max(free, key=lambda r: similarity(r[1], sentence), default=None)
+        short = max(len(sentence.split()), len(best[1].split())) <= ITEM_WORDS if best else True
+        if best is not None and similarity(best[1], sentence) >= (0.8 if short else PAIRED):
+            pairs[k] = best
+            free.remove(best)
+    out: list[SentenceChange] = []
+    for k, sentence in added:
+        was = pairs.get(k)
+        ops = merge_short_equals(word_diff(was[1], sentence)) if was else [DiffOp("insert", "", sentence)]
+        out.append(SentenceChange(was[1] if was else None, sentence, ops, new[k - 1] if k else None))
+    out += [SentenceChange(sentence, None, [DiffOp("delete", sentence, "")], old[k - 1] if k else None)
+            for k, sentence in free]
+    return out
+
+
+def _plain(sentence: str) -> str:
+    """A sentence as compared: quotes, dashes and spacing folded, trade marks dropped (a release
+    that adds '™' to a set's name has not changed the sentence)."""
+    return " ".join(_MARKS.sub("", sentence).translate(_TYPOGRAPHY).split())
+
+
+_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
+                             "\u2014": "-", "\u00a0": " "})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rulebase.core.records import Record, fold_typography
+from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.index.store import RecordStore
 
@@ -86,3 +86,84 @@ def by_title(store: RecordStore, source: str, words: str) -> list[list[Record]]:
         return []
     top = min(r for r, _ in ranked)
     return [g for r, g in ranked if r == top]
+
+
+# -- a document's table of contents ---------------------------------------------------------------
+
+
+def named_alone(store: RecordStore, ref: str) -> str | None:
+    """The source id when `ref` is a tournament document's name and nothing else ('IPG', 'jar'),
+    else None."""
+    name = ref.strip().lower()
+    source = _ALIASES.get(name, name)
+    if source in TOURNAMENT_DOCUMENTS or (re.fullmatch(r"[a-z][a-z0-9-]{1,39}", source) and _tournament(store, source)):
+        return source
+    return None
+
+
+def release_in_force(store: RecordStore, source: str, when: int) -> dict | None:
+    """The release of a dated document in force on `when` (store.releases' row), else None."""
+    return next((r for r in store.releases().get(source, []) if r["first_day"] <= when <= r["last_day"]), None)
+
+
+def newest_release(store: RecordStore, source: str) -> dict | None:
+    """The newest release of a dated document the corpus holds (upcoming ones too), else None."""
+    releases = store.releases().get(source) or []
+    return releases[-1] if releases else None
+
+
+def _place(record: Record) -> tuple:
+    """Where a section stands in its document: the named front sections (Introduction) first,
+    then the numbered ones in number order, then the appendices, and the unnumbered ones of a
+    document that numbers none (the JAR) in the order their first release printed them."""
+    number = record.number or ""
+    if number[:1].isdigit():
+        return (1, number_key(number), 0)
+    if number.startswith("Appendix"):
+        return (2, number_key(number), 0)
+    return (0 if _front(record) else 3, (), record.order % 100_000)
+
+
+def _front(record: Record) -> bool:
+    return (record.title or "").lower() in ("introduction", "framework of this document")
+
+
+def contents(store: RecordStore, source: str, when: int) -> list[tuple[int, Record]]:
+    """The sections of a tournament document in force on `when`, in the document's order, each
+    with its depth (0: a chapter, an appendix, a named section; 1: a numbered section under its
+    chapter, '2.1' under '2', or a named one under its heading, as the JAR's issues stand under
+    'Common Issues'). A version names the parent of its first release: matched by local id."""
+    sections = store.in_force(when, source, ("section",))
+    local = {r.id.split("@", 1)[0] for r in sections}
+
+    def parent(record: Record) -> str | None:
+        number = record.number or ""
+        if number[:1].isdigit():
+            up = f"{source}:{number.rsplit('.', 1)[0]}" if "." in number else None
+            return up if up in local else None
+        up = (record.parent or "").split("@", 1)[0]
+        return up if up in local else None
+
+    under: dict[str, list[Record]] = {}
+    tops: list[Record] = []
+    for record in sections:
+        up = parent(record)
+        if up is None:
+            tops.append(record)
+        else:
+            under.setdefault(up, []).append(record)
+    out: list[tuple[int, Record]] = []
+
+    def walk(record: Record, depth: int) -> None:
+        out.append((depth, record))
+        for child in sorted(under.get(record.id.split("@", 1)[0], []), key=_place):
+            walk(child, depth + 1)
+
+    for top in sorted(tops, key=_place):
+        walk(top, 0)
+    return out
+
+
+def numbered(sections: list[tuple[int, Record]]) -> bool:
+    """Whether a document numbers its sections (the JAR does not)."""
+    return any((r.number or "")[:1].isdigit() for _, r in sections)

@@ -13,7 +13,7 @@ from rulebase.core.eras import OPEN_END, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
-from rulebase.core.sources import edition_rank
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force, text_since
 from rulebase.rules import documents
@@ -355,8 +355,10 @@ def _copy_of(entry: Entry, host: Entry) -> bool:
 
 
 def lead(record: Record, width: int = LEAD) -> str:
-    """The first words of a record's first paragraph, spaces folded; '…' marks a cut."""
-    return clip(fold_space(record.text.split("\n\n")[0]), width)
+    """The first words of a record's first paragraph, spaces folded; '…' marks a cut. A titled
+    section of a tournament document ('4.1 Unsporting Conduct — Minor') is named by its title."""
+    named = record.kind == "section" and record.title and record.source in TOURNAMENT_DOCUMENTS
+    return clip(fold_space(record.title if named else record.text.split("\n\n")[0]), width)
 
 
 def direct(record: Record, children: list[Record]) -> tuple[list[Record], dict[str, int]]:

@@ -39,17 +39,18 @@ def lookup(ref: Annotated[list[str], typer.Argument(
     A rule number shows its meaning now (or --as-of a date) first, then what the number meant in
     other eras and in other documents."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.rules import lookup as lookups
+    from rulebase.rules import desk
 
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    result = lookups.lookup(library.store, " ".join(ref), when, full=full)
+    result = desk.lookup(library.store, " ".join(ref), when, full=full)
     moved = _moved(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli import views
+    from rulebase.cli.desk_view import desk_json
 
-    answer(json_out, lambda: dict(views.lookup_json(result), **({"citation": moved} if moved else {})),
+    answer(json_out, lambda: dict(desk_json(result, views.lookup_json(result)), **({"citation": moved} if moved else {})),
            "render.render_lookup", result)
 
 

@@ -114,6 +114,10 @@ def changes(
     = None,
     source: Annotated[str | None, typer.Option(
         "--source", "-s", help="A dated document: cr (default), mtr, ipg, jar, dmtr, dipg.")] = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="A tournament document's changed sections whole, as a word diff (default: the changed sentences).")]
+    = False,
+    summary: Annotated[bool, typer.Option("--summary", help="One line per changed section or rule.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """What changed in the rules between two dates (--from/--to: added, removed, changed and
@@ -124,7 +128,7 @@ def changes(
     from rulebase.rules import changes as changing
 
     if start is not None or end is not None:
-        _changes_between(start, end, tuple(kind or []), json_out, source or "cr")
+        _changes_between(start, end, tuple(kind or []), json_out, source or "cr", full, summary)
         return
     if source is not None:
         # lazy: only this rarer path needs it
@@ -137,7 +141,7 @@ def changes(
 
 
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool,
-                     source: str = "cr") -> None:
+                     source: str = "cr", full: bool = False, summary: bool = False) -> None:
     # lazy: only the output form asked for
     from rulebase.cli.views import changes_between_json
     from rulebase.core.eras import day, show, today
@@ -155,7 +159,11 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     note_outside(library, day(start), histories.as_of_day(end) if end else None)
     found = histories.changes_between(library.store, start, end or show(today()), source,
                                       kinds or histories.default_kinds(library.store, source))
-    answer(json_out, lambda: changes_between_json(found), "render_changes.render_changes_between", found)
+    if not json_out and (summary or (source != "cr" and not full)):
+        answer(False, dict, "changes_view.render_reader", found, summary)
+        return
+    answer(json_out, lambda: changes_between_json(found, sentences=source != "cr"),
+           "render_changes.render_changes_between", found)
 
 
 @command(app, examples=[

@@ -56,6 +56,7 @@ def link_dated(records: list[Record], releases: dict[str, list[str]], archive: s
     for sid, versions in by_source.items():
         if sid == archive:
             continue
+        earlier = _earlier_versions(versions)
         for version in versions:
             changed = False
             refs = []
@@ -64,14 +65,15 @@ def link_dated(records: list[Record], releases: dict[str, list[str]], archive: s
                     doc, number = ref.key.split(":", 1)
                     target_source = archive if doc == "cr" else doc
                     index = dated.get(target_source or "")
-                    target = index.on(number, version.span[0]) if index else None
+                    when = written(version, ref.label, earlier.get(version.id, []))
+                    target = index.on(number, when) if index else None
                     if target is not None:
                         ref = Ref(ref.label, ref.kind, number, target.id)
                         resolved += 1
                     else:
                         where = "the Comprehensive Rules" if doc == "cr" else f"the {doc.upper()}"
                         ref = Ref(ref.label, ref.kind, number, None, f"no {ref.kind} {number} in {where} "
-                                                                    f"in force on {version.span[0]}")
+                                                                    f"in force on {when}")
                     changed = True
                 refs.append(ref)
             if changed:
@@ -95,3 +97,38 @@ def link_dated(records: list[Record], releases: dict[str, list[str]], archive: s
                     target.refs_in.append(version.id)
     return resolved
 
+
+
+def _earlier_versions(versions: list[Record]) -> dict[str, list[Record]]:
+    """Each version's predecessors in its lineage, newest first."""
+    lines: dict[str, list[Record]] = {}
+    for version in versions:
+        if version.lineage:
+            lines.setdefault(version.lineage, []).append(version)
+    out: dict[str, list[Record]] = {}
+    for group in lines.values():
+        group.sort(key=lambda v: v.span[0])
+        for k, version in enumerate(group):
+            out[version.id] = group[:k][::-1]
+    return out
+
+
+_SENTENCE = re.compile(r"[^\n]+?(?:[.!?](?=\s|$)|$)", re.MULTILINE)  # ('103.4' ends no sentence)
+
+
+def written(version: Record, label: str, earlier: list[Record]) -> str:
+    """The day a citation was written: the first day of the oldest version, back through the
+    section's versions without a gap, that prints the sentence holding it as this one does. A
+    citation means the rule of that day: the MTR's 'rule 103.4' (mulligans, written in 2019)
+    kept its words after the Comprehensive Rules moved mulligans to 103.5 in 2022."""
+    at = version.text.find(label)
+    if at < 0:
+        return version.span[0]
+    sentence = next((m.group(0).strip() for m in _SENTENCE.finditer(version.text) if m.start() <= at < m.end()),
+                    label)
+    day = version.span[0]
+    for before in earlier:
+        if sentence not in before.text:
+            break
+        day = before.span[0]
+    return day

@@ -5,8 +5,8 @@ every page) holding absolutely positioned runs of text, one <p style="position:a
 top:Ypx;left:Xpx"> a source line, in no particular order (the page number comes first). A page's
 runs are put in reading order by position and joined into visual lines (a small-capitals title
 prints its capitals a few pixels higher), the lines into paragraphs by the space between them.
-Page numbers at the foot of each page, the repeated page titles, and a title repeated at the top
-of later pages are set aside and counted. The IPG prints an infraction's penalty to the right of
+Page numbers at the foot of each page, the repeated page titles, and a running title at the top
+of most pages are set aside and counted. The IPG prints an infraction's penalty to the right of
 its heading: that run is a unit of its own, marked `right`.
 """
 
@@ -120,13 +120,17 @@ def _segments(p) -> list[tuple[str, bool]]:
 
 
 def _set_aside_furniture(runs: list[_Run], out: Read) -> list[_Run]:
-    """Drop page numbers (a number alone at a page's foot) and a title repeated at the top of
-    later pages, setting their lines aside."""
+    """Drop page numbers (a number alone at a page's foot) and a running title (the same words at
+    the top of at least half the pages, three or more), setting their lines aside. A heading that
+    happens to open a few pages ('Philosophy', an example's letter 'D.', a small-capitals 'C') is
+    text: the IPGs of 2021-2024 lost such headings to a looser test."""
     heads: dict[str, list[_Run]] = {}
     for run in runs:
         if run.top < _HEAD:
             heads.setdefault(fold(run.text), []).append(run)
-    repeated = {id(r) for group in heads.values() if len({r.page for r in group}) > 1 for r in group[1:]}
+    pages = len({r.page for r in runs})
+    repeated = {id(r) for group in heads.values() if len({r.page for r in group}) >= max(3, (pages + 1) // 2)
+                for r in group[1:]}
     kept = []
     for run in runs:
         if not run.text.strip():
@@ -167,9 +171,11 @@ def _visual_lines(runs: list[_Run]) -> list[_Line]:
             groups[-1].append(run)
         else:
             groups.append([run])
-    lines: list[_Line] = []
     for group in groups:
         group.sort(key=lambda r: r.left)
+    groups = _columns(groups)
+    lines: list[_Line] = []
+    for group in groups:
         visible = [r for r in group if r.text.strip()]
         if not visible:
             continue
@@ -188,6 +194,57 @@ def _visual_lines(runs: list[_Run]) -> list[_Line]:
         heading = bold or larger or (tabbed and len(text.split()) <= 14 and not text.endswith("."))
         lines.append(_Line(group, text, bold, heading))
     return lines
+
+
+_COLUMN_GAP = 200  # pixels between two bullets on one line: a list set in two columns
+_INDENTED = 100  # a list's lines start right of this (its bullets and wrapped items; a paragraph at 81)
+
+
+def _columns(groups: list[list[_Run]]) -> list[list[_Run]]:
+    """A list the PDF sets in two columns (the MTR's sets legal in a format, its banned cards) read
+    column by column: the runs of each line of the list left of the second column's bullet first,
+    then those right of it. Else a line joined the two columns' items ('• Eighth Edition • Fate
+    Reforged') and an item wrapped in one column broke into the other's."""
+    out: list[list[_Run]] = []
+    k = 0
+    while k < len(groups):
+        split = _second_bullet(groups[k])
+        if split is None:
+            out.append(groups[k])
+            k += 1
+            continue
+        block = [groups[k]]
+        k += 1
+        while k < len(groups) and groups[k][0].page == block[0][0].page and _indented(groups[k]):
+            block.append(groups[k])
+            k += 1
+        for column in ([r for g in block for r in g if r.left < split], [r for g in block for r in g if r.left >= split]):
+            out += [g for g in _lines_of(column) if any(r.text.strip() for r in g)]
+    return out
+
+
+def _lines_of(runs: list[_Run]) -> list[list[_Run]]:
+    """Runs grouped into visual lines by height (a column's own lines: its bullet and its item,
+    a pixel apart, are one line whatever the other column's heights), each sorted by position."""
+    groups: list[list[_Run]] = []
+    for run in sorted(runs, key=lambda r: (r.page, r.top, r.left)):
+        if groups and groups[-1][0].page == run.page and run.top - groups[-1][0].top < _SAME_LINE:
+            groups[-1].append(run)
+        else:
+            groups.append([run])
+    for group in groups:
+        group.sort(key=lambda r: r.left)
+    return groups
+
+
+def _second_bullet(group: list[_Run]) -> int | None:
+    bullets = [r.left for r in group if r.text.strip() == "\u2022"]
+    return bullets[1] - 5 if len(bullets) >= 2 and bullets[1] - bullets[0] > _COLUMN_GAP else None
+
+
+def _indented(group: list[_Run]) -> bool:
+    visible = [r for r in group if r.text.strip()]
+    return bool(visible) and visible[0].left > _INDENTED
 
 
 _ITEM = re.compile(r"^(?:[A-Z]\.|\d{1,2}\.|[•·\u2022\u25aa\u25cf\uf0b7-])\s")

@@ -271,7 +271,7 @@ def _lineage(sid: str, releases: list[list[Record]], at: list[dict[str, Record]]
         # matcher reads a number's parent from its dots and lower-case subrule letters
         entries.append([(_trace_number(r, prefix), fold_space(f"{r.title or ''} {r.text}"))
                         for r in records if r.kind == "section"])
-    ids = trace(entries)
+    ids = _same_heading(releases, trace(entries))
     first: dict[int, str] = {}
     for rel, records in enumerate(releases):
         sections = [r for r in records if r.kind == "section"]
@@ -281,3 +281,27 @@ def _lineage(sid: str, releases: list[list[Record]], at: list[dict[str, Record]]
     for version in versions:
         if version.lineage is None:
             version.lineage = version.id.split("@", 1)[0]
+
+
+def _same_heading(releases: list[list[Record]], ids: list[list[int]]) -> list[list[int]]:
+    """The matcher's lineages, with a section that keeps its heading (number or name, and title)
+    from one release to the next one lineage even when its text is all new, as a changes
+    appendix's is in every release (it lists that release's changes only): else the MTR's
+    Appendix A would be 'removed' and 'added' at once in every release."""
+    alias: dict[int, int] = {}
+    out: list[list[int]] = []
+    before: dict[tuple[str, str], int] = {}
+    for records, found in zip(releases, ids, strict=True):
+        sections = [r for r in records if r.kind == "section"]
+        mine = [alias.get(lid, lid) for lid in found]
+        taken = set(mine)
+        seen = set().union(*out) if out else set()
+        for k, (record, lid) in enumerate(zip(sections, mine, strict=True)):
+            old = before.get((record.id, fold_space(record.title or "").lower()))
+            if lid not in seen and old is not None and old not in taken:
+                alias[found[k]] = old
+                mine[k] = old
+                taken.add(old)
+        out.append(mine)
+        before = {(r.id, fold_space(r.title or "").lower()): lid for r, lid in zip(sections, mine, strict=True)}
+    return out

@@ -132,7 +132,41 @@ def read(text: str) -> Read:
     if out.stamp is not None:
         out.set_aside("app date stamp", 1)
         out.units = [u for u in out.units if not (u.lines == [1] and u.text == out.stamp)]
+    _page_numbers(out)
     return out
+
+
+_TRAILING_NUMBER = re.compile(r"^(?P<text>.*\S)\s+(?P<page>\d{1,3})$", re.DOTALL)
+_PAGE_BREAK = 3  # source lines between two paragraphs (empty ones) that a PDF's page break left
+
+
+def _page_numbers(out: Read) -> None:
+    """The PDF's page numbers an e-book conversion left at the end of the paragraph a page broke
+    ('... when determining 19' / 'penalties. In cases ...'): set aside, and the sentence the page
+    broke joined again. A number is a page's only where empty paragraphs stand between the two
+    halves (a page break) and the text before it cannot end there: a comma or a sentence's end
+    before it, or the next paragraph going on in lower case or as a list item ('and 3' / 'boosters
+    per player' a line apart is the document's own number)."""
+    units = out.units
+    kept: list[Unit] = []
+    k = 0
+    while k < len(units):
+        unit = units[k]
+        nxt = units[k + 1] if k + 1 < len(units) else None
+        found = _TRAILING_NUMBER.match(unit.text)
+        if found and not unit.heading and nxt is not None and nxt.lines[0] - unit.lines[-1] >= _PAGE_BREAK:
+            before = found["text"]
+            goes_on = not nxt.heading and nxt.text[:1].islower()
+            if goes_on or re.search(r"[,.:;!?)\u201d\"]$", before) or nxt.item or nxt.text.startswith("- "):
+                out.set_aside("page number", unit.lines[-1])
+                unit.text = before
+                if goes_on:
+                    unit.text = fold(f"{before} {nxt.text}")
+                    unit.lines = sorted({*unit.lines, *nxt.lines})
+                    k += 1
+        kept.append(unit)
+        k += 1
+    out.units = kept
 
 
 def _block_span(node) -> bool:
