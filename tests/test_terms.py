@@ -11,7 +11,7 @@ from rulebase.core.sources import load_manifest
 from rulebase.ingest import ingest_source
 from rulebase.ingest.guide.terms import english_terms, find_terms
 from rulebase.ingest.text import read_source
-from rulebase.rules.terms import TermEntry, default_term_map, english_for, hungarian_for, term_map
+from rulebase.rules.compare import TermEntry, default_term_map, english_for, hungarian_for, term_map
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, brief, fold_space
 from rulebase.rules.definitions import define, grouped
-from rulebase.rules.diff import DiffOp, changed, similarity, word_diff
+from rulebase.rules.diff import DiffOp, changed, record_named, similarity, word_diff
 from rulebase.rules.history import typography_only
 from rulebase.rules.lookup import suggest
-from rulebase.rules.reference import record_named
 
 CK_SOURCE = "ck2008"
 
@@ -79,7 +78,7 @@ class ChangeGroup:
 
 
 def resolve(store, ref: str, notes: list[str] | None = None) -> Record:
-    """A record by id, or by rule number as `lookup` reads it (reference.record_named): the rule
+    """A record by id, or by rule number as `lookup` reads it (diff.record_named): the rule
     in force now, else the official text. How a number naming several records was read is
     appended to `notes`."""
     ref = ref.strip()

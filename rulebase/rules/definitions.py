@@ -10,7 +10,7 @@ A document defines a term in one of these ways, and `define` looks for each:
   4th Edition's Mana pool entry; "Ezt manaégésnek hívjuk" in the Hungarian guide), else a paragraph
   that opens with it as its subject ("Interrupts always happen ..." in the 4th Edition rulebook);
 - a Hungarian term record pairing the word with the English one ("Könyvtár (library)");
-and the tournament documents define the terms of their own in their sections (policy_terms.py).
+and the tournament documents define the terms of their own in their sections (defined.py).
 A Hungarian name is only ever one the corpus states: a term record's pairing, or a curated topic
 (corpus/topics.toml) that lists it as an alias, confirmed by a naming sentence in the guide.
 """
@@ -28,8 +28,8 @@ from rulebase.core.records import Record, fold_accents
 from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 from rulebase.ingest.link import bare_title, fold_term
-from rulebase.rules import policy_terms
 from rulebase.rules.defined import Defined, in_time
+from rulebase.rules.defined import definitions as policy_definitions
 from rulebase.rules.topics import TOPICS_FILE, find_topic, load_topics
 
 _STOP = {"the", "a", "an", "of", "to"}
@@ -109,7 +109,7 @@ def define(store: RecordStore, term: str, when: int | None = None,
     definitions += opening_paragraphs(store, names, covered)
     definitions.sort(key=lambda r: (edition_rank(r.edition), r.source, r.order))
     entries = in_time(store, definitions, when)
-    entries = _beside(entries, policy_terms.definitions(store, term, when))
+    entries = _beside(entries, policy_definitions(store, term, when))
     if not entries and not hungarian:
         titles = [r.title for r in store.of_kind("glossary", when) if r.title]
         # lazy: only this rarer path needs it

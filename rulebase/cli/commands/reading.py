@@ -168,7 +168,7 @@ def show(record_id: Annotated[str, typer.Argument(
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import say_notes
     from rulebase.rules import lookup as lookups
-    from rulebase.rules.reference import record_named
+    from rulebase.rules.diff import record_named
 
     library = ready_library(json_out)
     named = record_named(library.store, record_id)
