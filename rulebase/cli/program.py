@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from rulebase.cli import state
+from rulebase.cli import common as state
 from rulebase.cli.usage import (
     INDEX_HELP,
     TRACEBACK_HELP,

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 from typer.core import TyperCommand, TyperGroup
 
-from rulebase.cli import state
+from rulebase.cli import common as state
 from rulebase.core.errors import RulebaseError
 
 

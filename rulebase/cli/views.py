@@ -170,8 +170,7 @@ def changes_between_json(found, sentences: bool = False) -> dict:
     "new", "before"}] (the sentences that differ; "before" the one before it), null for a section
     added or removed whole."""
     # lazy: only the output form asked for
-    from rulebase.cli.changes_view import sentences_json
-    from rulebase.cli.plain_changes import diff_text
+    from rulebase.cli.plain_changes import diff_text, sentences_json
     from rulebase.rules.history import KINDS as kinds
     return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
             "counts": {k: found.count(k) for k in kinds},

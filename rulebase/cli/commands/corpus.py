@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from rulebase.cli import state
+from rulebase.cli import common as state
 from rulebase.cli.program import (
     JsonOpt,
     app,

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from rulebase.cli import state
+from rulebase.cli import common as state
 from rulebase.cli.program import (
     AsOfOpt,
     JsonOpt,
@@ -160,7 +160,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     found = histories.changes_between(library.store, start, end or show(today()), source,
                                       kinds or histories.default_kinds(library.store, source))
     if not json_out and (summary or (source != "cr" and not full)):
-        answer(False, dict, "changes_view.render_reader", found, summary)
+        answer(False, dict, "plain_changes.render_reader", found, summary)
         return
     answer(json_out, lambda: changes_between_json(found, sentences=source != "cr"),
            "render_changes.render_changes_between", found)
