@@ -78,6 +78,7 @@ class Reading:
     named: set[str]  # of those, the words of a name's run or brackets
     light: bool  # a question long enough that its light verbs are weak
     respelled: list[tuple[str, str]]  # (as typed, as searched), said in a note
+    said: list[tuple[str, str]]  # a player's phrases (lowercased) and the documents' words for them
 
 
 class Searcher(QueryTerms):
@@ -162,7 +163,7 @@ class Searcher(QueryTerms):
         # a player's words ("blink", "said go") also match the documents' words for them
         # (a one-word reading stands for the typed word; a longer one is scored as its phrase, _meant:
         # as loose words, "hidden card error" made "hidden" count for "drew")
-        said = [(typed.lower(), means) for typed, means in self.parlance.meanings(text)] if lang != "hu" else []
+        said = read.said if lang != "hu" else []
         self._add_other_names(words, per_word, renamed + [(t, m) for t, m in said if " " not in m])
         word_terms = query_terms = [set(pairs) for pairs in per_word]
         weights = [WEAK_WEIGHT if w in named or (w in weak and self.history.rare_now(terms))
@@ -269,7 +270,8 @@ class Searcher(QueryTerms):
             words, phrases = split_query(text)
             lang = language.detect(words, self.known)
         # (a player's word the vocabulary reads, "blink", is no misspelling of the documents' "blank")
-        spoken = {w.lower() for typed, _ in self.parlance.meanings(text) for w in typed.split()}
+        said = [(typed.lower(), means) for typed, means in self.parlance.meanings(text)]
+        spoken = {w for typed, _ in said for w in typed.split()}
         respelled = self._respellings.of([w for w in words if w.lower() not in spoken]) if lang == "en" else []
         for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
@@ -283,7 +285,8 @@ class Searcher(QueryTerms):
             # the cards' English, whatever joins them or accents them: "Blood Moon és Urza's Saga",
             # "Jötun Grunt")
             words, lang = [], "en"
-        return Reading(text, names, words, phrases, lang, weak, named, light, shorthand + spelled_out + respelled)
+        return Reading(text, names, words, phrases, lang, weak, named, light, shorthand + spelled_out + respelled,
+                       said)
 
     def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
         """Whether a question's words, names and light words aside, are the tournament documents'
