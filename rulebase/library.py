@@ -29,6 +29,7 @@ from rulebase.core.errors import (
 )
 from rulebase.core.locking import held
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
+from rulebase.index import digests
 from rulebase.index.generation import (
     FAILED_FOR,
     POINTER,
@@ -43,7 +44,7 @@ from rulebase.index.generation import (
     stamp_matches,
 )
 from rulebase.index.integrity import damage as store_damage
-from rulebase.index.integrity import searched, verify
+from rulebase.index.integrity import verify
 from rulebase.index.store import RecordStore
 
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
@@ -74,6 +75,7 @@ class Library:
         self._generation: Generation | None = None
         self._opened: dict[str, object] = {}  # the store and searcher behind the guarded views
         self._rebuilt = False  # a damaged index is rebuilt once per Library, never in a loop
+        self._verified: Generation | None = None  # the generation whose files digests.trusted passed
 
     @cached_property
     def sources(self) -> list[Source]:
@@ -303,34 +305,35 @@ class Library:
                 self._opened[name] = opener()
         return self._opened[name]
 
+    def _trusted(self) -> Generation:
+        """The generation to read, once its seal and every file's keyed digest are checked
+        (digests.py): before SQLite or Whoosh opens any of its files, once per Library."""
+        generation = self.ensure()
+        if self._verified is not generation:
+            distrust = digests.trusted(generation.path, generation.meta)
+            if distrust is not None:
+                raise IndexError_(distrust, str(generation.path))
+            self._verified = generation
+        return generation
+
     def _open_store(self) -> RecordStore:
-        return RecordStore(self.ensure().db_path)
+        return RecordStore(self._trusted().db_path)
 
     def _open_searcher(self):
         # lazy: a lookup never loads Whoosh
-        from rulebase.index import seal
         from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        generation = self.ensure()
-        # before Whoosh unpickles anything; then what the searcher reads whole without checks of its own
-        distrust = seal.problem(generation.path, generation.meta) or searched(generation)
-        if distrust is not None:
-            raise IndexError_(distrust, str(generation.path))
-        return Searcher(generation.whoosh_path, pairs)
+        return Searcher(self._trusted().whoosh_path, pairs)
 
     def _open_card_searcher(self):
         """The cards' own index (build/builder.py): searched with the same Searcher and scorer."""
         # lazy: a lookup never loads Whoosh
-        from rulebase.index import seal
         from rulebase.search.searcher import Searcher
 
-        generation = self.ensure()
+        generation = self._trusted()
         if not generation.cards_path.is_dir():
             raise UsageError("this corpus holds no cards", hint="search the rules without --kind card")
-        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
-        if distrust is not None:
-            raise IndexError_(distrust, str(generation.path))
         return Searcher(generation.cards_path, [])
 
     def _call(self, name: str, attr: str, args: tuple, kwargs: dict):

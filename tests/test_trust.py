@@ -203,5 +203,5 @@ def test_bit_rot_in_a_column_the_searcher_reads_is_found(mini, column):
     result = _run(env, index, "search", "exalted", "--json")
     assert (result.returncode, result.stdout) == (0, baseline)
     name = path.relative_to(generation).as_posix()
-    assert result.stderr == (f"warning: the index at {index} is damaged ({name} was changed since it was built "
-                             "(checksum mismatch)); rebuilding from the corpus\n")
+    assert result.stderr == (f"warning: the index at {index} is damaged ({name} differs from what was built "
+                             "(keyed digest mismatch)); rebuilding from the corpus\n")

@@ -29,8 +29,8 @@ from rulebase.core.errors import DiskFull, IndexError_
 from rulebase.core.locking import folder_lock
 from rulebase.core.pool import Beside, workers
 from rulebase.core.sources import Source, fingerprint
+from rulebase.index import digests, seal
 from rulebase.index import schema as index
-from rulebase.index import seal
 from rulebase.index.generation import (
     CARDS,
     MARKER,
@@ -113,6 +113,7 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
         try:
             meta = _populate(tmp, sources, want, progress, watch)
             os.replace(tmp, final)
+            digests.stamp_built(final)  # verified as written: the first read hashes nothing
             _publish(index_dir, final.name)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -198,6 +199,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     }
     meta["files"] = file_sizes(tmp)
     meta["integrity"] = file_checks(tmp)
+    meta["digests"] = digests.file_digests(tmp)  # keyed: checked before Whoosh or SQLite opens a file
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     seal.sign(tmp)  # readers open Whoosh (which unpickles) only in a generation this user sealed
     _fsync_tree(tmp)
@@ -272,7 +274,7 @@ def _pointer(index_dir: Path) -> str:
 
 def _healthy(generation: Generation) -> bool:
 
-    return (damage(generation) is None and seal.problem(generation.path, generation.meta) is None
+    return (damage(generation) is None and digests.trusted(generation.path, generation.meta) is None
             and index.check(generation.whoosh_path)
             and (not generation.cards_path.exists() or index.check(generation.cards_path)))
 
