@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from rulebase.core.errors import IndexError_
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 POINTER = "CURRENT"
 CARDS = "cards"
 ENV_INDEX = "RULEBASE_INDEX"
