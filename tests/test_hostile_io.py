@@ -56,6 +56,22 @@ def test_a_full_stdout_is_a_one_line_error(mini, args):
                              "where the output goes (a full disk, a closed or read-only file)\n")
 
 
+@pytest.mark.parametrize("args", [("--version",), ("-h",), ("--help",), ("lookup", "-h"), ("search", "--help"),
+                                  ("index", "-h"), ("lookup", "--bogus")], ids=" ".join)
+def test_version_and_help_to_a_full_stdout_are_a_one_line_error(mini, args):
+    """`rulebase --version > /dev/full` and any `-h` printed a traceback (exit 1)."""
+    env, _ = mini
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "rulebase", *args], env=env, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=300)
+    if args[-1] == "--bogus":  # a usage error goes to stderr: stdout is never written
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        return
+    assert (result.returncode, result.stderr) == (2, "error: cannot write the answer to standard output (No space "
+                                                     "left on device) - check where the output goes (a full disk, "
+                                                     "a closed or read-only file)\n")
+
+
 @pytest.mark.parametrize("args", COMMANDS[:4], ids=" ".join)
 def test_a_closed_stdout_is_a_one_line_error(mini, args):
     """`>&-` left sys.stdout None (AttributeError, exit 3), and the next file opened took its
