@@ -150,3 +150,23 @@ def test_the_store_scans_when_its_prefilter_is_too_long_for_sqlite(mini, monkeyp
     some = store.of_kind("glossary", None, ("%exalted%",))  # a prefilter of a length SQLite takes still filters
     assert {r.id for r in everything if "exalted" in r.text.lower()} <= {r.id for r in some} < {r.id for r in everything}
     assert store.of_kind("rule", None, ("%exalted%",)) == store.of_kind("rule")  # packed: scanned whole
+
+
+@pytest.mark.parametrize("command", ["lookup", "history", "show"])
+def test_an_input_of_100_kb_is_echoed_cut_to_a_bounded_length(mini, command):
+    """Error lines echoed inputs of any length: 100 kB on stderr for lookup, history, show."""
+    env, index = mini
+    result = _run(env, index, command, "x" * 100_000)
+    assert result.returncode == 1
+    assert len(result.stderr) < 1_000 and "characters cut] …" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_compares_heading_echoes_a_topic_cut_to_a_bounded_length():
+    """compare printed a 100 kB topic whole on stdout."""
+    from rulebase.cli.plain_changes import compare_title
+    from rulebase.rules.compare import Comparison
+
+    title = compare_title(Comparison("x" * 100_000, False, []))
+    assert len(title) < 1_000 and title.endswith("characters cut] …" + "x" * 200 + ": search results per edition "
+                                                 "(not a curated topic)")

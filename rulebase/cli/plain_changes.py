@@ -4,6 +4,7 @@ what render_changes.py wraps on a terminal. Free of rich, as plain.py."""
 from __future__ import annotations
 
 from rulebase.cli.plain import label, snip, span_text
+from rulebase.core.errors import bounded
 from rulebase.core.sources import release_label
 
 NOT_FOUND_IN_EDITION = "no passages found in this edition"
@@ -19,8 +20,8 @@ def pages_note(pages) -> str:
 
 def compare_title(comparison) -> str:
     if comparison.curated:
-        return f"{comparison.topic}: how the editions compare"
-    return f"{comparison.topic}: search results per edition (not a curated topic)"
+        return f"{bounded(comparison.topic)}: how the editions compare"
+    return f"{bounded(comparison.topic)}: search results per edition (not a curated topic)"
 
 
 def period_note(stance) -> str:

@@ -16,10 +16,23 @@ class RulebaseError(Exception):
 
     @property
     def message(self) -> str:
-        parts = [f"{self.where}: {self.what}" if self.where else self.what]
+        """One line; what and where echo inputs (a 100 kB query), so each is cut to ECHO_LIMIT."""
+        parts = [f"{bounded(self.where)}: {bounded(self.what)}" if self.where else bounded(self.what)]
         if self.hint:
-            parts.append(self.hint)
+            parts.append(bounded(self.hint))
         return " - ".join(parts)
+
+
+ECHO_LIMIT = 400  # characters of one part of a message (what, where, hint) before its middle is cut
+
+
+def bounded(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text`, or its first and last limit/2 characters and how many were cut between: a message
+    that echoes an input stays one readable line whatever the input's length."""
+    if len(text) <= limit:
+        return text
+    keep = limit // 2
+    return f"{text[:keep]}… [{len(text) - 2 * keep} characters cut] …{text[-keep:]}"
 
 
 class SourceError(RulebaseError):
