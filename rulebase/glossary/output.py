@@ -5,14 +5,15 @@ The marker file lists every file a build wrote with its SHA-256. A file the prev
 and this one does not write is deleted only while it still holds the bytes written then: a file
 the user changed since, or one a marker names that this tool never wrote (a hand-made or
 planted marker; one written before the checksums were listed), is kept, and the build says so.
-The marker is sealed (its last line: an HMAC under the user's key, index/seal.py, of its text and
-OUT's real path): a marker this user's rulebase did not write there (forged, edited, copied from
-another folder) deletes nothing. And only names a site build writes (SITE_NAME: the index, the
+The marker is sealed (an HMAC under the user's key, index/seal.py, of its text and OUT's real
+path, kept in the user's state folder): a marker this user's rulebase did not write there (forged,
+edited, copied from another folder) deletes nothing. And only names a site build writes (SITE_NAME: the index, the
 credits, terms/ and rules/ pages, assets/) are ever deleted, whatever a marker says.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
@@ -27,7 +28,7 @@ MARKER = ".rulebase-glossary"
 MARKER_HEAD = ("# written by 'rulebase glossary build'; the SHA-256 and name of each file it wrote (deleted by the "
                "next build only while it holds those bytes):")
 OLD_HEADS = ("# written by 'rulebase glossary build'; files it wrote (deleted on the next build):",)  # names only
-SEAL_LINE = "# seal "
+SEALS = "glossary-seals"  # under seal.state_dir(): each OUT's marker's HMAC
 SITE_NAME = re.compile(r"(index|credits)\.(html|md)|(terms|rules)/[^/\\\x00-\x1f]+\.(html|md)|assets/[\w.-]+\.(js|css)")
 
 
@@ -75,25 +76,44 @@ def _inside(root: Path, name: str) -> Path:
     return path
 
 
-def _mac(out: Path, body: str) -> str | None:
-    key = seal.user_key(create=True)
+def _seal_path(key: bytes, out: Path) -> Path:
     where = os.path.realpath(out).encode("utf-8", "surrogateescape")
-    return hmac.new(key, b"rulebase glossary marker\0" + where + b"\0" + body.encode("utf-8", "surrogateescape"),
-                    "sha256").hexdigest() if key else None
+    return seal.state_dir() / SEALS / (hmac.new(key, where, "sha256").hexdigest()[:32] + ".seal")
+
+
+def _mac(key: bytes, out: Path, text: str) -> str:
+    where = os.path.realpath(out).encode("utf-8", "surrogateescape")
+    return hmac.new(key, b"rulebase glossary marker\0" + where + b"\0" + text.encode("utf-8", "surrogateescape"),
+                    "sha256").hexdigest()
 
 
 def _sealed(out: Path, text: str) -> bool:
-    """Whether the marker's last line is this user's seal of the rest, written for this OUT."""
-    body, _, last = text.rstrip("\n").rpartition("\n")
-    if not last.startswith(SEAL_LINE):
+    """Whether this user's rulebase wrote this marker text into this OUT: its seal, kept in the
+    user's state folder (not in OUT, so the site's bytes stay the same for every user and folder)."""
+    key = seal.user_key()
+    if key is None:
         return False
-    expected = _mac(out, body + "\n")
-    return expected is not None and hmac.compare_digest(last[len(SEAL_LINE):].strip(), expected)
+    try:
+        held = _seal_path(key, out).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return hmac.compare_digest(held, _mac(key, out, text))
 
 
-def _marker_text(out: Path, digests: dict[str, str | None]) -> str:
-    body = "\n".join([MARKER_HEAD, *(f"{d}  {n}" if d else n for n, d in sorted(digests.items()))]) + "\n"
-    return body + SEAL_LINE + (_mac(out, body) or "") + "\n"
+def _marker_text(digests: dict[str, str | None]) -> str:
+    return "\n".join([MARKER_HEAD, *(f"{d}  {n}" if d else n for n, d in sorted(digests.items()))]) + "\n"
+
+
+def _write_marker(root: Path, digests: dict[str, str | None]) -> None:
+    """Write the marker, and its seal beside this user's key (quietly not when the state folder is
+    read-only: the next build then deletes nothing it lists, and says so)."""
+    text = _marker_text(digests)
+    (root / MARKER).write_text(text, encoding="utf-8")
+    key = seal.user_key(create=True)
+    path = _seal_path(key, root)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.write_text(_mac(key, root, text) + "\n", encoding="ascii")
 
 
 def write(out: Path, files: dict[str, bytes], previous: dict[str, str | None],
@@ -106,7 +126,7 @@ def write(out: Path, files: dict[str, bytes], previous: dict[str, str | None],
     kept: list[str] = []
     try:
         # first, so a crash mid-way still leaves OUT ours, its old files still listed
-        (root / MARKER).write_text(_marker_text(root, {**previous, **digests}), encoding="utf-8")
+        _write_marker(root, {**previous, **digests})
         for stale in sorted(set(previous) - set(files)):
             try:
                 path = _inside(root, stale)
@@ -130,7 +150,7 @@ def write(out: Path, files: dict[str, bytes], previous: dict[str, str | None],
             _inside(root, name).write_bytes(files[name])
             if progress:
                 progress("write", n, len(names))
-        (root / MARKER).write_text(_marker_text(root, digests), encoding="utf-8")
+        _write_marker(root, digests)
     except OSError as exc:
         raise _unwritable(out, exc) from None
     return kept
