@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 
 from rulebase.core.errors import (
+    BuildExhausted,
     DamagedData,
     DiskFull,
     IndexError_,
@@ -129,7 +130,8 @@ class Library:
             for attempt in range(1, CORPUS_RETRIES + 1):
                 sources = self.sources
                 try:
-                    self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
+                    self._generation = _exhaustion_said(build, self.index_dir, sources, progress, force=force,
+                                                        watch=self._watched())
                 except SourceError:
                     if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
                         raise  # the corpus did not move under the build: the error is the file's
@@ -405,6 +407,24 @@ class _Guarded:
             return value
         library, name = self._library, self._name
         return lambda *args, **kwargs: library._call(name, attr, args, kwargs)
+
+
+def _exhaustion_said(build, index_dir: Path, *args, **kwargs) -> Generation:
+    """`build(index_dir, ...)`, its running out of memory or losing a worker (killed: the OOM
+    killer) said as BuildExhausted, one line, instead of 'internal error: BrokenProcessPool'."""
+    # lazy: only a build needs it
+    from rulebase.core.pool import exhausted
+
+    try:
+        return build(index_dir, *args, **kwargs)
+    except RulebaseError:
+        raise
+    except BaseException as exc:
+        if not exhausted(exc):
+            raise
+        raise BuildExhausted("building the index ran out of memory or a build process was killed "
+                             f"({type(exc).__name__})", str(index_dir),
+                             "free memory, or set RULEBASE_WORKERS=1, and run the command again") from None
 
 
 def check_directory(index_dir: Path) -> None:

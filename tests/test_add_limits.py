@@ -9,6 +9,7 @@ a build must be made to fail.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -95,6 +96,46 @@ def test_a_document_the_index_cannot_be_built_with_is_not_kept(mini, tmp_path, m
     stored = Path(env["RULEBASE_USER_CORPUS"]) / "cr2025.txt"
     assert result.stderr == (f"error: {doc} not added: the index cannot be built with it ({stored}: a record the "
                              "linker cannot place) - nothing was kept; the index answers as before\n")
+    assert _stored(env) == [] and not stored.exists()
+    monkeypatch.undo()
+    read = _run(env, index, "lookup", "502.83a", "--json")
+    assert (read.returncode, read.stdout, read.stderr) == (0, baseline, "")
+
+
+def _killed() -> None:
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer ends a worker
+
+
+@pytest.mark.parametrize("how", ["killed worker", "MemoryError"])
+def test_an_add_whose_build_runs_out_of_memory_is_one_line_and_not_kept(mini, tmp_path, monkeypatch, how):
+    """A worker killed during `add` (the OOM killer) was 'internal error: BrokenProcessPool' (exit 3);
+    a MemoryError kept the document and every read then exited 3."""
+    env, index, baseline = mini
+    doc = _dated(tmp_path, "May 2, 2025")
+    from rulebase.build import builder
+    from rulebase.core.pool import pool
+
+    real = builder.assemble
+
+    def exhausts(sources, reports, *args):
+        if any(not s.bundled for s in sources):
+            if how == "MemoryError":
+                raise MemoryError
+            with pool(1) as running:
+                running.submit(_killed).result()
+        return real(sources, reports, *args)
+
+    monkeypatch.setattr(builder, "assemble", exhausts)
+    result = runner.invoke(app, ["--index", str(index), "add", str(doc)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    kind = "BrokenProcessPool" if how == "killed worker" else "MemoryError"
+    stored = Path(env["RULEBASE_USER_CORPUS"]) / "cr2025.txt"
+    assert result.stderr == (f"error: {doc} not added: the index cannot be built with it ({index}: building the "
+                             f"index ran out of memory or a build process was killed ({kind}) - free memory, or set "
+                             "RULEBASE_WORKERS=1, and run the command again) - nothing was kept; the index answers "
+                             "as before\n")
     assert _stored(env) == [] and not stored.exists()
     monkeypatch.undo()
     read = _run(env, index, "lookup", "502.83a", "--json")

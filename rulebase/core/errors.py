@@ -48,6 +48,12 @@ class NotText(SourceError):
         super().__init__(f"not a text file ({kind})", path, "give a rules document saved as plain text")
 
 
+class BuildExhausted(SourceError):
+    """A build ran out of memory, or one of its worker processes was killed (as the kernel's OOM
+    killer does): the documents it was building are the likeliest cause, so it is handled as a
+    document that cannot be built (an `add` takes it out again; reads keep the last index)."""
+
+
 class ManifestError(RulebaseError):
     """corpus/sources.toml is missing, malformed, or names something that does not exist."""
 
