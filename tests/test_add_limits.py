@@ -173,7 +173,7 @@ def test_a_corpus_that_cannot_be_built_leaves_the_last_good_index_answering(mini
 
 
 
-@pytest.mark.parametrize("copy", ["as is", "CRLF, with a byte-order mark"])
+@pytest.mark.parametrize("copy", ["as is", "CRLF, with a byte-order mark", "UTF-16", "trailing spaces"])
 def test_a_release_the_archive_holds_is_refused(archive_index, tmp_path, copy):
     """Issue 35.7: `add` of the archive's own newest file was accepted as a document of its own,
     after which today's rules showed as its records, not in force now, with other ranks and totals."""
@@ -183,8 +183,12 @@ def test_a_release_the_archive_holds_is_refused(archive_index, tmp_path, copy):
     before = _run(env, index, "search", "exalted", "--json").stdout
     with tarfile.open(Path(env["RULEBASE_CORPUS"]) / "small.tar.xz", "r:xz") as tar:
         data = tar.extractfile("comprules-archive/comprules-2009-09-04.txt").read()
-    if copy != "as is":
+    if copy == "CRLF, with a byte-order mark":
         data = b"\xef\xbb\xbf" + data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    elif copy == "UTF-16":  # issue 51.F: accepted as cr2026, relabelling today's rules
+        data = data.decode("utf-8").encode("utf-16")
+    elif copy == "trailing spaces":
+        data = data.replace(b"\n", b"  \n")
     doc = tmp_path / "MagicCompRules.txt"
     doc.write_bytes(data)
     added = _run(env, index, "add", str(doc))
