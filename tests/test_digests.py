@@ -195,3 +195,23 @@ def test_a_forged_verified_stamp_is_ignored(mini, index, monkeypatch):
                                                              st.st_ctime_ns]
     stamp.write_bytes(mark + b"\n" + json.dumps(held, sort_keys=True).encode())
     assert "keyed digest mismatch" in digests.trusted(generation, meta)
+
+
+def test_flipped_bytes_in_the_cards_length_columns_are_found(tmp_path, monkeypatch):
+    """Issue 51.H: two flipped bytes in cards/*_len.col changed `search --kind card flying` with no
+    warning (only the rules' columns were checked). Every file of every subfolder is digested."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    generation = tmp_path / "gen"
+    (generation / "cards").mkdir(parents=True)
+    column = generation / "cards" / "CARDS_abc_text_len.col"
+    column.write_bytes(bytes(range(256)) * 8)
+    (generation / "records.db").write_bytes(b"SQLite format 3\0" + b"\0" * 100)
+    meta = {"digests": digests.file_digests(generation)}
+    assert digests.problem(generation, meta) is None
+    info, data = column.stat(), bytearray(column.read_bytes())
+    data[100] ^= 0xFF
+    data[1000] ^= 0xFF
+    column.write_bytes(bytes(data))
+    os.utime(column, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert digests.problem(generation, meta) == ("cards/CARDS_abc_text_len.col differs from what was built "
+                                                 "(keyed digest mismatch)")
