@@ -236,6 +236,14 @@ def test_a_release_dated_after_today_is_upcoming_not_in_force(archive_index, tmp
     assert "  upcoming: 2031-03-03: not in force until its day; the rules in force now are the release before\n" in sources
     assert "in cr's timeline (upcoming: in force from 2031-03-03)" in sources
 
+    # issue 51.L: labels around the upcoming release
+    assert "[rule · in force now, " in _run(env, index, "lookup", "103.4").stdout  # today's text is in force now
+    ahead = _run(env, index, "lookup", "103.4", "--as-of", "2031-06").stdout
+    assert "cr:103.4@2031-03-03" in ahead and "in force now" not in ahead.split("\n", 2)[1]
+    eras = [d["era"] for d in json.loads(_run(env, index, "define", "mulligan", "--json").stdout)["definitions"]
+            if "era" in d]
+    assert not any(e.startswith("cr2031 to") for e in eras), eras
+
     on_the_day = {**env, "RULEBASE_TODAY": "2031-03-03"}  # its day: in force, nothing upcoming
     shown = json.loads(_run(on_the_day, index, "lookup", "103.4", "--json").stdout)
     assert shown["id"] == "cr:103.4@2031-03-03" and "upcoming" not in shown

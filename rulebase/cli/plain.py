@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rulebase.core.eras import OPEN_END
+from rulebase.core.eras import in_force_today
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import release_label
 from rulebase.rules.lookup import Entry, Lookup
@@ -90,7 +90,7 @@ def meta_line(record: Record, days: tuple[int, int] | None = None, since: int | 
     """A record's kind, era, source and id; an archive version in force now says since when its text
     is (`since`, else its first day): its edition label, the release it first appeared in, read as
     out of date."""
-    now = days is not None and record.span and days[1] >= OPEN_END
+    now = days is not None and record.span and in_force_today(*days)
     released = release_label(record)
     era = f"in force now, {text_since(since or days[0])}" if now else (
         f"release {released}" if released else f"edition {record.edition}")
