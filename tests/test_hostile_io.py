@@ -170,3 +170,20 @@ def test_compares_heading_echoes_a_topic_cut_to_a_bounded_length():
     title = compare_title(Comparison("x" * 100_000, False, []))
     assert len(title) < 1_000 and title.endswith("characters cut] …" + "x" * 200 + ": search results per edition "
                                                  "(not a curated topic)")
+
+
+def test_a_huge_valid_record_is_shown_cut_saying_so():
+    """Issue 51.C: a valid 150 MB row was printed whole; a view prints at most SHOWN_LIMIT characters
+    of a text and says how many it left out (`--json` keeps them all)."""
+    from rulebase.cli.plain import SHOWN_LIMIT, record_lines, show_fields
+    from rulebase.core.records import Record, to_dict
+
+    text = "trample " * 40_000
+    record = Record(id="d:1.1", source="d", edition="cr2025", lang="en", kind="rule", text=text, raw=text,
+                    number="1.1")
+    printed = "\n".join(record_lines(record))
+    assert len(printed) < SHOWN_LIMIT + 500
+    assert printed.endswith(f"… [{len(text) - SHOWN_LIMIT:,} more characters not shown: rulebase show d:1.1 --json "
+                            "has them all]")
+    fields = dict(show_fields(to_dict(record)))
+    assert len(fields["text"]) < SHOWN_LIMIT + 200 and fields["text"].endswith("--json has them all]")
