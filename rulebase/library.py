@@ -11,6 +11,7 @@ and the call answered from the new one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from rulebase.core.errors import (
     BuildExhausted,
     DamagedData,
     DiskFull,
+    IndexBusy,
     IndexError_,
     ManifestError,
     RulebaseError,
@@ -48,6 +50,7 @@ from rulebase.index.integrity import damage as store_damage
 from rulebase.index.integrity import verify
 from rulebase.index.store import RecordStore
 
+ADD_NICENESS = 10  # an add's build yields the CPU to the reads it runs beside (2 cores, a build uses both)
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
 SOURCES_HINT = "fix or 'rulebase remove' the document it names, then run 'rulebase index build'"
 
@@ -114,7 +117,7 @@ class Library:
         return Status(self.index_dir, generation, expected_fingerprint(self.sources), _writable(self.index_dir),
                       problem)
 
-    def build(self, progress=None, force: bool = True) -> Generation:
+    def build(self, progress=None, force: bool = True, wait: bool = True, locked: bool = False) -> Generation:
         """Build for the corpus as it is; if an add or remove changed it meanwhile, again.
 
         The manifests are read before the build hashes and parses the files, so a concurrent
@@ -131,7 +134,7 @@ class Library:
                 sources = self.sources
                 try:
                     self._generation = _exhaustion_said(build, self.index_dir, sources, progress, force=force,
-                                                        watch=self._watched())
+                                                        watch=self._watched(), wait=wait, locked=locked)
                 except SourceError:
                     if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
                         raise  # the corpus did not move under the build: the error is the file's
@@ -162,11 +165,25 @@ class Library:
         writable index keeps them (the next build with room takes them in)."""
         # lazy: each command loads only what it runs (cold start)
         from rulebase import usercorpus
+        from rulebase.build.builder import build_lock
+        from rulebase.index.generation import claim
 
+        with contextlib.ExitStack() as held_lock:
+            try:  # held from before the manifest changes: a read meanwhile answers from the last generation
+                claim(self.index_dir)  # (instead of starting a build of its own, 40-80 s, before ours takes the lock)
+                held_lock.enter_context(build_lock(self.index_dir))
+                locked = True
+            except IndexError_:
+                locked = False  # not writable: stored now, built on next use of a writable --index (below)
+            return self._add_locked(usercorpus, paths, fmt, edition, doc_id, progress, locked)
+
+    def _add_locked(self, usercorpus, paths, fmt, edition, doc_id, progress, locked: bool) -> tuple[list, Generation]:
         added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id)
         self.reload()
+        with contextlib.suppress(OSError):  # reads during the build (the last generation) come first on the cores
+            os.nice(ADD_NICENESS)
         try:
-            return added, self.build(progress, force=False)
+            return added, self.build(progress, force=False, locked=locked)
         except (SourceError, UsageError) as exc:
             for one in added:
                 usercorpus.remove_document(one.source.id, self.sources)
@@ -246,7 +263,12 @@ class Library:
                 path.is_file() for source in self.sources for path in source.paths):  # (else: its one-line error)
             self.announce(f"building the index in {self.index_dir} (first use: a minute or two)")
         try:
-            return self.build(progress, force=False)
+            return self.build(progress, force=False, wait=generation is None)
+        except IndexBusy:  # an add took the lock since held() was asked: its build answers later, this read now
+            self.stale_reason = (f"the index at {self.index_dir} is being rebuilt by another command; answering "
+                                 "from the previous build")
+            self._generation = generation
+            return generation
         except DiskFull as exc:
             if generation is None:
                 raise

@@ -25,7 +25,7 @@ from rulebase.build.archive import reports as archive_reports
 from rulebase.build.cache import Segment
 from rulebase.build.digest import code_digest, code_files
 from rulebase.core.eras import windows
-from rulebase.core.errors import DiskFull, IndexError_
+from rulebase.core.errors import DiskFull, IndexBusy, IndexError_
 from rulebase.core.locking import folder_lock
 from rulebase.core.pool import Beside, workers
 from rulebase.core.sources import Source, fingerprint
@@ -54,14 +54,16 @@ def expected_fingerprint(sources: list[Source]) -> str:
     return f"{fingerprint(sources)}-{code_digest()}"
 
 
-def build_lock(index_dir: Path):
+def build_lock(index_dir: Path, wait: bool = True):
+    """The index's build lock; without `wait`, IndexBusy at once when another command holds it."""
     return folder_lock(index_dir, lambda exc: IndexError_(
         f"cannot write the index directory ({exc.strerror})", str(index_dir),
-        "point --index or RULEBASE_INDEX at a writable directory"))
+        "point --index or RULEBASE_INDEX at a writable directory"),
+        None if wait else lambda: IndexBusy("another command is building the index", str(index_dir)))
 
 
 def build(index_dir: Path, sources: list[Source], progress: Progress | None = None,
-          force: bool = False, watch: list[Path] = ()) -> Generation:
+          force: bool = False, watch: list[Path] = (), wait: bool = True, locked: bool = False) -> Generation:
     """Build and publish a generation for `sources`; returns the one now current. `watch` are
     further inputs (the manifests) whose change should make the next reader look again.
     Only into a directory that is ours (generation.claim); a full disk is a DiskFull error, with
@@ -69,7 +71,7 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
     beside the generations (generation.remember_failure) until a build succeeds."""
     claim(index_dir)
     try:
-        built = _build(index_dir, sources, progress, force, watch)
+        built = _build(index_dir, sources, progress, force, watch, wait, locked)
     except Exception as exc:
         why = disk_full(exc)
         if why is None:
@@ -95,9 +97,10 @@ def disk_full(exc: BaseException) -> str | None:
 
 
 def _build(index_dir: Path, sources: list[Source], progress: Progress | None, force: bool,
-           watch: list[Path]) -> Generation:
-    want = expected_fingerprint(sources)
-    with build_lock(index_dir):
+           watch: list[Path], wait: bool = True, locked: bool = False) -> Generation:
+    # first: from here readers answer from the last generation (`locked`: the caller holds it, as add does)
+    with contextlib.nullcontext() if locked else build_lock(index_dir, wait):
+        want = expected_fingerprint(sources)  # (hashes the corpus: seconds, for an add beside the archives)
         current = current_generation(index_dir)
         if current and not force and current.fingerprint == want and _healthy(current):
             return current  # another builder finished while we waited

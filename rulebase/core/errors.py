@@ -76,6 +76,11 @@ class UsageError(RulebaseError):
     """The user asked for something that makes no sense (bad option value, bad ref)."""
 
 
+class IndexBusy(IndexError_):
+    """Another command holds the index's build lock (an add, a remove): a read that would build
+    answers from the last generation instead of waiting for it."""
+
+
 class DiskFull(IndexError_):
     """A build ran out of space (ENOSPC, EDQUOT, SQLite's 'disk is full'): nothing was published."""
 

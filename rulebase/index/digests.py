@@ -117,11 +117,18 @@ def remember(generation_dir: Path, files: dict[str, list]) -> None:
         tmp.unlink(missing_ok=True)
 
 
+STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each generation leaves one)
+
+
 def stamp_built(generation_dir: Path) -> None:
     """After a build renamed its generation into place: the files as written are verified (their
-    digests were just computed from them)."""
+    digests were just computed from them). The oldest stamps beyond STAMPS_KEPT go."""
     names, _ = listed_files(generation_dir)
     remember(generation_dir, {name: _tuple(generation_dir / name) for name in names})
+    with contextlib.suppress(OSError):
+        stamps = sorted((seal.state_dir() / STAMPS).glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in stamps[STAMPS_KEPT:]:
+            old.unlink(missing_ok=True)
 
 
 def problem(generation_dir: Path, meta: dict) -> str | None:
