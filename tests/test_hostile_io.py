@@ -143,8 +143,8 @@ def test_a_very_long_term_is_a_usage_error(mini, command):
 def test_the_store_scans_when_its_prefilter_is_too_long_for_sqlite(mini, monkeypatch):
     from rulebase.index.store import LIKE_LIMIT, RecordStore
 
-    index = mini[1]
-    store = RecordStore(index / (index / "CURRENT").read_text().strip() / "records.db")
+    index, key = mini[1], (Path(mini[0]["XDG_STATE_HOME"]) / "rulebase" / "key").read_bytes()  # its rows' key
+    store = RecordStore(index / (index / "CURRENT").read_text().strip() / "records.db", key=key)
     everything = store.of_kind("glossary")  # (a kind stored as text: packing.py's kinds are always scanned)
     assert store.of_kind("glossary", None, ("%" + "x" * LIKE_LIMIT + "%",)) == everything
     some = store.of_kind("glossary", None, ("%exalted%",))  # a prefilter of a length SQLite takes still filters
