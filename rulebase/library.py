@@ -11,6 +11,7 @@ and the call answered from the new one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,8 +19,10 @@ from functools import cached_property
 from pathlib import Path
 
 from rulebase.core.errors import (
+    BuildExhausted,
     DamagedData,
     DiskFull,
+    IndexBusy,
     IndexError_,
     ManifestError,
     RulebaseError,
@@ -29,6 +32,7 @@ from rulebase.core.errors import (
 )
 from rulebase.core.locking import held
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
+from rulebase.index import digests
 from rulebase.index.generation import (
     FAILED_FOR,
     POINTER,
@@ -43,9 +47,10 @@ from rulebase.index.generation import (
     stamp_matches,
 )
 from rulebase.index.integrity import damage as store_damage
-from rulebase.index.integrity import searched, verify
+from rulebase.index.integrity import verify
 from rulebase.index.store import RecordStore
 
+ADD_NICENESS = 10  # an add's build yields the CPU to the reads it runs beside (2 cores, a build uses both)
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
 SOURCES_HINT = "fix or 'rulebase remove' the document it names, then run 'rulebase index build'"
 
@@ -75,6 +80,7 @@ class Library:
         self._generation: Generation | None = None
         self._opened: dict[str, object] = {}  # the store and searcher behind the guarded views
         self._rebuilt = False  # a damaged index is rebuilt once per Library, never in a loop
+        self._verified: Generation | None = None  # the generation whose files digests.trusted passed
 
     @cached_property
     def sources(self) -> list[Source]:
@@ -112,7 +118,7 @@ class Library:
         return Status(self.index_dir, generation, expected_fingerprint(self.sources), _writable(self.index_dir),
                       problem)
 
-    def build(self, progress=None, force: bool = True) -> Generation:
+    def build(self, progress=None, force: bool = True, wait: bool = True, locked: bool = False) -> Generation:
         """Build for the corpus as it is; if an add or remove changed it meanwhile, again.
 
         The manifests are read before the build hashes and parses the files, so a concurrent
@@ -128,7 +134,8 @@ class Library:
             for attempt in range(1, CORPUS_RETRIES + 1):
                 sources = self.sources
                 try:
-                    self._generation = build(self.index_dir, sources, progress, force=force, watch=self._watched())
+                    self._generation = _exhaustion_said(build, self.index_dir, sources, progress, force=force,
+                                                        watch=self._watched(), wait=wait, locked=locked)
                 except SourceError:
                     if not self._corpus_changed(sources) or attempt == CORPUS_RETRIES:
                         raise  # the corpus did not move under the build: the error is the file's
@@ -159,11 +166,25 @@ class Library:
         writable index keeps them (the next build with room takes them in)."""
         # lazy: each command loads only what it runs (cold start)
         from rulebase import usercorpus
+        from rulebase.build.builder import build_lock
+        from rulebase.index.generation import claim
 
+        with contextlib.ExitStack() as held_lock:
+            try:  # held from before the manifest changes: a read meanwhile answers from the last generation
+                claim(self.index_dir)  # (instead of starting a build of its own, 40-80 s, before ours takes the lock)
+                held_lock.enter_context(build_lock(self.index_dir))
+                locked = True
+            except IndexError_:
+                locked = False  # not writable: stored now, built on next use of a writable --index (below)
+            return self._add_locked(usercorpus, paths, fmt, edition, doc_id, progress, locked)
+
+    def _add_locked(self, usercorpus, paths, fmt, edition, doc_id, progress, locked: bool) -> tuple[list, Generation]:
         added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id)
         self.reload()
+        with contextlib.suppress(OSError):  # reads during the build (the last generation) come first on the cores
+            os.nice(ADD_NICENESS)
         try:
-            return added, self.build(progress, force=False)
+            return added, self.build(progress, force=False, locked=locked)
         except (SourceError, UsageError) as exc:
             for one in added:
                 usercorpus.remove_document(one.source.id, self.sources)
@@ -243,7 +264,12 @@ class Library:
                 path.is_file() for source in self.sources for path in source.paths):  # (else: its one-line error)
             self.announce(f"building the index in {self.index_dir} (first use: a few minutes)")
         try:
-            return self.build(progress, force=False)
+            return self.build(progress, force=False, wait=generation is None)
+        except IndexBusy:  # an add took the lock since held() was asked: its build answers later, this read now
+            self.stale_reason = (f"the index at {self.index_dir} is being rebuilt by another command; answering "
+                                 "from the previous build")
+            self._generation = generation
+            return generation
         except DiskFull as exc:
             if generation is None:
                 raise
@@ -304,35 +330,36 @@ class Library:
                 self._opened[name] = opener()
         return self._opened[name]
 
+    def _trusted(self) -> Generation:
+        """The generation to read, once its seal and every file's keyed digest are checked
+        (digests.py): before SQLite or Whoosh opens any of its files, once per Library."""
+        generation = self.ensure()
+        if self._verified is not generation:
+            distrust = digests.trusted(generation.path, generation.meta)
+            if distrust is not None:
+                raise IndexError_(distrust, str(generation.path))
+            self._verified = generation
+        return generation
+
     def _open_store(self) -> RecordStore:
-        return RecordStore(self.ensure().db_path)
+        return RecordStore(self._trusted().db_path)
 
     def _open_searcher(self):
         # lazy: a lookup never loads Whoosh
-        from rulebase.index import seal
         from rulebase.search.parlance import VOCABULARY_FILE
         from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        generation = self.ensure()
-        # before Whoosh unpickles anything; then what the searcher reads whole without checks of its own
-        distrust = seal.problem(generation.path, generation.meta) or searched(generation)
-        if distrust is not None:
-            raise IndexError_(distrust, str(generation.path))
-        return Searcher(generation.whoosh_path, pairs, self.corpus_dir / VOCABULARY_FILE)
+        return Searcher(self._trusted().whoosh_path, pairs, self.corpus_dir / VOCABULARY_FILE)
 
     def _open_card_searcher(self):
         """The cards' own index (build/builder.py): searched with the same Searcher and scorer."""
         # lazy: a lookup never loads Whoosh
-        from rulebase.index import seal
         from rulebase.search.searcher import Searcher
 
-        generation = self.ensure()
+        generation = self._trusted()
         if not generation.cards_path.is_dir():
             raise UsageError("this corpus holds no cards", hint="search the rules without --kind card")
-        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
-        if distrust is not None:
-            raise IndexError_(distrust, str(generation.path))
         return Searcher(generation.cards_path, [])
 
     def _open_ruling_searcher(self):
@@ -423,6 +450,24 @@ class _Guarded:
             return value
         library, name = self._library, self._name
         return lambda *args, **kwargs: library._call(name, attr, args, kwargs)
+
+
+def _exhaustion_said(build, index_dir: Path, *args, **kwargs) -> Generation:
+    """`build(index_dir, ...)`, its running out of memory or losing a worker (killed: the OOM
+    killer) said as BuildExhausted, one line, instead of 'internal error: BrokenProcessPool'."""
+    # lazy: only a build needs it
+    from rulebase.core.pool import exhausted
+
+    try:
+        return build(index_dir, *args, **kwargs)
+    except RulebaseError:
+        raise
+    except BaseException as exc:
+        if not exhausted(exc):
+            raise
+        raise BuildExhausted("building the index ran out of memory or a build process was killed "
+                             f"({type(exc).__name__})", str(index_dir),
+                             "free memory, or set RULEBASE_WORKERS=1, and run the command again") from None
 
 
 def check_directory(index_dir: Path, given: bool = False) -> None:

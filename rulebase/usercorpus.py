@@ -225,6 +225,8 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
         digests[text_digest(path.read_bytes())] = repr(sid)
     if any(item.found.format == "comprules" for item in checked):
         digests.update(_archived(known))
+    if any(item.found.format == "tournament" for item in checked):
+        digests.update(_tournament_archived(known))
     planned: list[tuple[_Checked, Source]] = []
     for item in checked:
         held = digests.get(item.digest) or digests.get(text_digest(item.data))
@@ -350,10 +352,18 @@ def _digest(path: Path) -> str:
 
 
 def text_digest(data: bytes) -> str:
-    """The digest of a text file's bytes as its text reads: without a UTF-8 byte-order mark, line
-    ends as LF, no trailing blank lines (a copy saved with CRLF is the same document)."""
-    body = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n").rstrip()
-    return "text:" + hashlib.sha256(body).hexdigest()
+    """The digest of a text file's bytes as its text reads: decoded whatever its encoding (a UTF-16
+    or cp1252 copy is the same document), NFC, each line's spaces collapsed, blank lines and line
+    ends ignored (a copy with CRLF or trailing spaces is the same document too)."""
+    # lazy: only an add needs it
+    import unicodedata
+
+    try:
+        text = decode(data, "").text
+    except SourceError:
+        text = data.decode("latin-1")
+    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFC", text).splitlines())
+    return "text:" + hashlib.sha256("\n".join(line for line in lines if line).encode("utf-8")).hexdigest()
 
 
 def _archived(known: list[Source]) -> dict[str, str]:
@@ -371,6 +381,27 @@ def _archived(known: list[Source]) -> dict[str, str]:
             continue  # an unreadable archive: the build says so
         for _, member, data in members:
             found.setdefault(text_digest(data), f"{source.id!r} (its release {member.rpartition('/')[2]})")
+    return found
+
+
+def _tournament_archived(known: list[Source]) -> dict[str, str]:
+    """The text digest of every file the tournament archive holds, naming its document and file: a
+    release of a bundled document re-added (in another encoding, with other spacing) is that release."""
+    # lazy: only this rarer path needs it
+    from rulebase.ingest import TOURNAMENT
+    from rulebase.ingest.tournament.archive import cached_members
+
+    found: dict[str, str] = {}
+    for path in dict.fromkeys(s.path for s in known if s.format == TOURNAMENT):
+        parts = {s.part: s.id for s in known if s.format == TOURNAMENT and s.path == path}
+        try:
+            members = cached_members(path)
+        except SourceError:
+            continue  # an unreadable archive: the build says so
+        for member in members:
+            if member.document in parts:
+                found.setdefault(text_digest(member.data), f"{parts[member.document]!r} (its release "
+                                                           f"{member.name.rpartition('/')[2]})")
     return found
 
 

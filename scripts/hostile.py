@@ -157,6 +157,13 @@ def parse_documents(folder: Path, scale: float) -> list[tuple[str, Path]]:
         path = folder / f"parse{n}.txt"
         path.write_text(top + unit * (size // len(unit)), encoding="utf-8")
         out.append((label, path))
+    # a 320 KB HTML MTR of 9,500 short sections (quadratic in sections.py: 73 s an add)
+    sections = max(100, int(9_500 * scale))
+    mtr = folder / "parse-mtr.html"
+    mtr.write_text("<html><body><h1>Magic: The Gathering Tournament Rules</h1>\n<p>Effective February 27, 2026</p>\n"
+                   + "\n".join(f"<h3>{n // 99 + 1}.{n % 99 + 1} S{n}</h3><p>x {n}</p>" for n in range(sections))
+                   + "\n</body></html>\n", encoding="utf-8")
+    out.append((f"HTML MTR, {sections:,} sections", mtr))
     return out
 
 

@@ -236,6 +236,66 @@ def huge(tmp: Path, fam: Family) -> None:
               f"{term.returncode}")
 
 
+def verified(tmp: Path, fam: Family) -> None:
+    """Bytes verified before they are trusted (A, B, C, K) and bounded output (I, N)."""
+    import sqlite3
+    import zlib
+
+    from test_digests import _forge_toc
+
+    env, index, baseline = setup(tmp)
+    search = run(env, index, "search", "exalted", "--json").stdout
+    marker = tmp / "pwned"
+    generation = index / (index / "CURRENT").read_text().strip()
+    _forge_toc(next((generation / "whoosh").glob("*.toc")), marker)
+    read = run(env, index, "search", "exalted", "--json")
+    fam.check(not marker.exists() and _warned(read) and read.stdout == search,
+              f"a table of contents forged to its size, time and CRC-32: ran {marker.exists()}, exit {read.returncode}")
+    generation = index / (index / "CURRENT").read_text().strip()
+    (generation / "cards").mkdir(exist_ok=True)
+    shutil.copy(next((generation / "whoosh").glob("*.toc")), generation / "cards" / "_MAIN_2.toc")
+    read = run(env, index, "lookup", "502.83a", "--json")
+    fam.check(_warned(read) and read.stdout == baseline, f"a stray cards/_MAIN_2.toc: exit {read.returncode}")
+    generation = index / (index / "CURRENT").read_text().strip()
+    db = generation / "records.db"
+    info = db.stat()
+    conn = sqlite3.connect(db)
+    rid, data = conn.execute("SELECT id, data FROM records WHERE kind = 'passage' OR kind = 'section' LIMIT 1").fetchone()
+    forged = data.replace("the", "THE") if isinstance(data, str) else data
+    conn.execute("UPDATE records SET data = ?, mac = ? WHERE id = ?", (forged, zlib.crc32(str(forged).encode()), rid))
+    conn.commit()
+    conn.close()
+    os.utime(db, ns=(info.st_atime_ns, info.st_mtime_ns))
+    read = run(env, index, "lookup", "502.83a", "--json")
+    fam.check(_warned(read) and read.stdout == baseline, f"a rewritten records.db row: exit {read.returncode}")
+    entries = sorted((tmp / "cache").glob("segment-*"))
+    if len(entries) >= 2:
+        shutil.rmtree(entries[1])
+        shutil.copytree(entries[0], entries[1])
+        built = run(env, index, "index", "build")
+        fam.check(built.returncode == 0 and "copied from another entry" in built.stderr,
+                  f"a cache entry replayed under another key: exit {built.returncode}")
+    out = tmp / "site"
+    out.mkdir()
+    (out / "precious.txt").write_text("x\n", encoding="utf-8")
+    (out / ".rulebase-glossary").write_text(
+        "# written by 'rulebase glossary build'; the SHA-256 and name of each file it wrote (deleted by the next "
+        f"build only while it holds those bytes):\n{hashlib.sha256(b'x' + bytes([10])).hexdigest()}  precious.txt\n",
+        encoding="utf-8")
+    built = run(env, index, "glossary", "build", str(out))
+    fam.check(built.returncode == 0 and (out / "precious.txt").is_file(),
+              f"a marker naming the user's file with its true SHA-256: exit {built.returncode}")
+    for args in (("--version",), ("-h",), ("lookup", "-h")):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "rulebase", *args], env=env, stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=120)
+        fam.check(done.returncode == 2 and one_line(done, "error: cannot write the answer"),
+                  f"{' '.join(args)} > /dev/full: exit {done.returncode}: {done.stderr.strip()[:200]}")
+    for command in ("lookup", "history", "show"):
+        done = run(env, index, command, "x" * 100_000)
+        fam.check(done.returncode == 1 and len(done.stderr) < 1_000, f"{command} of 100 kB: {len(done.stderr)} bytes")
+
+
 TRUST_FAMILIES = [
     ("planted and damaged cache", "a planted pickle, a stray table of contents, flipped bytes, another user's key and "
      "altered text in the build cache; a stray table of contents and a rotten length column in a generation", cache),
@@ -249,4 +309,7 @@ TRUST_FAMILIES = [
      "file", site),
     ("huge files", "`rulebase add` of 50 MB, one 10 MB line, 200,000 lines, 7.5 MB of words (with reads during "
      "it); a 50,000-character term", huge),
+    ("verified before trusted", "a table of contents forged to its size, time and CRC-32; a stray cards/_MAIN_2.toc; "
+     "a records.db row with its CRC recomputed; a cache entry replayed under another key; a site marker with the "
+     "user's file's true SHA-256; --version and -h to /dev/full; 100 kB inputs echoed", verified),
 ]

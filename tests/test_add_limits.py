@@ -9,6 +9,7 @@ a build must be made to fail.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -101,6 +102,46 @@ def test_a_document_the_index_cannot_be_built_with_is_not_kept(mini, tmp_path, m
     assert (read.returncode, read.stdout, read.stderr) == (0, baseline, "")
 
 
+def _killed() -> None:
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer ends a worker
+
+
+@pytest.mark.parametrize("how", ["killed worker", "MemoryError"])
+def test_an_add_whose_build_runs_out_of_memory_is_one_line_and_not_kept(mini, tmp_path, monkeypatch, how):
+    """A worker killed during `add` (the OOM killer) was 'internal error: BrokenProcessPool' (exit 3);
+    a MemoryError kept the document and every read then exited 3."""
+    env, index, baseline = mini
+    doc = _dated(tmp_path, "May 2, 2025")
+    from rulebase.build import builder
+    from rulebase.core.pool import pool
+
+    real = builder.assemble
+
+    def exhausts(sources, reports, *args):
+        if any(not s.bundled for s in sources):
+            if how == "MemoryError":
+                raise MemoryError
+            with pool(1) as running:
+                running.submit(_killed).result()
+        return real(sources, reports, *args)
+
+    monkeypatch.setattr(builder, "assemble", exhausts)
+    result = runner.invoke(app, ["--index", str(index), "add", str(doc)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    kind = "BrokenProcessPool" if how == "killed worker" else "MemoryError"
+    stored = Path(env["RULEBASE_USER_CORPUS"]) / "cr2025.txt"
+    assert result.stderr == (f"error: {doc} not added: the index cannot be built with it ({index}: building the "
+                             f"index ran out of memory or a build process was killed ({kind}) - free memory, or set "
+                             "RULEBASE_WORKERS=1, and run the command again) - nothing was kept; the index answers "
+                             "as before\n")
+    assert _stored(env) == [] and not stored.exists()
+    monkeypatch.undo()
+    read = _run(env, index, "lookup", "502.83a", "--json")
+    assert (read.returncode, read.stdout, read.stderr) == (0, baseline, "")
+
+
 def test_a_corpus_that_cannot_be_built_leaves_the_last_good_index_answering(mini, tmp_path):
     """A stored copy that no longer parses (changed on disk after it was added): reads answer from
     the last good index with one warning and do not build again until the sources change;
@@ -132,7 +173,7 @@ def test_a_corpus_that_cannot_be_built_leaves_the_last_good_index_answering(mini
 
 
 
-@pytest.mark.parametrize("copy", ["as is", "CRLF, with a byte-order mark"])
+@pytest.mark.parametrize("copy", ["as is", "CRLF, with a byte-order mark", "UTF-16", "trailing spaces"])
 def test_a_release_the_archive_holds_is_refused(archive_index, tmp_path, copy):
     """Issue 35.7: `add` of the archive's own newest file was accepted as a document of its own,
     after which today's rules showed as its records, not in force now, with other ranks and totals."""
@@ -142,8 +183,12 @@ def test_a_release_the_archive_holds_is_refused(archive_index, tmp_path, copy):
     before = _run(env, index, "search", "exalted", "--json").stdout
     with tarfile.open(Path(env["RULEBASE_CORPUS"]) / "small.tar.xz", "r:xz") as tar:
         data = tar.extractfile("comprules-archive/comprules-2009-09-04.txt").read()
-    if copy != "as is":
+    if copy == "CRLF, with a byte-order mark":
         data = b"\xef\xbb\xbf" + data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    elif copy == "UTF-16":  # accepted as cr2026, relabelling today's rules
+        data = data.decode("utf-8").encode("utf-16")
+    elif copy == "trailing spaces":
+        data = data.replace(b"\n", b"  \n")
     doc = tmp_path / "MagicCompRules.txt"
     doc.write_bytes(data)
     added = _run(env, index, "add", str(doc))
@@ -190,6 +235,14 @@ def test_a_release_dated_after_today_is_upcoming_not_in_force(archive_index, tmp
     sources = _run(env, index, "sources").stdout
     assert "  upcoming: 2031-03-03: not in force until its day; the rules in force now are the release before\n" in sources
     assert "in cr's timeline (upcoming: in force from 2031-03-03)" in sources
+
+    # labels around the upcoming release
+    assert "[rule · in force now, " in _run(env, index, "lookup", "103.4").stdout  # today's text is in force now
+    ahead = _run(env, index, "lookup", "103.4", "--as-of", "2031-06").stdout
+    assert "cr:103.4@2031-03-03" in ahead and "in force now" not in ahead.split("\n", 2)[1]
+    eras = [d["era"] for d in json.loads(_run(env, index, "define", "mulligan", "--json").stdout)["definitions"]
+            if "era" in d]
+    assert not any(e.startswith("cr2031 to") for e in eras), eras
 
     on_the_day = {**env, "RULEBASE_TODAY": "2031-03-03"}  # its day: in force, nothing upcoming
     shown = json.loads(_run(on_the_day, index, "lookup", "103.4", "--json").stdout)

@@ -341,3 +341,26 @@ def test_after_add_only_the_added_document_is_indexed(ck2008_corpus, tmp_path, m
     for query in ("exalted attacks alone", "damage prevention", "scores odd"):
         ours = [(h.id, h.score) for h in run_search(library, query, {}, 10).hits]
         assert ours == [(h.id, h.score) for h in run_search(fresh, query, {}, 10).hits] and ours
+
+
+def test_an_entry_replayed_under_another_key_is_refused(tmp_path, monkeypatch):
+    """An entry's seal names its key (its folder's name): the bundled archive's entry copied over
+    the one an `add` made (both sealed by this user) was trusted, and the added release vanished
+    from a build that said the index was current. Now refused there, and rebuilt."""
+    import shutil
+
+    from rulebase.build import cache
+
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    bundled, added = tmp_path / "cache" / f"cr-{'a' * 20}", tmp_path / "cache" / f"cr-{'b' * 20}"
+    for folder, text in ((bundled, "2019 text"), (added, "the added release")):
+        assert cache.publish(folder, lambda tmp, text=text: (tmp / "versions.json").write_text(text, encoding="utf-8"))
+        assert cache.read_trusted(folder, "versions.json") == text.encode()
+    cache.refusals()
+    shutil.rmtree(added)
+    shutil.copytree(bundled, added)  # sums.json and its seal copied whole: sealed by this user
+    assert cache.read_trusted(added, "versions.json") is None
+    assert cache.refusals() == [f"the build cache entry {added} is not as this user's rulebase wrote it (its sums.json "
+                                "is not sealed by this user's rulebase under its name: written elsewhere, altered, or "
+                                "copied from another entry); not used, rebuilt from the sources"]
+    assert cache.read_trusted(bundled, "versions.json") == b"2019 text"

@@ -195,3 +195,13 @@ def test_a_tournament_release_converted_from_its_pdf_is_recognised_without_forma
         text = tar.extractfile(member).read().decode("utf-8")
     found = detect(text, "mtr.html")
     assert (found.format, found.part, found.date) == ("tournament", document, date)
+
+
+@pytest.mark.parametrize("when, iso", [("January 1, 1990", "1990-01-01"), ("January 1, 2100", "2100-01-01")])
+def test_a_tournament_document_dated_outside_the_known_dates_is_refused(when, iso):
+    """the date bounds were not applied to tournament documents: an MTR of 1990 joined
+    the timeline (answering --as-of 2000), an IPG of 2100 asked for --edition."""
+    text = (FIXTURES / "tournament-mtr-next.txt").read_text(encoding="utf-8").replace("February 27, 2026", when)
+    with pytest.raises(UsageError, match=rf"mtr.txt: the MTR's date {iso} \(.*\) is outside the dates rulebase "
+                                         r"knows \(1993-08-05, Magic's first rules, to 2099-12-31\)"):
+        detect(text, "mtr.txt")

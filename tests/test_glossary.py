@@ -695,3 +695,22 @@ def test_a_rule_page_names_the_cards_that_use_the_rule(html_site, md_site, libra
     assert used == f"Used by {count:,} cards, e.g. {', '.join(names)}"
     assert f"Used by {count:,} cards, e.g. " in (md_site[0] / "rules" / "cr-702-19.md").read_text(encoding="utf-8")
     assert soup(html_site[0] / "rules" / "cr-100.html").find("p", class_="used-by") is None  # no card uses it
+
+
+@pytest.mark.parametrize("fmt", ["html", "md"])
+def test_no_raw_control_character_reaches_a_page(tmp_path, fmt):
+    """ESC and BEL from an added document were written raw into the site's HTML and Markdown
+    (`cat rules/ipg-2.md` set the terminal's title); they are shown as escapes, as the CLI does."""
+    import dataclasses
+
+    records, sources = hostile()
+    evil = "\x1b]0;pwned\x07 and \x1b[31mred\x9b and \u202eright-to-left"
+    records = [dataclasses.replace(r, text=r.text + evil, raw=r.raw + evil,
+                                   title=(r.title + evil) if r.title else r.title) for r in records]
+    build_glossary(records, sources, tmp_path / "out", fmt=fmt)
+    for page in (tmp_path / "out").rglob("*"):
+        if page.is_file():
+            text = page.read_text(encoding="utf-8")
+            assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), page
+    shown = "\\x1b]0;pwned\\x07" if fmt == "html" else "\\\\x1b\\]0;pwned\\\\x07"  # (md escapes \\ and ])
+    assert any(shown in p.read_text(encoding="utf-8") for p in (tmp_path / "out").rglob(f"*.{fmt}"))

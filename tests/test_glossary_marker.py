@@ -44,6 +44,41 @@ def test_a_forged_checksum_line_is_no_better(tmp_path):
     assert (out / "precious.txt").is_file()
 
 
+def test_a_forged_marker_with_the_files_own_checksums_deletes_nothing(tmp_path):
+    """A new-format marker naming precious.txt with its true SHA-256 (and a page-shaped file of the
+    user's with its own) made `glossary build` delete them: the marker was not sealed, and it
+    could name files the site never writes."""
+    import hashlib
+
+    out = tmp_path / "d"
+    (out / "terms").mkdir(parents=True)
+    mine = {"precious.txt": b"x\n", "terms/my-notes.html": b"<p>mine</p>\n"}
+    for name, data in mine.items():
+        (out / name).write_bytes(data)
+    listed = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in mine.items())
+    (out / MARKER).write_text(f"{MARKER_HEAD}\n{listed}", encoding="utf-8")
+    summary = build_glossary(*hostile(), out)
+    assert all((out / name).read_bytes() == data for name, data in mine.items())
+    assert summary.kept == ("precious.txt", "terms/my-notes.html")
+
+
+def test_a_sealed_marker_never_names_a_file_outside_the_sites_own(tmp_path, monkeypatch):
+    """Even a marker this user's rulebase sealed (its own seal, say for a name it was tricked into
+    listing) deletes only names a site build writes."""
+    import hashlib
+
+    from rulebase.glossary import output
+
+    out = tmp_path / "d"
+    out.mkdir()
+    (out / "precious.txt").write_bytes(b"x\n")
+    output._write_marker(out, {"precious.txt": hashlib.sha256(b"x\n").hexdigest()})
+    assert output.prepare(out, False) == {"precious.txt": hashlib.sha256(b"x\n").hexdigest()}  # sealed
+    assert build_glossary(*hostile(), out).kept == ("precious.txt",)
+    assert (out / "precious.txt").read_bytes() == b"x\n"
+    assert "precious.txt" not in (out / MARKER).read_text(encoding="utf-8")
+
+
 def test_own_stale_pages_go_and_changed_ones_stay(tmp_path):
     records, sources = hostile()
     out = tmp_path / "site"

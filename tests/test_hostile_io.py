@@ -56,6 +56,22 @@ def test_a_full_stdout_is_a_one_line_error(mini, args):
                              "where the output goes (a full disk, a closed or read-only file)\n")
 
 
+@pytest.mark.parametrize("args", [("--version",), ("-h",), ("--help",), ("lookup", "-h"), ("search", "--help"),
+                                  ("index", "-h"), ("lookup", "--bogus")], ids=" ".join)
+def test_version_and_help_to_a_full_stdout_are_a_one_line_error(mini, args):
+    """`rulebase --version > /dev/full` and any `-h` printed a traceback (exit 1)."""
+    env, _ = mini
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "rulebase", *args], env=env, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=300)
+    if args[-1] == "--bogus":  # a usage error goes to stderr: stdout is never written
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        return
+    assert (result.returncode, result.stderr) == (2, "error: cannot write the answer to standard output (No space "
+                                                     "left on device) - check where the output goes (a full disk, "
+                                                     "a closed or read-only file)\n")
+
+
 @pytest.mark.parametrize("args", COMMANDS[:4], ids=" ".join)
 def test_a_closed_stdout_is_a_one_line_error(mini, args):
     """`>&-` left sys.stdout None (AttributeError, exit 3), and the next file opened took its
@@ -127,10 +143,47 @@ def test_a_very_long_term_is_a_usage_error(mini, command):
 def test_the_store_scans_when_its_prefilter_is_too_long_for_sqlite(mini, monkeypatch):
     from rulebase.index.store import LIKE_LIMIT, RecordStore
 
-    index = mini[1]
-    store = RecordStore(index / (index / "CURRENT").read_text().strip() / "records.db")
+    index, key = mini[1], (Path(mini[0]["XDG_STATE_HOME"]) / "rulebase" / "key").read_bytes()  # its rows' key
+    store = RecordStore(index / (index / "CURRENT").read_text().strip() / "records.db", key=key)
     everything = store.of_kind("glossary")  # (a kind stored as text: packing.py's kinds are always scanned)
     assert store.of_kind("glossary", None, ("%" + "x" * LIKE_LIMIT + "%",)) == everything
     some = store.of_kind("glossary", None, ("%exalted%",))  # a prefilter of a length SQLite takes still filters
     assert {r.id for r in everything if "exalted" in r.text.lower()} <= {r.id for r in some} < {r.id for r in everything}
     assert store.of_kind("rule", None, ("%exalted%",)) == store.of_kind("rule")  # packed: scanned whole
+
+
+@pytest.mark.parametrize("command", ["lookup", "history", "show"])
+def test_an_input_of_100_kb_is_echoed_cut_to_a_bounded_length(mini, command):
+    """Error lines echoed inputs of any length: 100 kB on stderr for lookup, history, show."""
+    env, index = mini
+    result = _run(env, index, command, "x" * 100_000)
+    assert result.returncode == 1
+    assert len(result.stderr) < 1_000 and "characters cut] …" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_compares_heading_echoes_a_topic_cut_to_a_bounded_length():
+    """compare printed a 100 kB topic whole on stdout."""
+    from rulebase.cli.plain_changes import compare_title
+    from rulebase.rules.compare import Comparison
+
+    title = compare_title(Comparison("x" * 100_000, False, []))
+    assert len(title) < 1_000 and title.endswith("characters cut] …" + "x" * 200 + ": search results per edition "
+                                                 "(not a curated topic)")
+
+
+def test_a_huge_valid_record_is_shown_cut_saying_so():
+    """a valid 150 MB row was printed whole; a view prints at most SHOWN_LIMIT characters
+    of a text and says how many it left out (`--json` keeps them all)."""
+    from rulebase.cli.plain import SHOWN_LIMIT, record_lines, show_fields
+    from rulebase.core.records import Record, to_dict
+
+    text = "trample " * 40_000
+    record = Record(id="d:1.1", source="d", edition="cr2025", lang="en", kind="rule", text=text, raw=text,
+                    number="1.1")
+    printed = "\n".join(record_lines(record))
+    assert len(printed) < SHOWN_LIMIT + 500
+    assert printed.endswith(f"… [{len(text) - SHOWN_LIMIT:,} more characters not shown: rulebase show d:1.1 --json "
+                            "has them all]")
+    fields = dict(show_fields(to_dict(record)))
+    assert len(fields["text"]) < SHOWN_LIMIT + 200 and fields["text"].endswith("--json has them all]")

@@ -136,3 +136,29 @@ def test_an_index_folder_whose_parent_does_not_exist_is_refused(tmp_path):
                              "folder that exists or a new one inside an existing folder (it is created there)\n")
     assert not missing.parent.exists()
     assert Library(tmp_path / "new", typed=True).status().generation is None  # (its parent exists: made on build)
+
+
+def test_a_read_never_waits_for_a_build_that_took_the_lock_after_it_looked(tmp_path, monkeypatch, one_source_corpus):
+    """A read that found the index stale while an add had written its manifest but not
+    yet taken the build lock built in the foreground, or waited for the add's build (40-80 s). Now
+    `add` holds the lock from before the manifest changes, and a read's own build never waits:
+    it answers from the last generation."""
+    import threading
+
+    from rulebase import library as library_module
+    from rulebase.build.builder import build_lock
+
+    first = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
+    old = first.build()
+    manifest = tmp_path / "user" / "sources.toml"
+    manifest.write_text(manifest.read_text().split("[[source]]\nid = \"doc2\"")[0])  # an add or remove's change
+    monkeypatch.setattr(library_module, "held", lambda _: False)  # the lock was free when the read looked
+    got: list = []
+    with build_lock(tmp_path / "index"):  # ... and taken just after
+        reader = threading.Thread(target=lambda: got.append(Library(tmp_path / "index", first.corpus_dir).ensure()))
+        reader.start()
+        reader.join(timeout=60)
+        alive = reader.is_alive()
+    reader.join()
+    assert not alive, "the read waited for the build lock"
+    assert got[0].path == old.path

@@ -20,12 +20,12 @@ def test_packed_text_round_trips_and_a_wrong_dictionary_is_an_error():
     texts = [f'{{"id": "d:{n}", "text": "a creature attacks alone"}}'.encode() for n in range(50)]
     zdict = dictionary(texts)
     assert 0 < len(zdict) <= 16_384
-    assert all(unpack(Packer(zdict).pack(t), zdict) == t for t in texts)
+    assert all(unpack(Packer(zdict).pack(t), zdict, 1 << 20) == t for t in texts)
     assert len(Packer(zdict).pack(texts[7])) < len(zlib.compress(texts[7], 6))  # the point of the dictionary
     with pytest.raises(zlib.error):
-        unpack(Packer(zdict).pack(texts[7]), b"another dictionary entirely")
+        unpack(Packer(zdict).pack(texts[7]), b"another dictionary entirely", 1 << 20)
     with pytest.raises(zlib.error):
-        unpack(Packer(zdict).pack(texts[7])[:-3], zdict)
+        unpack(Packer(zdict).pack(texts[7])[:-3], zdict, 1 << 20)
 
 
 def test_rules_are_stored_packed_and_read_back_whole(tmp_path):
@@ -87,3 +87,20 @@ def test_records_packed_by_workers_are_stored_as_by_one_process(tmp_path, monkey
     write_db(tmp_path / "two.db", records, workers=2)
     assert _rows(tmp_path / "two.db") == _rows(tmp_path / "one.db")
     assert RecordStore(tmp_path / "two.db").get("d:702.77").text == records[76].text
+
+
+def test_a_record_that_inflates_past_the_limit_is_refused_not_inflated():
+    """A 600 kB blob of zeros inflates to 600 MB: unpack stops at its limit (bounded memory)."""
+    zdict = dictionary([b"x" * 100])
+    bomb = Packer(zdict).pack(b"\0" * (64 << 20))
+    assert len(bomb) < 100_000
+    with pytest.raises(zlib.error, match="inflates past 1048576 bytes"):
+        unpack(bomb, zdict, 1 << 20)
+
+
+def test_a_packed_row_over_the_record_limit_is_damage_named_in_one_line(tmp_path, monkeypatch):
+    write_db(tmp_path / "records.db", [_rule(n) for n in range(1, 5)])
+    monkeypatch.setattr(store_module, "MAX_RECORD", 20)
+    with pytest.raises(DamagedData, match=r"a packed rule record in records.db does not unpack \(it inflates past "
+                                          r"20 bytes\)"):
+        RecordStore(tmp_path / "records.db").get("d:702.2")

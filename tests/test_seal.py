@@ -125,17 +125,20 @@ def test_an_index_built_by_another_user_is_not_opened(mini, index, tmp_path):
 
 def test_a_swapped_table_of_contents_under_a_valid_seal_is_refused(mini, index, monkeypatch):
     """meta.json untouched (its seal holds), the pickle swapped, size and time kept."""
+    from rulebase.index import digests
+
     monkeypatch.setenv("XDG_STATE_HOME", mini[0]["XDG_STATE_HOME"])
     generation = _generation(index)
-    assert seal.problem(generation, json.loads((generation / "meta.json").read_text())) is None
+    assert digests.trusted(generation, json.loads((generation / "meta.json").read_text())) is None
     toc = next((generation / "whoosh").glob("*.toc"))
     info = toc.stat()
     data = bytearray(toc.read_bytes())
     data[-8] ^= 0xFF
     toc.write_bytes(bytes(data))
     os.utime(toc, ns=(info.st_atime_ns, info.st_mtime_ns))
-    assert seal.problem(generation, json.loads((generation / "meta.json").read_text())) == (
-        f"{toc.relative_to(generation).as_posix()} differs from what was built")
+    assert seal.problem(generation, json.loads((generation / "meta.json").read_text())) is None  # the seal holds
+    assert digests.trusted(generation, json.loads((generation / "meta.json").read_text())) == (
+        f"{toc.relative_to(generation).as_posix()} differs from what was built (keyed digest mismatch)")
 
 
 def test_the_key_lives_outside_the_index_and_only_its_owner_reads_it(mini):
@@ -146,8 +149,11 @@ def test_the_key_lives_outside_the_index_and_only_its_owner_reads_it(mini):
     assert (_generation(index) / seal.SEAL).is_file()
 
 
-def test_lookups_never_need_the_seal(mini, index):
-    """Lookups read SQLite only (no pickles): a missing seal does not slow them."""
+def test_lookups_read_only_a_sealed_generation(mini, index):
+    """SQLite opens records.db only once the seal and its keyed digest hold: a generation without
+    its seal is damage for a lookup too (rebuilt, then answered)."""
     (_generation(index) / seal.SEAL).unlink()
     result = _run(mini[0], index, "lookup", "502.83a", "--json")
-    assert (result.returncode, result.stderr) == (0, "")
+    assert result.returncode == 0
+    assert result.stderr.startswith(f"warning: the index at {index} is damaged (it has no seal from this user's "
+                                    "rulebase: built elsewhere or by an older version); rebuilding from the corpus\n")

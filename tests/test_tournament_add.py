@@ -77,14 +77,36 @@ def test_a_newer_release_joins_its_documents_timeline(env):
     assert _lookup(env, "MTR 2.2")["id"] == before["id"]
 
 
-def test_a_second_printing_of_a_release_held_is_merged(env):
+def test_a_release_dated_like_one_held_with_other_text_is_kept_apart(env):
+    """an added release dated like a bundled one was merged into it (`~printing2`
+    sections served as the bundled document's, in force now). A copy with other text (this one:
+    page numbers among its lines) is now the user's own document: the bundled text is untouched."""
+    before = _lookup(env, "JAR common issues")
     added = run(env, "add", str(JAR))
     assert added.returncode == 0, added.stderr
     sources = {s["id"]: s for s in json.loads(run(env, "sources", "--json").stdout)}
-    jar = sources["jar"]
-    assert len(jar["meta"]["releases"]) == 5  # the same five releases: the text is another printing of one
-    assert any("another printing of the release" in n and "jar-2024" not in n.split(" is ")[1] for n in jar["notes"])
-    assert run(env, "remove", next(k for k in sources if k.startswith("jar2024"))).returncode == 0
+    jar, mine = sources["jar"], next(k for k in sources if k.startswith("jar2024"))
+    assert len(jar["meta"]["releases"]) == 5 and not any("another printing" in n for n in jar["notes"])
+    assert sources[mine]["records"] > 0 and "kept apart as your own document" in sources[mine]["notes"][0]
+    after = _lookup(env, "JAR common issues")
+    assert (after["id"], after["text"]) == (before["id"], before["text"])
+    assert "~printing" not in run(env, "lookup", "JAR common issues", "--full").stdout
+    assert run(env, "remove", mine).returncode == 0
+
+
+def test_a_release_held_re_added_is_refused(env, tmp_path):
+    """The archive's own file of a release, as UTF-16 with trailing spaces: the same release."""
+    import tarfile
+
+    with tarfile.open(ROOT / "corpus" / "tournament-rules-2013-2025.tar.xz", "r:xz") as tar:
+        member = next(m for m in tar.getmembers() if m.isfile() and "/jar" in m.name.lower()
+                      and m.name.endswith((".md", ".txt", ".html")))
+        data = tar.extractfile(member).read()
+    doc = tmp_path / ("copy" + Path(member.name).suffix)
+    doc.write_bytes(data.decode("utf-8").replace("\n", "  \n").encode("utf-16"))
+    done = run(env, "add", str(doc))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"error: {doc} is already in the corpus as 'jar' (its release {Path(member.name).name})\n"
 
 
 def test_a_date_that_does_not_exist_is_a_usage_error(env, tmp_path):

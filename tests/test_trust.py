@@ -74,7 +74,8 @@ def test_a_planted_pickle_in_a_cached_segment_never_runs(mini, tmp_path):
     built = _run(env, index, "index", "build")
     assert not marker.exists()
     assert built.returncode == 0 and built.stderr.count("\n") == 1
-    assert _warned(built, entry, "its sums.json is not sealed by this user's rulebase: written elsewhere or altered")
+    assert _warned(built, entry, "its sums.json is not sealed by this user's rulebase under its name: written "
+                                 "elsewhere, altered, or copied from another entry")
     assert _run(env, index, "search", "exalted", "--json").stdout == baseline
     again = _run(env, index, "index", "build")  # rebuilt: sealed again, used again without a word
     assert (again.returncode, again.stderr, marker.exists()) == (0, "", False)
@@ -138,8 +139,8 @@ def test_another_users_cache_is_not_trusted(mini, tmp_path):
     other = {**env, "XDG_STATE_HOME": str(tmp_path / "another-user")}
     built = _run(other, tmp_path / "theirs", "index", "build")
     assert built.returncode == 0
-    assert _warned(built, _segment(env), "its sums.json is not sealed by this user's rulebase: written elsewhere "
-                                         "or altered")
+    assert _warned(built, _segment(env), "its sums.json is not sealed by this user's rulebase under its name: "
+                                         "written elsewhere, altered, or copied from another entry")
     assert _run(other, tmp_path / "theirs", "search", "exalted", "--json").stdout == baseline
 
 
@@ -203,5 +204,5 @@ def test_bit_rot_in_a_column_the_searcher_reads_is_found(mini, column):
     result = _run(env, index, "search", "exalted", "--json")
     assert (result.returncode, result.stdout) == (0, baseline)
     name = path.relative_to(generation).as_posix()
-    assert result.stderr == (f"warning: the index at {index} is damaged ({name} was changed since it was built "
-                             "(checksum mismatch)); rebuilding from the corpus\n")
+    assert result.stderr == (f"warning: the index at {index} is damaged ({name} differs from what was built "
+                             "(keyed digest mismatch)); rebuilding from the corpus\n")

@@ -25,12 +25,12 @@ from rulebase.build.archive import reports as archive_reports
 from rulebase.build.cache import Segment
 from rulebase.build.digest import code_digest, code_files
 from rulebase.core.eras import windows
-from rulebase.core.errors import DiskFull, IndexError_
+from rulebase.core.errors import DiskFull, IndexBusy, IndexError_
 from rulebase.core.locking import folder_lock
 from rulebase.core.pool import Beside, workers
 from rulebase.core.sources import Source, fingerprint
+from rulebase.index import digests, seal
 from rulebase.index import schema as index
-from rulebase.index import seal
 from rulebase.index.generation import (
     CARDS,
     MARKER,
@@ -55,14 +55,16 @@ def expected_fingerprint(sources: list[Source]) -> str:
     return f"{fingerprint(sources)}-{code_digest()}"
 
 
-def build_lock(index_dir: Path):
+def build_lock(index_dir: Path, wait: bool = True):
+    """The index's build lock; without `wait`, IndexBusy at once when another command holds it."""
     return folder_lock(index_dir, lambda exc: IndexError_(
         f"cannot write the index directory ({exc.strerror})", str(index_dir),
-        "point --index or RULEBASE_INDEX at a writable directory"))
+        "point --index or RULEBASE_INDEX at a writable directory"),
+        None if wait else lambda: IndexBusy("another command is building the index", str(index_dir)))
 
 
 def build(index_dir: Path, sources: list[Source], progress: Progress | None = None,
-          force: bool = False, watch: list[Path] = ()) -> Generation:
+          force: bool = False, watch: list[Path] = (), wait: bool = True, locked: bool = False) -> Generation:
     """Build and publish a generation for `sources`; returns the one now current. `watch` are
     further inputs (the manifests) whose change should make the next reader look again.
     Only into a directory that is ours (generation.claim); a full disk is a DiskFull error, with
@@ -70,7 +72,7 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
     beside the generations (generation.remember_failure) until a build succeeds."""
     claim(index_dir)
     try:
-        built = _build(index_dir, sources, progress, force, watch)
+        built = _build(index_dir, sources, progress, force, watch, wait, locked)
     except Exception as exc:
         why = disk_full(exc)
         if why is None:
@@ -96,9 +98,10 @@ def disk_full(exc: BaseException) -> str | None:
 
 
 def _build(index_dir: Path, sources: list[Source], progress: Progress | None, force: bool,
-           watch: list[Path]) -> Generation:
-    want = expected_fingerprint(sources)
-    with build_lock(index_dir):
+           watch: list[Path], wait: bool = True, locked: bool = False) -> Generation:
+    # first: from here readers answer from the last generation (`locked`: the caller holds it, as add does)
+    with contextlib.nullcontext() if locked else build_lock(index_dir, wait):
+        want = expected_fingerprint(sources)  # (hashes the corpus: seconds, for an add beside the archives)
         current = current_generation(index_dir)
         if current and not force and current.fingerprint == want and _healthy(current):
             return current  # another builder finished while we waited
@@ -114,6 +117,7 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
         try:
             meta = _populate(tmp, sources, want, progress, watch)
             os.replace(tmp, final)
+            digests.stamp_built(final)  # verified as written: the first read hashes nothing
             _publish(index_dir, final.name)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -205,6 +209,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     }
     meta["files"] = file_sizes(tmp)
     meta["integrity"] = file_checks(tmp)
+    meta["digests"] = digests.file_digests(tmp)  # keyed: checked before Whoosh or SQLite opens a file
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     seal.sign(tmp)  # readers open Whoosh (which unpickles) only in a generation this user sealed
     _fsync_tree(tmp)
@@ -279,7 +284,7 @@ def _pointer(index_dir: Path) -> str:
 
 def _healthy(generation: Generation) -> bool:
 
-    return (damage(generation) is None and seal.problem(generation.path, generation.meta) is None
+    return (damage(generation) is None and digests.trusted(generation.path, generation.meta) is None
             and index.check(generation.whoosh_path)
             and (not generation.cards_path.exists() or index.check(generation.cards_path))
             and (not generation.rulings_path.exists() or index.check(generation.rulings_path)))

@@ -9,7 +9,8 @@ bytes and the code digest, written to a temporary folder and renamed into place.
 The cache is held to the promise the index's generations keep (index/seal.py): Whoosh unpickles
 what it opens, and the versions are shown as the rules' text, so nothing in an entry is used
 before it is verified. Each entry lists every file's size and SHA-256 in `sums.json`, sealed
-(`sums.seal`) with an HMAC under the per-user key; a reader checks the seal, then the bytes of
+(`sums.seal`) with an HMAC under the per-user key over the list and the entry's name, which holds
+its key (an entry replayed under another key fails); a reader checks the seal, then the bytes of
 each file it uses (and that the index folder holds no file the list lacks) before Whoosh or
 json sees them, and Whoosh opens only a verified copy (copy_verified). An entry that fails is
 ignored and rebuilt from the sources, and said so once (refusals): a damaged, planted or altered
@@ -223,8 +224,9 @@ def _trusted(folder: Path) -> dict[str, list] | None:
     except (OSError, UnicodeDecodeError) as exc:
         _refuse(folder, f"its {SUMS} is unreadable ({getattr(exc, 'strerror', None) or exc})")
         return None
-    if not seal.sealed(data, mark):
-        _refuse(folder, f"its {SUMS} is not sealed by this user's rulebase: written elsewhere or altered")
+    if not seal.sealed(_bound(folder.name, data), mark):
+        _refuse(folder, f"its {SUMS} is not sealed by this user's rulebase under its name: written elsewhere, "
+                "altered, or copied from another entry")
         return None
     try:
         sums = json.loads(data)
@@ -329,7 +331,7 @@ def _publish(path: Path, fill) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         fill(tmp)
-        seal_entry(tmp)
+        seal_entry(tmp, path.name)
         shutil.rmtree(path, ignore_errors=True)
         os.replace(tmp, path)
         return True
@@ -338,13 +340,21 @@ def _publish(path: Path, fill) -> bool:
         return False
 
 
-def seal_entry(folder: Path) -> None:
-    """Write the entry's sealed list: every file's size and SHA-256 (SUMS), and its HMAC (SUMS_SEAL)."""
+def _bound(name: str, data: bytes) -> bytes:
+    """What an entry's seal covers: its folder's name (which holds its key: the source and the
+    digest of the bytes and code it was made from) and its list. An entry copied over another's
+    folder (the bundled archive's over the one an `add` made) fails its seal there."""
+    return b"rulebase cache entry\0" + name.encode("utf-8", "surrogateescape") + b"\0" + data
+
+
+def seal_entry(folder: Path, name: str | None = None) -> None:
+    """Write the entry's sealed list: every file's size and SHA-256 (SUMS), and its HMAC
+    (SUMS_SEAL) bound to the entry's name (`name`: the folder it is renamed to; default its own)."""
     sums = {p.relative_to(folder).as_posix(): list(_digest(p)) for p in sorted(folder.rglob("*"))
             if p.is_file() and p.name not in (SUMS, SUMS_SEAL)}
     data = json.dumps(sums, sort_keys=True).encode("utf-8")
     (folder / SUMS).write_bytes(data)
-    (folder / SUMS_SEAL).write_text(seal.seal_of(data) + "\n", encoding="ascii")
+    (folder / SUMS_SEAL).write_text(seal.seal_of(_bound(name or folder.name, data)) + "\n", encoding="ascii")
 
 
 def read_trusted(folder: Path, name: str) -> bytes | None:

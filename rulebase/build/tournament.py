@@ -83,11 +83,26 @@ class Pending:
         out = {s.id: SourceReport(s, self.parsed[s.id], "per file: see the notes", []) for s in self.bundled}
         target = {s.part: s.id for s in self.bundled}
         for source in self.added:
+            if f"added:{source.path.name}" in self.parsed[target[source.part]].meta.get("apart", ()):
+                out[source.id] = _apart(source, target[source.part])
+                continue
             note = (f"{source.id}: the release of {source.date} joined {target[source.part]}'s timeline: its "
                     f"sections are {target[source.part]}:NUMBER@DATE versions")
             out[source.id] = SourceReport(source, Parsed([], [], notes=[note], meta={"joined": target[source.part]}),
                                           "see " + target[source.part], [])
         return out
+
+
+def _apart(source: Source, target: str) -> SourceReport:
+    """An added release dated like one of `target`'s own, with other text: the user's own
+    document, read on its own (its records are SOURCE:NUMBER), never a printing of the bundled text."""
+    # lazy: only this rarer path needs it
+    from rulebase.ingest import ingest_source
+
+    report = ingest_source(source)
+    report.parsed.notes.insert(0, f"{source.id}: dated {source.date} like a release of {target} the archive holds, "
+                                  f"with other text: kept apart as your own document, not merged into {target}")
+    return report
 
 
 def _parse_and_save(bundled: list[Source], added: list[Source], folder: Path | None) -> dict[str, Parsed]:

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from rulebase.core.errors import NotFound, NotText, RulebaseError
+from rulebase.core.errors import NotFound, NotText, RulebaseError, bounded
 
 
 def failure(exc: BaseException) -> tuple[list[str], int]:
@@ -30,7 +30,7 @@ def failure(exc: BaseException) -> tuple[list[str], int]:
         drop_output()  # what is still buffered would fail again at exit
         return [f"error: cannot write the answer to standard output ({exc.strerror}) - check where the output "
                 "goes (a full disk, a closed or read-only file)"], 2
-    return [f"error: internal error: {type(exc).__name__}: {exc} (run with --traceback for details)"], 3
+    return [f"error: internal error: {type(exc).__name__}: {bounded(str(exc))} (run with --traceback for details)"], 3
 
 
 def failure_json(exc: BaseException) -> dict:

@@ -264,5 +264,14 @@ def main() -> None:
         from rulebase.cli.app import main as cli_main
 
         cli_main()
+    except OSError as exc:  # --version, -h or a usage message to a full stdout: not a traceback
+        # lazy: only this rarer path needs it
+        from rulebase.cli.common import failure, output_failed
+
+        if not output_failed(exc):
+            raise
+        lines, code = failure(exc)
+        print("\n".join(lines), file=sys.stderr)
+        sys.exit(code)
     finally:
         gc.freeze()

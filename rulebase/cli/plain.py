@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rulebase.core.eras import OPEN_END
+from rulebase.core.eras import in_force_today
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import release_label
 from rulebase.rules.lookup import Entry, Lookup
@@ -75,6 +75,8 @@ def show_fields(data: dict) -> list[tuple[str, str]]:
             text = {"section": " > ", "span": " to "}.get(name, ", ").join(str(v) for v in value)
         else:
             text = str(value)
+        if len(text) > SHOWN_LIMIT:  # (a valid 8 MB rule: --json has it all)
+            text = text[:SHOWN_LIMIT] + f" … [{len(text) - SHOWN_LIMIT:,} more characters not shown: --json has them all]"
         out.append((name, text))
     return out
 
@@ -90,7 +92,7 @@ def meta_line(record: Record, days: tuple[int, int] | None = None, since: int | 
     """A record's kind, era, source and id; an archive version in force now says since when its text
     is (`since`, else its first day): its edition label, the release it first appeared in, read as
     out of date."""
-    now = days is not None and record.span and days[1] >= OPEN_END
+    now = days is not None and record.span and in_force_today(*days)
     released = release_label(record)
     era = f"in force now, {text_since(since or days[0])}" if now else (
         f"release {released}" if released else f"edition {record.edition}")
@@ -132,12 +134,23 @@ def citation_line(cite) -> str:
     return f"cites {cite.label}{where}"
 
 
+SHOWN_LIMIT = 100_000  # characters of one record's text a view prints (a valid 8 MB rule is cut, saying so)
+
+
+def shown_text(record: Record) -> str:
+    """The record's text as a view prints it: at most SHOWN_LIMIT characters, and what was cut."""
+    if len(record.text) <= SHOWN_LIMIT:
+        return record.text
+    return (record.text[:SHOWN_LIMIT] + f"\n\n… [{len(record.text) - SHOWN_LIMIT:,} more characters not shown: "
+            f"rulebase show {record.id} --json has them all]")
+
+
 def record_lines(record: Record, indent: str = "", days: tuple[int, int] | None = None,
                  since: int | None = None) -> list[str]:
     lines = [f"{indent}{label(record)}", f"{indent}  [{meta_line(record, days, since)}]"]
     if record.section:
         lines.append(f"{indent}  in: " + " > ".join(record.section))
-    lines += [f"{indent}  {para}" for para in record.text.split("\n\n")]
+    lines += [f"{indent}  {para}" for para in shown_text(record).split("\n\n")]
     lines += [f"{indent}  {citation_line(c)}" for c in record.citations]
     lines += [f"{indent}  ! {flag}" for flag in record.flags]
     return lines
@@ -227,7 +240,7 @@ def child_lines(entry: Entry, child: Record, indent: str = "    ") -> list[str]:
         return [indent + "  ".join(part for part in (child_name(child), entry.leads[child.id], note) if part)]
     if child.id in entry.copies:
         return [f"{indent}{child_name(child)}  = same text as {entry.copies[child.id]}"]
-    first, *paras = child.text.split("\n\n")
+    first, *paras = shown_text(child).split("\n\n")
     lines = [f"{indent}{child_name(child)}  {first}"] + [f"{indent}  {para}" for para in paras]
     lines += [f"{indent}  {citation_line(c)}" for c in child.citations]
     lines += [f"{indent}  ! {flag}" for flag in child.flags]

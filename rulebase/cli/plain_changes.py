@@ -8,6 +8,7 @@ import shutil
 import textwrap
 
 from rulebase.cli.plain import label, snip, span_text
+from rulebase.core.errors import bounded
 from rulebase.core.sources import release_label
 from rulebase.rules.diff import ITEM_WORDS, SentenceChange, sentence_diff
 
@@ -24,8 +25,8 @@ def pages_note(pages) -> str:
 
 def compare_title(comparison) -> str:
     if comparison.curated:
-        return f"{comparison.topic}: how the editions compare"
-    return f"{comparison.topic}: search results per edition (not a curated topic)"
+        return f"{bounded(comparison.topic)}: how the editions compare"
+    return f"{bounded(comparison.topic)}: search results per edition (not a curated topic)"
 
 
 def period_note(stance) -> str:

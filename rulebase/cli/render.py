@@ -36,6 +36,7 @@ from rulebase.cli.plain import (
     rulings_lines,
     search_lines,
     show_fields,
+    shown_text,
     snip,
     subrules_note,
     tail_lines,
@@ -49,7 +50,7 @@ def _record_body(record: Record, days: tuple[int, int] | None = None, since: int
     parts: list = [cell(meta_line(record, days, since), style="dim")]
     if record.section:
         parts.append(cell(" › ".join(record.section), style="dim"))
-    parts.append(cell(record.text))
+    parts.append(cell(shown_text(record)))
     for cite in record.citations:
         parts.append(cell(citation_line(cite), style="cyan"))
     for flag in record.flags:
@@ -135,7 +136,7 @@ def _compact_child(entry: Entry, child: Record):
     if child.id in entry.copies:
         line.append(printable(f"= same text as {entry.copies[child.id]}"), style="magenta")
         return line
-    first, *paras = child.text.split("\n\n")
+    first, *paras = shown_text(child).split("\n\n")
     line.append(printable(first))
     parts: list = [line, *(cell(para) for para in paras)]
     parts += [cell(citation_line(c), style="cyan") for c in child.citations]

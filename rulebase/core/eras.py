@@ -82,6 +82,12 @@ def today() -> int:
     return now.year * 10000 + now.month * 100 + now.day
 
 
+def in_force_today(first: int, last: int) -> bool:
+    """Whether a window holds today (see today): the newest window of an upcoming release is
+    open-ended but not yet in force, and the one it ends is in force until its day."""
+    return first <= today() <= last
+
+
 def upcoming(first: int) -> bool:
     """Whether a window starting on `first` has not begun yet (see today)."""
     return first > today()

@@ -16,10 +16,23 @@ class RulebaseError(Exception):
 
     @property
     def message(self) -> str:
-        parts = [f"{self.where}: {self.what}" if self.where else self.what]
+        """One line; what and where echo inputs (a 100 kB query), so each is cut to ECHO_LIMIT."""
+        parts = [f"{bounded(self.where)}: {bounded(self.what)}" if self.where else bounded(self.what)]
         if self.hint:
-            parts.append(self.hint)
+            parts.append(bounded(self.hint))
         return " - ".join(parts)
+
+
+ECHO_LIMIT = 400  # characters of one part of a message (what, where, hint) before its middle is cut
+
+
+def bounded(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text`, or its first and last limit/2 characters and how many were cut between: a message
+    that echoes an input stays one readable line whatever the input's length."""
+    if len(text) <= limit:
+        return text
+    keep = limit // 2
+    return f"{text[:keep]}… [{len(text) - 2 * keep} characters cut] …{text[-keep:]}"
 
 
 class SourceError(RulebaseError):
@@ -33,6 +46,12 @@ class NotText(SourceError):
     def __init__(self, path: str, kind: str) -> None:
         self.path, self.kind = path, kind
         super().__init__(f"not a text file ({kind})", path, "give a rules document saved as plain text")
+
+
+class BuildExhausted(SourceError):
+    """A build ran out of memory, or one of its worker processes was killed (as the kernel's OOM
+    killer does): the documents it was building are the likeliest cause, so it is handled as a
+    document that cannot be built (an `add` takes it out again; reads keep the last index)."""
 
 
 class ManifestError(RulebaseError):
@@ -55,6 +74,11 @@ class NotFound(RulebaseError):
 
 class UsageError(RulebaseError):
     """The user asked for something that makes no sense (bad option value, bad ref)."""
+
+
+class IndexBusy(IndexError_):
+    """Another command holds the index's build lock (an add, a remove): a read that would build
+    answers from the last generation instead of waiting for it."""
 
 
 class DiskFull(IndexError_):

@@ -9,16 +9,22 @@ from pathlib import Path
 
 
 @contextmanager
-def folder_lock(folder: Path, fail: Callable[[OSError], Exception]) -> Iterator[None]:
+def folder_lock(folder: Path, fail: Callable[[OSError], Exception],
+                busy: Callable[[], Exception] | None = None) -> Iterator[None]:
     """Hold an flock on `folder/.lock` (creating the folder) for the with-block; a second holder
-    waits. `fail` turns an OSError (read-only folder, permissions) into the caller's typed error."""
+    waits, or with `busy` raises busy() at once. `fail` turns an OSError (read-only folder,
+    permissions) into the caller's typed error."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         handle = open(folder / ".lock", "a+")  # noqa: SIM115 - held for the with-block
     except OSError as exc:
         raise fail(exc) from None
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if busy is not None else 0))
+    except BlockingIOError:
+        handle.close()
+        raise busy() from None  # (busy is set whenever LOCK_NB is)
+    try:
         yield
     finally:
         fcntl.flock(handle, fcntl.LOCK_UN)

@@ -81,6 +81,24 @@ def _inherited_part(start: int, size: int) -> list:
     return [fn(item) for item in items[start:start + size]]
 
 
+class WorkerDied(RuntimeError):
+    """A Beside process ended without a word: killed (SIGKILL, the OOM killer)."""
+
+
+def exhausted(exc: BaseException) -> bool:
+    """Whether `exc` (or what caused it) is a build running out of memory or losing a worker
+    process: MemoryError, a pool whose worker was killed, a Beside that died."""
+    # lazy: only this rarer path needs it
+    from concurrent.futures.process import BrokenProcessPool
+
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, (MemoryError, BrokenProcessPool, WorkerDied)):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
 class Beside:
     """Run `fn(*args)` in a forked process while the caller goes on (its arguments are inherited,
     not pickled: the build's records cost nothing to hand over); `wait()` returns when it is done
@@ -102,7 +120,7 @@ class Beside:
         try:
             outcome = self._receive.recv()
         except EOFError:  # killed without a word
-            outcome = RuntimeError("a build worker died")
+            outcome = WorkerDied("a build worker died")
         finally:
             self._process.join()
             self._receive.close()

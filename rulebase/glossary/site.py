@@ -15,7 +15,7 @@ from urllib.parse import quote
 from rulebase.core.eras import span_text
 from rulebase.core.records import Record, fold_accents, fold_space
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank
-from rulebase.glossary.escape import esc, md
+from rulebase.glossary.escape import esc, json_safe, md
 from rulebase.glossary.model import CurrentPage, Definition, RulePage, Site, TermPage
 from rulebase.glossary.rulepages import HtmlCurrent, MarkdownCurrent, document_name, heading, numbers
 from rulebase.rules.diff import DiffOp
@@ -309,7 +309,7 @@ class HtmlRenderer(HtmlCurrent, _Renderer):
                             for p in pages)
             body.append(f"<h3>{esc(source)}</h3>\n<ul>\n{items}</ul>\n")
         data = json.dumps(self.search_entries(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        data = json_safe(data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
         body.append(f'</section>\n<script type="application/json" id="search-data">{data}</script>\n'
                     '<script src="assets/search.js"></script>\n')
         return self.frame("index.html", "Index", "".join(body))

@@ -86,20 +86,6 @@ def verify(generation: Generation) -> str | None:
     return None
 
 
-def searched(generation: Generation) -> str | None:
-    """The files a search reads whole and trusts without a check of their own, against their
-    CRC-32: Whoosh's per-document columns (`*.col`: field lengths, stored fields, sort keys;
-    3.4 MB of the real index's 44, a few milliseconds). Bit rot there changed rankings with no
-    error (a flipped byte in a length column); the postings, DOCMETA and the stored postings
-    carry checks of their own, and Whoosh's table of contents is checked with the seal."""
-    for name, (_, crc) in (generation.meta.get("integrity") or {}).items():
-        if name.endswith(".col"):
-            problem = _changed(generation.path / name, name, crc)
-            if problem:
-                return problem
-    return None
-
-
 def _changed(path: Path, name: str, crc: int) -> str | None:
     try:
         if _crc(path) == crc:

@@ -47,10 +47,14 @@ class Packer:
         return packer.compress(text) + packer.flush()
 
 
-def unpack(blob: bytes, zdict: bytes) -> bytes:
-    """The record's JSON; zlib.error when the blob or the dictionary is not what packed it."""
+def unpack(blob: bytes, zdict: bytes, limit: int) -> bytes:
+    """The record's JSON; zlib.error when the blob or the dictionary is not what packed it, or
+    when it would inflate past `limit` bytes (never inflated further: a 600 kB blob of zeros is
+    600 MB)."""
     unpacker = zlib.decompressobj(zdict=zdict)
-    text = unpacker.decompress(blob) + unpacker.flush()
+    text = unpacker.decompress(blob, limit + 1)
+    if len(text) > limit or unpacker.unconsumed_tail:
+        raise zlib.error(f"it inflates past {limit} bytes")
     if not unpacker.eof:
         raise zlib.error("truncated record")
     return text

@@ -3,10 +3,9 @@
 Whoosh unpickles its table of contents when an index is opened, so a crafted index folder (a
 pickle that runs a command, with meta.json rewritten to match) would run code. A build signs
 its meta.json with a per-user key kept outside every index folder ($XDG_STATE_HOME/rulebase/key,
-created 0600 on first build); meta.json records every file's size, mtime and CRC-32, and the
-table of contents is checked against it, so nothing Whoosh reads first can be swapped, and the
-index folder may hold no file meta.json does not list (Whoosh opens the newest table of contents
-it finds). Readers check the seal before Whoosh opens anything; a folder whose seal fails is
+created 0600 on first build); meta.json records every file's keyed digest (digests.py: every
+file, in every subfolder, checked before Whoosh or SQLite opens one; no file may be there that
+meta.json does not list). Readers check the seal, then the digests (digests.trusted); a folder that fails is
 damage (rebuilt, or refused when read-only), never opened. The build cache is sealed the same
 way (build/cache.py: seal_of, sealed).
 """
@@ -16,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import zlib
 from pathlib import Path
 
 SEAL = "meta.seal"  # beside meta.json in each generation
@@ -74,7 +72,8 @@ def sign(generation_dir: Path) -> None:
 
 
 def problem(generation_dir: Path, meta: dict) -> str | None:
-    """Why the generation must not be opened by Whoosh (None: this user's build, as built)."""
+    """Why the generation's meta.json is not this user's build's (None: it is; its files are
+    then digests.problem's to check)."""
     try:
         seal = (generation_dir / SEAL).read_text(encoding="ascii").strip()
         data = (generation_dir / "meta.json").read_bytes()
@@ -82,21 +81,4 @@ def problem(generation_dir: Path, meta: dict) -> str | None:
         return "it has no seal from this user's rulebase: built elsewhere or by an older version"
     if not sealed(data, seal):
         return "its meta.json is not sealed by this user's rulebase: built elsewhere or altered"
-    listed = meta.get("files") if isinstance(meta.get("files"), dict) else {}
-    try:  # Whoosh opens the newest table of contents it finds: a planted _MAIN_2.toc would win
-        found = sorted(f"whoosh/{entry.name}" for entry in os.scandir(generation_dir / "whoosh"))
-    except OSError:
-        found = []
-    stranger = next((name for name in found if name not in listed), None)
-    if stranger is not None:
-        return f"{stranger} is not a file its build wrote"
-    checks = meta.get("integrity") if isinstance(meta.get("integrity"), dict) else {}
-    for name, recorded in checks.items():
-        if name.endswith(".toc"):  # the pickle Whoosh loads first: small, checked in full
-            try:
-                crc = zlib.crc32((generation_dir / name).read_bytes())
-            except OSError:
-                return f"{name} is unreadable"
-            if not isinstance(recorded, list) or not recorded or recorded[-1] != crc:
-                return f"{name} differs from what was built"
     return None

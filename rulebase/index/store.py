@@ -1,10 +1,13 @@
 """The record database of a generation (records.db, SQLite): written once by the build, then
-read through RecordStore, every row's CRC-32 checked as it is read. The folder and its
+read through RecordStore, every row's keyed digest checked as it is read (row_mac: a BLAKE2b MAC
+under the user's key, seal.py, of the row's id, kind, lineage, days and data; a CRC could be
+recomputed by whoever rewrote a row), and a packed row inflated no further than MAX_RECORD. The folder and its
 generations are generation.py's; whether a generation is intact, integrity.py's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -14,6 +17,7 @@ from pathlib import Path
 from rulebase.core.eras import release_windows, windows
 from rulebase.core.errors import DamagedData, IndexError_, Unreadable
 from rulebase.core.records import Record, from_dict, stored_form
+from rulebase.index import seal
 from rulebase.index.packing import PACKED_KINDS, Packer, dictionary, sample, unpack
 from rulebase.ingest.cards.names import before_comma, face_names, fold_name
 
@@ -25,7 +29,7 @@ CREATE TABLE records (
     number_lc TEXT, title TEXT, title_lc TEXT, parent TEXT, rank INTEGER, data TEXT,
     lineage TEXT, first_day INTEGER, last_day INTEGER,  -- in force from/to (eras.py), YYYYMMDD
     archived INTEGER, latest INTEGER,  -- an archive version; the newest version of its lineage
-    crc INTEGER  -- CRC-32 of data as stored, checked on every read: bit rot is damage, not an answer
+    mac INTEGER  -- row_mac of the row as stored, checked on every read: a changed row is damage, not an answer
 );
 -- data is JSON text, or for the kinds packing.py names a zlib blob packed against its kind's dictionary
 CREATE TABLE dictionaries (kind TEXT PRIMARY KEY, zdict BLOB);
@@ -72,7 +76,7 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
     latest = {rid for _, rid in newest.values()}
     zdicts = {kind: dictionary([_json(r).encode("utf-8") for r in sample([r for r in records if r.kind == kind])])
               for kind in sorted(PACKED_KINDS & {r.kind for r in records})}
-    stored, names = _stored(records, zdicts, workers)
+    stored, names = _stored(records, zdicts, workers, window)
     conn = sqlite3.connect(path)
     try:
         conn.executescript(_TABLES)
@@ -81,8 +85,8 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
             "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(r.id, r.source, r.edition, r.lang, r.kind, r.number, (r.number or "").lower() or None,
               r.title, (r.title or "").lower() or None, r.parent, n, data, r.lineage, *window[r.id],
-              int(bool(r.span)), int(r.id in latest or not r.span), crc)
-             for n, (r, (data, crc)) in enumerate(zip(records, stored, strict=True))],
+              int(bool(r.span)), int(r.id in latest or not r.span), mac)
+             for n, (r, (data, mac)) in enumerate(zip(records, stored, strict=True))],
         )
         for source_id, rows in releases.items():
             spans = release_windows([row["date"] for row in rows])
@@ -114,29 +118,37 @@ def _json(record: Record) -> str:
     return json.dumps(stored_form(record), ensure_ascii=False)
 
 
+MAX_RECORD = 64 << 20  # bytes a packed record may inflate to: 8x the largest document `add` accepts
 MIN_PART = 10_000  # records: fewer per worker and one process is faster than forking
 
 
-def _stored(records: list[Record], zdicts: dict[str, bytes], workers: int) -> tuple[list, list]:
-    """Each record as records.db keeps it (its JSON, packed for packing.py's kinds) with its CRC-32,
-    and the names the cards among them are found by; on up to `workers` processes."""
+def _stored(records: list[Record], zdicts: dict[str, bytes], workers: int,
+            window: dict[str, tuple[int, int]]) -> tuple[list, list]:
+    """Each record as records.db keeps it (its JSON, packed for packing.py's kinds) with its
+    row_mac, and the names the cards among them are found by; on up to `workers` processes."""
     # lazy: a reader never writes (concurrent.futures is 15 ms of a cold start)
     from rulebase.core.pool import map_inherited
 
     packers = {kind: Packer(zdict) for kind, zdict in zdicts.items()}
+    key = seal.user_key(create=True)
 
     def stored(record: Record) -> tuple[str | bytes, int, list[tuple[str, str, str]]]:
         text = _json(record)
         data = packers[record.kind].pack(text.encode("utf-8")) if record.kind in packers else text
         names = card_names(record) if record.kind == "card" and record.card is not None else []
-        return data, _crc(data), names
+        return data, row_mac(key, record.id, record.kind, record.lineage, *window[record.id], data), names
 
     rows = map_inherited(stored, records, workers, MIN_PART)
-    return [(data, crc) for data, crc, _ in rows], [name for _, _, names in rows for name in names]
+    return [(data, mac) for data, mac, _ in rows], [name for _, _, names in rows for name in names]
 
 
-def _crc(data: str | bytes) -> int:
-    return zlib.crc32(data.encode("utf-8") if isinstance(data, str) else data)
+def row_mac(key: bytes, rid: str, kind: str, lineage: str | None, first: int, last: int, data: str | bytes) -> int:
+    """A row's keyed digest (BLAKE2b, 64 bits, as a signed SQLite integer) over what a reader
+    shows or dates from it: a row moved to another id, or redated, fails as a rewritten one does."""
+    mac = hashlib.blake2b(key=key, digest_size=8)
+    mac.update(json.dumps([rid, kind, lineage, first, last]).encode("utf-8") + b"\0")
+    mac.update(data.encode("utf-8") if isinstance(data, str) else data)
+    return int.from_bytes(mac.digest(), "big", signed=True)
 
 
 def card_names(card: Record) -> list[tuple[str, str, str]]:
@@ -166,7 +178,8 @@ def unreadable(path: Path, exc: OSError) -> Unreadable:
 class RecordStore:
     """Read-only access to one generation's records (cheap to open: no Whoosh import)."""
 
-    def __init__(self, db_path: Path):
+    def __init__(self, db_path: Path, key: bytes | None = None):
+        self._key = key or seal.user_key() or b""  # no key: nothing was sealed, every row fails
         if not db_path.is_file():
             raise IndexError_("record database missing", str(db_path), "run 'rulebase index build'")
         if not os.access(db_path, os.R_OK):  # SQLite would say only "unable to open database file"
@@ -181,18 +194,20 @@ class RecordStore:
                               "run 'rulebase index build' to rebuild it") from None
 
     def _many(self, sql: str, args: tuple = ()) -> list[Record]:
-        """Records from a 'SELECT data FROM ...' query, each checked against its stored CRC-32
-        (a microsecond a record): a row that fails is damage (DamagedData), never an answer."""
-        rows = self.conn.execute(sql.replace("SELECT data FROM", "SELECT data, crc, kind FROM", 1), args)
+        """Records from a 'SELECT data FROM ...' query, each checked against its keyed digest
+        (row_mac: a microsecond a record) before it is unpacked or parsed: a row that fails is
+        damage (DamagedData), never an answer."""
+        rows = self.conn.execute(sql.replace(
+            "SELECT data FROM", "SELECT data, mac, kind, id, lineage, first_day, last_day FROM", 1), args)
         out = []
-        for data, crc, kind in rows:
-            if _crc(data) != crc:
-                raise DamagedData("a record in records.db fails its checksum")
+        for data, mac, kind, rid, lineage, first, last in rows:
+            if not self._key or row_mac(self._key, rid, kind, lineage, first, last, data) != mac:
+                raise DamagedData(f"the record {rid[:80]!r} in records.db fails its keyed digest")
             if isinstance(data, bytes):
                 try:
-                    data = unpack(data, self._zdicts()[kind])
-                except (KeyError, zlib.error):
-                    raise DamagedData(f"a packed {kind} record in records.db does not unpack") from None
+                    data = unpack(data, self._zdicts()[kind], MAX_RECORD)
+                except (KeyError, zlib.error) as exc:
+                    raise DamagedData(f"a packed {kind} record in records.db does not unpack ({exc})") from None
             out.append(from_dict(json.loads(data)))
         return out
 

@@ -240,6 +240,11 @@ def _tournament(text: str, name: str) -> Detected:
         raise UsageError(f"{name}: the {got.document.upper()} prints no date (no 'Effective MONTH DAY, YEAR')",
                          hint="add a copy with its date line, as the official document prints it")
     date = when.isoformat()
+    if not FIRST_DAY <= date <= LAST_DAY:  # an MTR of 1990 joined the timeline; one of 2100 asked for --edition
+        said = f" ({got.how})" if got.how and when == got.printed else ""
+        raise UsageError(f"{name}: the {got.document.upper()}'s date {date}{said} is outside the dates rulebase knows "
+                         f"({FIRST_DAY}, Magic's first rules, to {LAST_DAY})",
+                         hint="correct the date in a copy of the file and add that copy")
     edition, why = edition_for_date(date)
     return Detected("tournament", f"{title} ({date})", date, edition, part=got.document,
                     edition_note=note or f"inferred: {why}", evidence=evidence)

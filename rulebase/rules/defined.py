@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from rulebase.core.eras import OPEN_END, edition_for_date, show, today
+from rulebase.core.eras import OPEN_END, edition_for_date, in_force_today, show, today
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, release_label
 from rulebase.index.store import RecordStore
@@ -82,7 +82,7 @@ def in_time(store: RecordStore, records: list[Record], when: int | None) -> list
     spans = store.windows([e.record.id for e in out if e.record.span])
     for entry in out:
         entry.window = spans.get(entry.record.id)
-        if entry.window and entry.window[1] >= OPEN_END:
+        if entry.window and in_force_today(*entry.window):
             entry.since = text_since(store, entry.record, entry.window[0])
     return out
 
@@ -119,7 +119,7 @@ def _newest_label(store: RecordStore) -> str:
 
 def _era(first: int, last: int, newest: str) -> str:
     start = edition_for_date(show(first))[0]
-    end = newest if last >= OPEN_END else edition_for_date(show(last))[0]
+    end = (newest if first <= today() else start) if last >= OPEN_END else edition_for_date(show(last))[0]
     return start if start == end else f"{start} to {end}"
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from rulebase.core.eras import OPEN_END
+from rulebase.core.eras import in_force_today
 from rulebase.core.records import Record
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era
@@ -211,7 +211,7 @@ def record_named(store: RecordStore, ref: str) -> Named | None:
 
 def _why(store: RecordStore, record: Record) -> str:
     """Why a number's first record was taken: it is the rule in force now, or the official text."""
-    if record.span and store.windows([record.id])[record.id][1] >= OPEN_END:
+    if record.span and in_force_today(*store.windows([record.id])[record.id]):
         return "the rule in force now"
     documents = store.documents()
     if record.span or documents.get(record.source, {}).get("format") == "comprules":

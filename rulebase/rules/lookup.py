@@ -9,7 +9,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from rulebase.core.eras import OPEN_END, show, today
+from rulebase.core.eras import OPEN_END, in_force_today, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
@@ -198,7 +198,7 @@ def _date(store: RecordStore, result: Lookup) -> None:
     for entry in dated:
         if not entry.era:
             entry.days = spans.get(entry.record.id)
-            if entry.days and entry.days[1] >= OPEN_END:
+            if entry.days and in_force_today(*entry.days):
                 entry.since = text_since(store, entry.record, entry.days[0])
             continue
         record = entry.record

@@ -134,7 +134,8 @@ def parse_all(sources: list[Source], added: list[Source] = (), workers: int | No
         if owners[i][0] is not None:
             known[jobs[i][0]] = got
     results = [done[i] if i in done else known[job[0]] for i, job in enumerate(jobs)]
-    files = [timeline.File(got, encoding, member.commit if member else None, member.printed if member else None)
+    files = [timeline.File(got, encoding, member.commit if member else None, member.printed if member else None,
+                           added=member is None)
              for (got, encoding), (member, _) in zip(results, owners, strict=True)]
     out: dict[str, Parsed] = {}
     for source in sources:

@@ -102,11 +102,12 @@ def split(units: list[Unit], numbered_document: bool | None = None) -> tuple[lis
     _contents_entries(units, candidates, contents)
     headings = _last_and_increasing([c for c in candidates if c.at not in contents])
     heads = {fold(f"{h.number} {h.title}").lower() for h in headings}
+    heading_at = {h.at for h in headings}  # once: a set per unit made 9,500 sections quadratic
     for n, unit in enumerate(units):
         got = number_of(unit.text)
         if LEADERS.search(unit.text) or (unit.link and got) or CONTENTS.match(unit.text):
             contents.add(n)
-        elif got and fold(f"{got[0]} {got[1]}").lower() in heads and n not in {h.at for h in headings}:
+        elif got and fold(f"{got[0]} {got[1]}").lower() in heads and n not in heading_at:
             contents.add(n)  # a contents line naming a section the body heads
     named = _named(units, headings, contents, title_at, numbered)
     return sorted(headings + named, key=lambda h: h.at), contents, title_at
@@ -262,6 +263,7 @@ def records(units: list[Unit], source_lines: list[str], sid: str, meta: dict, nu
     if listed:
         out.append(make("contents", "note", listed, "Contents"))
     ids: dict[int, str] = {}
+    taken = {r.id for r in out}
     changes: list[str] = []
     owned: dict[int | str, list[int]] = {}
     for n, o in enumerate(owner):
@@ -275,7 +277,7 @@ def records(units: list[Unit], source_lines: list[str], sid: str, meta: dict, nu
             if head.parent is not None and id(head.parent) in ids:
                 local = f"{ids[id(head.parent)].split(':', 1)[1]}.{local}"[:60]
         rid = local
-        while f"{sid}:{rid}" in {r.id for r in out}:
+        while f"{sid}:{rid}" in taken:  # (a set kept as `out` grows: one made per heading was quadratic)
             rid += "-2"
         parent = ids.get(id(head.parent)) if head.parent is not None else None
         name = meta.get("document") or title  # the document's own name: the same in every release
@@ -290,6 +292,7 @@ def records(units: list[Unit], source_lines: list[str], sid: str, meta: dict, nu
             record.refs = refs_of(record.text)
         ids[id(head)] = record.id
         out.append(record)
+        taken.add(record.id)
         if head.number and head.number.startswith("Appendix") and "change" in head.title.lower():
             changes += [u.text for u in text_units]
     credits = [n for n, o in enumerate(owner) if o == "credits"]

@@ -43,6 +43,7 @@ class File:
     day: date | None = None
     how: str = ""
     inferred: bool = False
+    added: bool = False  # a release the user added (`rulebase add`), not a file of the archive
 
 
 def _date_files(mine: list[File], everything: list[File], notes: list[str]) -> None:
@@ -159,6 +160,23 @@ def _merged(group: list[File], sid: str, notes: list[str]) -> list[Record]:
     return out
 
 
+def _apart(groups: list[list[File]], notes: list[str]) -> tuple[list[list[File]], list[str]]:
+    """The releases without the added files that fell in with the archive's own files of a
+    release (its date, or its text within days): a user's release of a bundled document's date
+    is never merged into the bundled text as a printing of it (an identical one is refused by
+    `add`); it is kept apart, as the user's own document. Returns the groups and their names."""
+    apart: list[str] = []
+    kept: list[list[File]] = []
+    for group in groups:
+        if any(f.added for f in group) and not all(f.added for f in group):
+            names = [f.parsed.name for f in group if f.added]
+            apart += names
+            notes[:] = [n for n in notes if not n.startswith(tuple(f"{name} is another printing" for name in names))]
+            group = [f for f in group if not f.added]
+        kept.append(group)
+    return kept, apart
+
+
 def build(source: Source, mine: list[File], everything: list[File]) -> Parsed:
     """The document's versions over all its files (see the module docstring)."""
     notes: list[str] = []
@@ -166,7 +184,7 @@ def build(source: Source, mine: list[File], everything: list[File]) -> Parsed:
         raise SourceError(f"no file of the {source.part or source.id} in the archive", str(source.path),
                           "check 'part' in sources.toml")
     _date_files(mine, everything, notes)
-    groups = _releases(mine, notes)
+    groups, apart = _apart(_releases(mine, notes), notes)
     releases = [_merged(group, source.id, notes) for group in groups]
     dates = [group[0].day.isoformat() for group in groups]
     versions = _versions(source.id, releases, dates)
@@ -185,7 +203,8 @@ def build(source: Source, mine: list[File], everything: list[File]) -> Parsed:
                           "records": len(records), "warnings": sum(len(f.parsed.warnings) for f in group),
                           "filed": group[0].manifest_date or "", "printings": [f.parsed.name for f in group[1:]],
                           "dated": group[0].how}
-                         for n, (group, when, records) in enumerate(zip(groups, dates, releases, strict=True))]}
+                         for n, (group, when, records) in enumerate(zip(groups, dates, releases, strict=True))],
+            "apart": apart}
     notes.insert(0, f"{len(groups)} releases, {dates[0]} to {dates[-1]} ({len(mine)} files): "
                     f"{sum(len(r) for r in releases)} records in all, {len(versions)} distinct versions stored")
     return Parsed(versions, warnings, set_aside, notes, meta)

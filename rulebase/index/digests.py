@@ -1,0 +1,173 @@
+"""Every file of a generation under a keyed digest, verified before Whoosh or SQLite opens one.
+
+meta.json (sealed, seal.py) records for each file of the generation an HMAC-SHA256 under this
+user's key of its path and bytes (`digests`). Before a reader lets Whoosh (which unpickles its
+table of contents and postings blocks) or SQLite open anything, `problem` checks that the
+generation holds exactly the files meta.json lists, in every subfolder (a stray `cards/_MAIN_2.toc`
+is refused: Whoosh opens the newest table of contents it finds), each a regular file, and each
+with its recorded digest.
+
+Hashing the whole generation (150 MB for the real corpus: 0.35 s of SHA-256 on one core) on every
+command would double a cold `lookup`, so a verification is remembered: a per-user stamp in
+$XDG_STATE_HOME/rulebase/verified/ (sealed with the same key) lists each file's device, inode,
+size, modification and change times as they were when its bytes were verified. A reader whose
+files all still have those stat tuples needs no hash (one stat a file: about 1 ms for the real
+index); any file whose tuple differs is hashed again before anything opens it. Writing a file,
+replacing it, or setting its times back all change its inode or its change time (ctime), which
+no user can set: changed bytes are never taken for verified ones. The build writes the stamp
+as it computes the digests, so the first read after a build hashes nothing either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import stat
+from pathlib import Path
+
+from rulebase.index import seal
+from rulebase.index.store import unreadable
+
+KEPT = frozenset({"meta.json", seal.SEAL})  # the generation's own files, checked by the seal itself
+STAMPS = "verified"  # under seal.state_dir()
+_DOMAIN = b"rulebase generation file\0"
+
+
+def keyed_digest(key: bytes, name: str, path: Path) -> str:
+    """HMAC-SHA256 of a file's name (relative to its generation) and bytes, under `key`."""
+    mac = hmac.new(key, _DOMAIN + name.encode("utf-8") + b"\0", hashlib.sha256)
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            mac.update(block)
+    return mac.hexdigest()
+
+
+def listed_files(root: Path) -> tuple[list[str], str | None]:
+    """Every entry under `root` as relative names (but meta.json and its seal), and the first one
+    that is not a regular file or folder (a symlink, a FIFO), if any."""
+    names: list[str] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in sorted(dirs + files):
+            path = Path(folder) / name
+            relative = path.relative_to(root).as_posix()
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode):
+                continue
+            if not stat.S_ISREG(mode):
+                return names, relative
+            if relative not in KEPT:
+                names.append(relative)
+    return sorted(names), None
+
+
+def file_digests(root: Path) -> dict[str, str]:
+    """The keyed digest of every file of a generation being built (key created if needed), and a
+    verified stamp for them, so the first reader hashes nothing."""
+    key = seal.user_key(create=True)
+    names, odd = listed_files(root)
+    if odd is not None:
+        raise OSError(f"{odd} is not a regular file")
+    return {name: keyed_digest(key, name, root / name) for name in names}
+
+
+def _tuple(path: Path) -> list[int] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _stamp_path(key: bytes, generation_dir: Path) -> Path:
+    where = os.path.realpath(generation_dir).encode("utf-8", "surrogateescape")
+    return seal.state_dir() / STAMPS / (hmac.new(key, where, hashlib.sha256).hexdigest()[:32] + ".json")
+
+
+def _load_stamp(key: bytes, generation_dir: Path) -> dict[str, list]:
+    try:
+        mark, _, body = _stamp_path(key, generation_dir).read_bytes().partition(b"\n")
+        if not hmac.compare_digest(mark.decode("ascii"), hmac.new(key, body, hashlib.sha256).hexdigest()):
+            return {}
+        data = json.loads(body)
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    if data.get("generation") != os.path.realpath(generation_dir) or not isinstance(files, dict):
+        return {}
+    return files
+
+
+def remember(generation_dir: Path, files: dict[str, list]) -> None:
+    """Write the verified stamp (files' stat tuples) for a generation; quietly not when the state
+    folder is not writable (the next reader hashes again)."""
+    key = seal.user_key()
+    if key is None:
+        return
+    path = _stamp_path(key, generation_dir)
+    body = json.dumps({"generation": os.path.realpath(generation_dir), "files": files}, sort_keys=True).encode()
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp.write_bytes(hmac.new(key, body, hashlib.sha256).hexdigest().encode() + b"\n" + body)
+        os.replace(tmp, path)
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
+
+
+STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each generation leaves one)
+
+
+def stamp_built(generation_dir: Path) -> None:
+    """After a build renamed its generation into place: the files as written are verified (their
+    digests were just computed from them). The oldest stamps beyond STAMPS_KEPT go."""
+    names, _ = listed_files(generation_dir)
+    remember(generation_dir, {name: _tuple(generation_dir / name) for name in names})
+    with contextlib.suppress(OSError):
+        stamps = sorted((seal.state_dir() / STAMPS).glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in stamps[STAMPS_KEPT:]:
+            old.unlink(missing_ok=True)
+
+
+def problem(generation_dir: Path, meta: dict) -> str | None:
+    """Why a generation (whose meta.json the seal already vouched for) must not be opened: a file
+    it does not list, a file missing, not a regular file, or not the bytes its digest says."""
+    key = seal.user_key()
+    digests = meta.get("digests")
+    if key is None or not isinstance(digests, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in digests.items()):
+        return "its files carry no keyed digests: built by an older version"
+    try:
+        names, odd = listed_files(generation_dir)
+    except OSError as exc:
+        return f"it is unreadable ({exc.strerror})"
+    if odd is not None:
+        return f"{odd} is not a regular file its build wrote"
+    stranger = next((name for name in names if name not in digests), None)
+    if stranger is not None:
+        return f"{stranger} is not a file its build wrote"
+    missing = next((name for name in sorted(digests) if name not in names), None)
+    if missing is not None:
+        return f"{missing} is missing"
+    known = _load_stamp(key, generation_dir)
+    now = {name: _tuple(generation_dir / name) for name in names}
+    changed = [name for name in names if now[name] is None or known.get(name) != now[name]]
+    for name in changed:
+        try:
+            got = keyed_digest(key, name, generation_dir / name)
+        except PermissionError as exc:  # the user's to fix, not damage (a rebuild would hide it)
+            raise unreadable(generation_dir / name, exc) from None
+        except OSError as exc:
+            return f"{name} is unreadable ({exc.strerror})"
+        if not hmac.compare_digest(got, digests[name]):
+            return f"{name} differs from what was built (keyed digest mismatch)"
+    if changed:
+        remember(generation_dir, now)
+    return None
+
+
+def trusted(generation_dir: Path, meta: dict) -> str | None:
+    """Why nothing of the generation may be opened (its seal, then its files), or None."""
+    return seal.problem(generation_dir, meta) or problem(generation_dir, meta)
