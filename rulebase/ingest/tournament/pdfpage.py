@@ -164,16 +164,7 @@ def _visual_lines(runs: list[_Run]) -> list[_Line]:
     for run in runs:
         weight[run.size] = weight.get(run.size, 0) + len(run.text)
     body = max(weight, key=weight.get) if weight else 0  # the body text's font size
-    runs = sorted(runs, key=lambda r: (r.page, r.top, r.left))
-    groups: list[list[_Run]] = []
-    for run in runs:
-        if groups and groups[-1][0].page == run.page and run.top - groups[-1][0].top < _SAME_LINE:
-            groups[-1].append(run)
-        else:
-            groups.append([run])
-    for group in groups:
-        group.sort(key=lambda r: r.left)
-    groups = _columns(groups)
+    groups = _columns(_lines_of(runs))
     lines: list[_Line] = []
     for group in groups:
         visible = [r for r in group if r.text.strip()]
