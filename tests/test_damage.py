@@ -22,6 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rulebase.cli.app import app
+from rulebase.index import seal
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 runner = CliRunner()
@@ -164,7 +165,7 @@ def test_a_read_error_during_a_query_is_damage_rebuilt_once(mini, index, cli_env
     assert library.stale_reason is None  # the cheap check sees nothing
     result = lookup(library.store, "502.83a")
     assert [e.record.id for e in result.entries] == ["ck2008:502.83a"]
-    assert said == [f"the index at {index} is damaged (records.db was changed since it was built (checksum "
+    assert said == [f"the index at {index} is damaged (records.db differs from what was built (keyed digest "
                     "mismatch)); rebuilding from the corpus"]
     assert Library(index).status().current is True
 
@@ -233,6 +234,7 @@ def _stale(index: Path) -> None:
     meta["fingerprint"] = "an-older-corpus"  # stale: the next reader rebuilds
     meta["stamp"] = []  # (else the stamp says no input changed, and nothing is re-hashed)
     meta_path.write_text(json.dumps(meta))
+    seal.sign(_gen(index))  # (an older build of this user's: sealed, as every build is)
 
 
 def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_path, cli_env, monkeypatch):
@@ -256,7 +258,9 @@ def test_a_failed_build_is_remembered_and_not_retried_by_every_read(mini, tmp_pa
     assert json.loads((index / ".build-failed").read_text())["error"].startswith("no space left")
     for args in (["lookup", "502.83a"], ["search", "damage"], ["lookup", "502.83a", "--json"]):
         again = runner.invoke(app, ["--index", str(index), *args])
-        assert (again.exit_code, again.stdout) == (2, "")
+        # (with --json the error is JSON on stdout too: {error, hint, suggestions, exit_code})
+        assert again.exit_code == 2
+        assert (json.loads(again.stdout)["exit_code"] if "--json" in args else again.stdout) == (2 if "--json" in args else "")
         [line] = again.stderr.splitlines()
         assert line.startswith(f"error: {index}: no index: the last build, ")
         assert line.endswith(" ago, failed: no space left to build the index (No space left on device); not "
@@ -317,11 +321,7 @@ def test_a_failure_kept_when_not_even_its_note_fits(mini, tmp_path, monkeypatch)
 
 def test_a_full_disk_while_rebuilding_a_stale_index_serves_the_old_one(mini, index, cli_env, monkeypatch):
     _, _, baseline = mini
-    meta_path = _gen(index) / "meta.json"
-    meta = json.loads(meta_path.read_text())
-    meta["fingerprint"] = "an-older-corpus"  # stale: the next reader rebuilds
-    meta["stamp"] = []  # (else the stamp says no input changed, and nothing is re-hashed)
-    meta_path.write_text(json.dumps(meta))
+    _stale(index)
     monkeypatch.setattr("rulebase.build.builder.write_db", _enospc)
     answer = runner.invoke(app, ["--index", str(index), "lookup", "502.83a", "--json"])
     assert (answer.exit_code, answer.stdout) == (0, baseline["lookup"])
@@ -424,13 +424,14 @@ def _rot_concepts(index: Path) -> None:
 
 
 @pytest.mark.parametrize(("damage", "command", "named"), [
-    (_rot_concepts, ["search", "damage prevention"], "concepts.json is missing or fails its checksum"),
-    (_rot_record, ["lookup", "502.83a"], "a record in records.db fails its checksum"),
-    (_rot_record, ["search", "exalted"], "a record in records.db fails its checksum"),
-    (_rot_docmeta, ["search", "damage prevention"], "docmeta.bin is missing, the wrong size or fails its checksum")])
+    (_rot_concepts, ["search", "damage prevention"], "whoosh/concepts.json differs from what was built (keyed digest mismatch)"),
+    (_rot_record, ["lookup", "502.83a"], "records.db differs from what was built (keyed digest mismatch)"),
+    (_rot_record, ["search", "exalted"], "records.db differs from what was built (keyed digest mismatch)"),
+    (_rot_docmeta, ["search", "damage prevention"], "whoosh/docmeta.bin differs from what was built (keyed digest mismatch)")])
 def test_bit_rot_that_keeps_size_and_time_is_found_when_read(mini, index, damage, command, named):
     """Issue 21.5: 'Exalted is a STATIC ability', exit 0, no warning; docmeta.bin's random bytes
-    gave duplicate hits. Every record and docmeta.bin carry a checksum verified when read."""
+    gave duplicate hits. Every file of a generation carries a keyed digest verified before it is
+    read (and every record and docmeta.bin a checksum of its own besides)."""
     env = mini[0]
     before = _run(env, index, *command, "--json")
     damage(index)
@@ -458,8 +459,8 @@ def test_bit_rot_in_the_stored_postings_is_found_when_read(mini, tmp_path, cli_e
     _keep_time(path, lambda data: data[:start + 4 * n] + bytes(8) * 4 + data[start + 4 * n + 32:])  # 4 scores 0
     result = runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"])
     assert (result.exit_code, result.stdout) == (0, before.stdout)
-    assert result.stderr == (f"warning: the index at {index} is damaged (postings.bin fails its checksum at the "
-                             "term 'exalt'); rebuilding from the corpus\n")
+    assert result.stderr == (f"warning: the index at {index} is damaged (whoosh/postings.bin differs from what was "
+                             "built (keyed digest mismatch)); rebuilding from the corpus\n")
     assert runner.invoke(app, ["--index", str(index), "search", "exalted attacks", "--json"]).stderr == ""
 
 
