@@ -169,6 +169,7 @@ class Library:
         from rulebase.build.builder import build_lock
         from rulebase.index.generation import claim
 
+        checked = usercorpus.check_documents(paths, fmt, edition, doc_id)  # (a bad file touches no index folder)
         with contextlib.ExitStack() as held_lock:
             try:  # held from before the manifest changes: a read meanwhile answers from the last generation
                 claim(self.index_dir)  # (instead of starting a build of its own, 40-80 s, before ours takes the lock)
@@ -176,10 +177,11 @@ class Library:
                 locked = True
             except IndexError_:
                 locked = False  # not writable: stored now, built on next use of a writable --index (below)
-            return self._add_locked(usercorpus, paths, fmt, edition, doc_id, progress, locked)
+            return self._add_locked(usercorpus, paths, fmt, edition, doc_id, progress, locked, checked)
 
-    def _add_locked(self, usercorpus, paths, fmt, edition, doc_id, progress, locked: bool) -> tuple[list, Generation]:
-        added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id)
+    def _add_locked(self, usercorpus, paths, fmt, edition, doc_id, progress, locked: bool,
+                    checked: list) -> tuple[list, Generation]:
+        added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id, checked=checked)
         self.reload()
         with contextlib.suppress(OSError):  # reads during the build (the last generation) come first on the cores
             os.nice(ADD_NICENESS)

@@ -131,12 +131,32 @@ def add_document(path: Path, existing: list[Source], fmt: str | None = None, edi
 
 
 def add_documents(paths: list[Path], existing: list[Source], fmt: str | None = None,
-                  edition: str | None = None, doc_id: str | None = None, title: str | None = None) -> list[Added]:
+                  edition: str | None = None, doc_id: str | None = None, title: str | None = None,
+                  checked: list | None = None) -> list[Added]:
     """Detect and parse every file, then copy them all into the user corpus with one manifest write.
 
     Any bad file stops the batch before anything is written. Ids, duplicate checks and the
     manifest are decided under the folder lock from the manifest as it is on disk then, not from
-    `existing` (only its bundled sources are used), so concurrent adds and removes cannot collide."""
+    `existing` (only its bundled sources are used), so concurrent adds and removes cannot collide.
+    `checked`: what check_documents already read of the same paths (not read again)."""
+    if checked is None:
+        checked = check_documents(paths, fmt, edition, doc_id)
+    bundled = [s for s in existing if s.bundled]
+    folder = user_corpus_dir()
+    with _locked(folder):
+        users = load_user_sources({s.id for s in bundled})
+        clean_leftovers(folder, users)
+        try:
+            return _commit(folder, checked, bundled, users, doc_id, title, edition)
+        except BaseException:
+            _tidy(folder, {s.id for s in bundled})  # copies written before the failure are orphans now
+            raise
+
+
+def check_documents(paths: list[Path], fmt: str | None = None, edition: str | None = None,
+                    doc_id: str | None = None) -> list:
+    """Every file read, decoded, detected and parsed, and the options checked; nothing written
+    (a bad file is refused before an index folder or a lock is made for it)."""
     if doc_id is not None and len(paths) > 1:
         raise UsageError(f"--id names one document, but {len(paths)} files were given",
                          hint="add the files one at a time to choose each id")
@@ -153,16 +173,7 @@ def add_documents(paths: list[Path], existing: list[Source], fmt: str | None = N
         if twin is not None:
             raise UsageError(f"{path} has the same bytes as {twin}", hint="give each document once")
         checked.append(item)
-    bundled = [s for s in existing if s.bundled]
-    folder = user_corpus_dir()
-    with _locked(folder):
-        users = load_user_sources({s.id for s in bundled})
-        clean_leftovers(folder, users)
-        try:
-            return _commit(folder, checked, bundled, users, doc_id, title, edition)
-        except BaseException:
-            _tidy(folder, {s.id for s in bundled})  # copies written before the failure are orphans now
-            raise
+    return checked
 
 
 def _check(path: Path, fmt: str | None, edition: str | None) -> _Checked:

@@ -131,7 +131,7 @@ def test_search_json_shape_and_filters(index_dir):
     assert data["query"] == "damage prevention" and data["suggestion"] is None
     assert len(data["hits"]) == 3 and data["total"] >= 3
     for hit in data["hits"]:
-        assert set(hit) == HIT_FIELDS | {"snippet", "exact_number", "also", "in_force_now"}  # the shape docs/reference.md documents
+        assert set(hit) == HIT_FIELDS | {"snippet", "exact_number", "also", "in_force_now", "formerly"}  # the shape docs/reference.md documents
         assert hit["edition"] == "4e" and isinstance(hit["also"], list)
     twins = json.loads(run(index_dir, "search", "minimum deck size", "--source", "ck1999", "-n", "10",
                            "--json").stdout)["hits"]
@@ -183,7 +183,7 @@ def test_search_unknown_filter_values_are_usage_errors(index_dir):
     result = run(index_dir, "search", "trample", "--kind", "rules")
     assert (result.exit_code, result.stderr) == (2, "error: unknown kind 'rules' - choose from document, note, "
                                                     "section, chapter, heading, passage, rule, ruling, example, "
-                                                    "glossary, term, table, quiz, index, card\n")
+                                                    "glossary, term, table, quiz, index, card, card-ruling\n")
     assert run(index_dir, "search", "trample", "-e", "4E", "-k", "Passage", "--lang", "EN").exit_code == 0
 
 
@@ -216,9 +216,10 @@ def test_a_rule_in_force_now_says_since_when_its_text_is(index_dir, library):
     from rulebase.index.versions import text_since
 
     search = run(index_dir, "search", "trample", "-n", "5").stdout.splitlines()
-    assert search[1] == " 1. cr 702.19a  [in force now, text since 2013-07-13 · rule · cr:702.19a@2019-05-03]"
-    assert any(line.endswith(". alpha p28 Trample  [alpha · history · passage · alpha:creature-abilities.7]")
-               for line in search)  # an old text keeps its era's label
+    assert search[1] == (" 1. cr 702.19a  [in force now, text since 2013-07-13, was 702.18a until 2013-07-12 · rule · "
+                         "cr:702.19a@2019-05-03]")  # (and the number it had before)
+    old = run(index_dir, "search", "trample", "-e", "alpha").stdout.splitlines()
+    assert old[1] == " 1. alpha p28 Trample  [alpha · history · passage · alpha:creature-abilities.7]"  # its era's label
     lookup = run(index_dir, "lookup", "702.19a").stdout.splitlines()
     assert lookup[1] == ("  [rule · in force now, text since 2013-07-13 · source cr · id cr:702.19a@2019-05-03 · "
                          "in releases 2019-05-03 to 2026-04-17]")
