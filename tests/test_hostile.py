@@ -176,7 +176,7 @@ def test_twenty_typos_walk_the_vocabulary_a_bounded_number_of_times(searcher, mo
     original = lev.levenshtein_automaton
     monkeypatch.setattr(lev, "levenshtein_automaton", lambda *a: walks.append(a[0]) or original(*a))
     monkeypatch.setattr(searcher.reader, "terms_within", None)  # any disk walk would raise
-    searcher.__dict__.pop("_vocabulary", None)
+    searcher.__dict__.pop("_spelling_vocabulary", None)
     results = searcher.search(" ".join(TYPOS))
     assert results.hits
     spelled = TYPOS[:spelling.MAX_SPELLED]
@@ -185,6 +185,6 @@ def test_twenty_typos_walk_the_vocabulary_a_bounded_number_of_times(searcher, mo
     short = [w for w in spelled if len(w) <= 5]  # their fuzzy spellings are one edit: a walk of their own
     assert set(walks) <= set(spelled) and len(walks) <= len(spelled) + len(short)
     walks.clear()
-    searcher.__dict__.pop("_vocabulary", None)
+    searcher.__dict__.pop("_spelling_vocabulary", None)
     assert searcher.search("trampel " * 20).suggestion == " ".join(["trample"] * 20)
     assert walks == ["trampel"]
