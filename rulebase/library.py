@@ -301,9 +301,11 @@ class Library:
         """Rebuild a damaged index once. `late`: found while reading, after ensure() returned
         (and after the CLI printed its warnings), so `notify` is told."""
         if not _writable(self.index_dir):
-            raise IndexError_(f"the index is damaged ({problem}) and the directory is not writable, so it "
-                              "cannot be rebuilt here", str(self.index_dir),
-                              "point --index or RULEBASE_INDEX at a writable directory")
+            refused = IndexError_(f"the index is damaged ({problem}) and the directory is not writable, so it "
+                                  "cannot be rebuilt here", str(self.index_dir),
+                                  "point --index or RULEBASE_INDEX at a writable directory")
+            refused.final = True  # (said once: a searcher opening the store that refused is not damage again)
+            raise refused
         failed = recent_failure(self.index_dir)
         if failed is not None:
             raise self._failed(failed, problem)
@@ -326,8 +328,8 @@ class Library:
             try:
                 self._opened[name] = opener()
             except IndexError_ as exc:
-                if self._rebuilt or isinstance(exc, Unreadable):
-                    raise  # already rebuilt once: do not loop; or the user's permissions, not damage
+                if self._rebuilt or isinstance(exc, Unreadable) or getattr(exc, "final", False):
+                    raise  # already rebuilt once: do not loop; the user's permissions, not damage; or said
                 self._rebuild_damaged(exc.what, late=True)
                 self._opened[name] = opener()
         return self._opened[name]
