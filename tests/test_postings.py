@@ -42,7 +42,7 @@ def test_without_the_files_search_reads_whoosh_and_ranks_the_same(library, tmp_p
     shutil.copytree(searcher.path, copy)
     (copy / postings.FILE).unlink()
     (copy / postings.TABLE).unlink()
-    bare = Searcher(copy)
+    bare = Searcher(copy, None, searcher._vocabulary_file)  # (the same vocabulary: only the files differ)
     try:
         for query in ["damage prevention", "what happens if I draw from an empty library", '"mana burn"']:
             texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
