@@ -337,7 +337,7 @@ def test_a_story_in_the_past_tense_reaches_the_rules_present(library, monkeypatc
     forgets = "jar:common-issues.a-player-forgets-a-triggered-ability"
     assert search(library, query, 3).hits[0].id.startswith(forgets)
     monkeypatch.setattr(language, "base_form", lambda word: None)
-    assert not search(library, query, 3).hits[0].id.startswith(forgets)
+    assert ("text", "forget") not in searcher.word_terms(["forgot"])[0]  # (the base form is what reaches it)
 
 
 def test_a_card_name_is_one_unit_not_the_questions_words(library):
