@@ -145,3 +145,15 @@ def archive_index(tmp_path, three_release_archive) -> tuple[dict[str, str], Path
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr
     return env, index
+
+
+@pytest.fixture(scope="session")
+def html_site(library, tmp_path_factory):
+    """The glossary site of the real index, built once (16 s of CPU a build): (its folder, the
+    summary, the progress stages). Tests read it; one that changes a site copies it first."""
+    from rulebase.glossary.plan import build_from_library
+
+    out = tmp_path_factory.mktemp("glossary") / "site"
+    stages = []
+    summary = build_from_library(library, out, progress=lambda *a: stages.append(a))
+    return out, summary, stages

@@ -13,7 +13,6 @@ from rulebase.core.errors import RulebaseError, SourceError
 from rulebase.core.sources import Source
 from rulebase.ingest import PARSERS, parser_for
 from rulebase.ingest.text import decode
-from rulebase.library import Library
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = [FIXTURES / n for n in ("ck-2008-mini.txt", "ck-1999-mini.txt", "forum-thread.txt", "hu-structure.txt",
@@ -72,15 +71,6 @@ def test_decode_returns_text_or_a_source_error(data):
     assert "\r" not in decoded.text and "\x00" not in decoded.text
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("RULEBASE_USER_CORPUS", str(tmp_path_factory.mktemp("nouser")))
-        lib = Library(tmp_path_factory.mktemp("fuzzindex"))
-        lib.ensure()
-        yield lib
-
-
 QUERIES = st.one_of(
     st.text(max_size=300),
     st.lists(st.sampled_from(['"', "(", ")", "edition:", "kind:", "*", "?", "~", "AND", "OR", "NOT", "502.83a",
@@ -92,7 +82,7 @@ QUERIES = st.one_of(
 
 @settings(max_examples=150, deadline=None)
 @given(query=QUERIES)
-def test_query_path_returns_results_or_a_typed_error(library, query):
+def test_query_path_returns_results_or_a_typed_error(library, query):  # conftest's real index, built once
     from rulebase.search.request import run_search
 
     try:

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from rulebase.glossary.plan import build_from_library
-
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
@@ -26,10 +24,8 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(library, tmp_path_factory):  # `library`: conftest's real index, built once per session
-    out = tmp_path_factory.mktemp("glossary-browser") / "site"
-    build_from_library(library, out)
-    return out
+def site(html_site):  # conftest's site of the real index, built once per session
+    return html_site[0]
 
 
 @pytest.fixture(scope="module")
