@@ -2,6 +2,7 @@
 """Speed and size figures for the issues' targets (measured here, never in timed tests).
 
     python scripts/bench.py [--queries 300] [--runs 15] [--bundled-only]
+    python scripts/bench.py --cold-only INDEX [--runs 15]
 
 Runs each measurement twice: on the whole corpus (with the Comprehensive Rules archive, 128
 releases) and on the bundled documents without the archive, side by side. Prints: full index
@@ -20,6 +21,11 @@ p50 <= 1 ms, search p95 <= 20 ms, cold lookup and card <= 0.15 s, cold search <=
 --check-only INDEX, that alone on a built index; its CPU time is printed too). The releases
 added are made from the bundled archive's 2025-11-14 release and the tournament tarball's newest
 MTR: a checkout needs nothing beside corpus/.
+
+With --cold-only INDEX it prints only the cold-start ratios, in CPU time, each command taken in
+turn with its floor: a cold `rulebase lookup 502.83a` against the same interpreter's `python -c
+pass`, and a cold `rulebase search` of a short and of a 12-word question against a cold Python
+process querying SQLite FTS5 (bm25) for the same words over the same records. Target: <= 3x each.
 
 For scale it also prints the search p95 with the searcher's postings cache emptied before every
 query (each term read from the index afresh) and the bare interpreter's start-up time: on a
@@ -82,6 +88,58 @@ def cold(cmd: list[str], index: Path, runs: int) -> list[float]:
         subprocess.run(cmd, env=env, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
     return times
+
+
+SHORT_QUERY = "damage prevention"
+LONG_QUERY = "how does trample work when the blocking creature has protection from green"  # 12 words
+_FTS5_QUERY = ("import sqlite3, sys; words = sys.argv[2].split(); db = sqlite3.connect(sys.argv[1]); "
+               "print(db.execute('SELECT id FROM r WHERE r MATCH ? ORDER BY bm25(r) LIMIT 10', "
+               "(' OR '.join(chr(34) + w + chr(34) for w in words),)).fetchall())")
+
+
+def cpu_seconds(cmd: list[str], env: dict) -> float:
+    """User plus system CPU time of one new process (its children's rusage): on a shared machine
+    wall time measures the neighbours, CPU time the command."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, env=env, capture_output=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def fts5_floor(store, tmp: Path) -> Path:
+    """The same records exported to an SQLite FTS5 table: what a cold query costs with no ranking,
+    no spelling and no index of our own (the floor a cold `rulebase search` is held to)."""
+    import sqlite3
+
+    path = tmp / "fts5.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE VIRTUAL TABLE r USING fts5(id UNINDEXED, title, text)")
+    db.executemany("INSERT INTO r VALUES (?, ?, ?)", ((r.id, r.title or "", r.text) for r in store.all()))
+    db.commit()
+    db.close()
+    return path
+
+
+def cold_ratios(index: Path, tmp: Path, runs: int) -> dict[str, tuple[float, float]]:
+    """Median CPU seconds of each cold command beside its floor, taken in turn in one run:
+    `rulebase lookup` vs `python -c pass`, `rulebase search` (short and 12-word) vs a cold FTS5
+    query of the same words over the same records. Targets: each ratio <= 3."""
+    env = dict(os.environ, RULEBASE_INDEX=str(index))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    db = fts5_floor(Library(index).store, tmp)
+    pairs = {"lookup": (rulebase_command() + ["lookup", "502.83a"], [sys.executable, "-c", "pass"]),
+             "search short": (rulebase_command() + ["search", SHORT_QUERY],
+                              [sys.executable, "-c", _FTS5_QUERY, str(db), SHORT_QUERY]),
+             "search long": (rulebase_command() + ["search", LONG_QUERY],
+                             [sys.executable, "-c", _FTS5_QUERY, str(db), LONG_QUERY])}
+    out = {}
+    for name, (ours, floor) in pairs.items():
+        cpu_seconds(ours, env), cpu_seconds(floor, env)  # warm-up: .pyc files and the page cache
+        taken = [(cpu_seconds(ours, env), cpu_seconds(floor, env)) for _ in range(runs)]
+        out[name] = (statistics.median(a for a, _ in taken), statistics.median(b for _, b in taken))
+    return out
 
 
 def corpus_without_archive(tmp: Path) -> Path:
@@ -302,7 +360,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--add-runs", type=int, default=5, help="`rulebase add` measurements (median, min)")
     parser.add_argument("--check-only", metavar="INDEX", type=Path,
                         help="only `rulebase check` of the generated files, on this built index")
+    parser.add_argument("--cold-only", metavar="INDEX", type=Path,
+                        help="only the cold-start ratios (CPU time, median of --runs) on this built index")
     args = parser.parse_args(argv)
+    if args.cold_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            ratios = cold_ratios(args.cold_only, Path(tmp), args.runs)
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; CPU time, median of {args.runs}")
+        for name, (ours, floor) in ratios.items():
+            ok = "ok  " if ours <= 3 * floor else "SLOW"
+            against = "`python -c pass`" if name == "lookup" else "a cold FTS5 query"
+            print(f"{ok} cold {name:<13} {ours * 1000:7.1f} ms   {against} {floor * 1000:6.1f} ms   "
+                  f"ratio {ours / floor:4.1f}x   target 3x")
+        return 0
     if args.check_only:
         with tempfile.TemporaryDirectory() as tmp:
             seconds, cited, summary = check_time(args.check_only, Path(tmp), 3, random.Random(7))

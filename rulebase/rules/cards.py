@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import holding_words
 from rulebase.core.records import Record
 from rulebase.index.store import RecordStore
-from rulebase.ingest.cards.names import fold_name
 
 BRACKETS = re.compile(r"^\s*\[\[(.*)\]\]\s*$")
 MAX_NAME = 200  # longer than any card's name ("Our Market Research Shows..." is 141 characters)
@@ -71,6 +69,9 @@ def find(store: RecordStore, text: str, when: int | None = None) -> Found:
         raise UsageError("give a card's name", hint='e.g. rulebase card "Blood Moon"')
     if len(query) > MAX_NAME:
         raise NotFound(f"no card named {query[:40]!r}... (a name of {len(query)} characters)")
+    # lazy: a lookup, which imports this module, never folds a name
+    from rulebase.ingest.cards.names import fold_name
+
     key = fold_name(query)
     matches = store.card_named(key) if key else []
     if not matches:
@@ -106,6 +107,8 @@ def suggest(store: RecordStore, key: str) -> list[str]:
     names nearest it in spelling."""
     if not key:
         return []
+    from difflib import get_close_matches  # lazy: only a card not found is spelled near
+
     keys = store.card_keys()
     holding = holding_words(key, keys, HOLDING)
     close = holding + [k for k in get_close_matches(key, keys, n=SUGGESTIONS, cutoff=0.75) if k not in holding]
