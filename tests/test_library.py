@@ -22,7 +22,7 @@ def test_user_sources_join_the_bundled_ones(tmp_path, monkeypatch):
 def test_a_dangling_pointer_in_a_read_only_place_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
     (tmp_path / "CURRENT").write_text("gen-gone\n")
-    monkeypatch.setattr("rulebase.library._writable", lambda path: False)
+    monkeypatch.setattr("rulebase.library.places.writable", lambda path: False)
     with pytest.raises(IndexError_) as err:
         Library(tmp_path).ensure()
     assert err.value.message == (
@@ -145,14 +145,14 @@ def test_a_read_never_waits_for_a_build_that_took_the_lock_after_it_looked(tmp_p
     it answers from the last generation."""
     import threading
 
-    from rulebase import library as library_module
     from rulebase.build.builder import build_lock
+    from rulebase.library import upkeep
 
     first = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
     old = first.build()
     manifest = tmp_path / "user" / "sources.toml"
     manifest.write_text(manifest.read_text().split("[[source]]\nid = \"doc2\"")[0])  # an add or remove's change
-    monkeypatch.setattr(library_module, "held", lambda _: False)  # the lock was free when the read looked
+    monkeypatch.setattr(upkeep, "held", lambda _: False)  # the lock was free when the read looked
     got: list = []
     with build_lock(tmp_path / "index"):  # ... and taken just after
         reader = threading.Thread(target=lambda: got.append(Library(tmp_path / "index", first.corpus_dir).ensure()))

@@ -1,45 +1,35 @@
-"""The library facade: one object the CLI (and any script) talks to.
+"""Building on first use: the index a read needs, built when it is missing, stale or damaged.
 
-It knows where the corpus and the index are, builds the index on first use or when the corpus
-or the code changed, and hands out the record store and the searcher. It never prints.
-
-Damage is found twice over: `ensure` compares each file's size and time with meta.json (stat
-calls only), and a read error while a query runs (SQLite, Whoosh's struct/zlib/EOF errors...)
-makes the library check the generation's checksums; when they disagree the index is rebuilt once
-and the call answered from the new one.
+`ensure` answers most reads from stat calls alone (the manifests' stamp, the generation's sizes
+and times); otherwise it builds, or says why the last good generation answers instead (a
+read-only folder, a build failing for these sources, another command building). A damaged
+generation is rebuilt once per Library, never in a loop.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
 from rulebase.core.errors import (
     BuildExhausted,
-    DamagedData,
     DiskFull,
     IndexBusy,
     IndexError_,
     ManifestError,
     RulebaseError,
     SourceError,
-    Unreadable,
     UsageError,
 )
 from rulebase.core.locking import held
-from rulebase.core.sources import Source, default_corpus_dir, load_manifest
-from rulebase.index import digests
+from rulebase.core.sources import Source
 from rulebase.index.generation import (
     FAILED_FOR,
     POINTER,
     Failure,
     Generation,
     current_generation,
-    default_index_dir,
     leftovers,
     recent_failure,
     refuse_foreign,
@@ -47,76 +37,16 @@ from rulebase.index.generation import (
     stamp_matches,
 )
 from rulebase.index.integrity import damage as store_damage
-from rulebase.index.integrity import verify
-from rulebase.index.store import RecordStore
+from rulebase.library import places
 
 ADD_NICENESS = 10  # an add's build yields the CPU to the reads it runs beside (2 cores, a build uses both)
 CORPUS_RETRIES = 3  # builds in a row whose corpus changed under them before the last one stands
 SOURCES_HINT = "fix or 'rulebase remove' the document it names, then run 'rulebase index build'"
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
-    index_dir: Path
-    generation: Generation | None
-    expected: str
-    writable: bool
-    problem: str | None = None  # damage found (a damaged index is never current)
-
-    @property
-    def current(self) -> bool:
-        return (self.generation is not None and self.problem is None
-                and self.generation.fingerprint == self.expected)
-
-
-class Library:
-    def __init__(self, index_dir: Path | None = None, corpus_dir: Path | None = None, typed: bool = False):
-        self.index_dir = Path(index_dir) if index_dir else default_index_dir()
-        self._given = typed  # a folder the user typed (--index, RULEBASE_INDEX): its parent must exist
-        self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
-        self.stale_reason: str | None = None  # set when a stale index is used read-only
-        self.notify: Callable[[str], None] | None = None  # told of damage found after ensure()
-        self.announce: Callable[[str], None] | None = None  # told where a first build goes (a minute, 100 MB)
-        self._generation: Generation | None = None
-        self._opened: dict[str, object] = {}  # the store and searcher behind the guarded views
-        self._rebuilt = False  # a damaged index is rebuilt once per Library, never in a loop
-        self._verified: Generation | None = None  # the generation whose files digests.trusted passed
-
-    @cached_property
-    def sources(self) -> list[Source]:
-        # lazy: each command loads only what it runs (cold start)
-        from rulebase import usercorpus
-
-        bundled = load_manifest(self.corpus_dir)
-        return bundled + usercorpus.load_user_sources({s.id for s in bundled})
-
-    def _watched(self) -> list[Path]:
-        """The manifests: adding or removing a document changes one of them."""
-        # lazy: each command loads only what it runs (cold start)
-        from rulebase.core.sources import MANIFEST_NAME, user_corpus_dir
-
-        return [self.corpus_dir / MANIFEST_NAME, user_corpus_dir() / MANIFEST_NAME]
-
-    def reload(self) -> None:
-        """Forget the sources and the open index: after `rulebase add` or `remove`."""
-        for name in ("sources", "store", "searcher", "programs"):
-            self.__dict__.pop(name, None)
-        self._opened.clear()
-        self._generation = None
-
-    def status(self, checksums: bool = True) -> Status:
-        """Where the index is and whether it is current. `checksums`: read every file against
-        meta.json (what `index status` wants); without, damage is judged from stat calls."""
-        # lazy: build code only when an index is built
-        from rulebase.build.builder import expected_fingerprint
-
-        check_directory(self.index_dir, self._given)
-        generation = current_generation(self.index_dir)
-        problem = None
-        if generation is not None:
-            problem = verify(generation) if checksums else store_damage(generation)
-        return Status(self.index_dir, generation, expected_fingerprint(self.sources), _writable(self.index_dir),
-                      problem)
+class Upkeep:
+    """The building half of Library (rulebase/library/__init__.py), which holds the state it uses:
+    index_dir, sources, stale_reason, notify, announce, _generation, _opened, _rebuilt."""
 
     def build(self, progress=None, force: bool = True, wait: bool = True, locked: bool = False) -> Generation:
         """Build for the corpus as it is; if an add or remove changed it meanwhile, again.
@@ -129,7 +59,7 @@ class Library:
         # lazy: build code only when an index is built
         from rulebase.build.builder import build
 
-        check_directory(self.index_dir, self._given)
+        places.check_directory(self.index_dir, self._given)
         try:
             for attempt in range(1, CORPUS_RETRIES + 1):
                 sources = self.sources
@@ -219,7 +149,7 @@ class Library:
                 and store_damage(quick) is None and not leftovers(self.index_dir)):
             self._generation = quick  # nothing the build read has changed: no need to re-hash
             return quick
-        check_directory(self.index_dir, self._given)  # a file named by --index: said so, not 'not writable'
+        places.check_directory(self.index_dir, self._given)  # a file named by --index: said so, not 'not writable'
         refuse_foreign(self.index_dir)  # the user's own folder: never read, cleaned or built into
         status = self.status(checksums=False)
         generation = status.generation
@@ -251,7 +181,7 @@ class Library:
         if failed is not None:  # a full disk a minute ago, or these sources: say so, do not fail again
             if generation is None:
                 raise self._failed(failed)
-            self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {_ago(failed[1])} "
+            self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {places.ago(failed[1])} "
                                  f"failed ({failed[0]}); showing the old index - {failed[2]}")
             self._generation = generation
             return generation
@@ -294,13 +224,13 @@ class Library:
         """The one-line error of a read that needs a build while the last one failed recently."""
         what = f"the index is damaged ({problem}) and " if problem else "no index: "
         until = "until the sources change" if failed.lasting else f"for {FAILED_FOR // 60} minutes"
-        return IndexError_(f"{what}the last build, {_ago(failed[1])}, failed: {failed[0]}; not retried {until}",
+        return IndexError_(f"{what}the last build, {places.ago(failed[1])}, failed: {failed[0]}; not retried {until}",
                            str(self.index_dir), failed.hint)
 
     def _rebuild_damaged(self, problem: str, progress=None, late: bool = False) -> Generation:
         """Rebuild a damaged index once. `late`: found while reading, after ensure() returned
         (and after the CLI printed its warnings), so `notify` is told."""
-        if not _writable(self.index_dir):
+        if not places.writable(self.index_dir):
             refused = IndexError_(f"the index is damaged ({problem}) and the directory is not writable, so it "
                                   "cannot be rebuilt here", str(self.index_dir),
                                   "point --index or RULEBASE_INDEX at a writable directory")
@@ -320,141 +250,6 @@ class Library:
         self._generation = None
         return self.build(progress, force=True)
 
-    def _open(self, name: str):
-        """The open store or searcher; if opening finds it damaged, rebuild once and open again."""
-        if name not in self._opened:
-            opener = {"store": self._open_store, "searcher": self._open_searcher,
-                      "cards": self._open_card_searcher, "rulings": self._open_ruling_searcher}[name]
-            try:
-                self._opened[name] = opener()
-            except IndexError_ as exc:
-                if self._rebuilt or isinstance(exc, Unreadable) or getattr(exc, "final", False):
-                    raise  # already rebuilt once: do not loop; the user's permissions, not damage; or said
-                self._rebuild_damaged(exc.what, late=True)
-                self._opened[name] = opener()
-        return self._opened[name]
-
-    def _trusted(self) -> Generation:
-        """The generation to read, once its seal and every file's keyed digest are checked
-        (digests.py): before SQLite or Whoosh opens any of its files, once per Library."""
-        generation = self.ensure()
-        if self._verified is not generation:
-            distrust = digests.trusted(generation.path, generation.meta)
-            if distrust is not None:
-                raise IndexError_(distrust, str(generation.path))
-            self._verified = generation
-        return generation
-
-    def _open_store(self) -> RecordStore:
-        return RecordStore(self._trusted().db_path)
-
-    def _open_searcher(self):
-        # lazy: a lookup never loads Whoosh
-        from rulebase.search.parlance import VOCABULARY_FILE
-        from rulebase.search.searcher import Searcher
-
-        pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        return Searcher(self._trusted().whoosh_path, pairs, self.corpus_dir / VOCABULARY_FILE)
-
-    def _open_card_searcher(self):
-        """The cards' own index (build/builder.py): searched with the same Searcher and scorer."""
-        # lazy: a lookup never loads Whoosh
-        from rulebase.search.searcher import Searcher
-
-        generation = self._trusted()
-        if not generation.cards_path.is_dir():
-            raise UsageError("this corpus holds no cards", hint="search the rules without --kind card")
-        return Searcher(generation.cards_path, [])
-
-    def _open_ruling_searcher(self):
-        """The cards' rulings' own index (build/builder.py), searched as the cards' is."""
-        # lazy: a lookup never loads Whoosh
-        from rulebase.index import seal
-        from rulebase.search.searcher import Searcher
-
-        generation = self.ensure()
-        if not generation.rulings_path.is_dir():
-            raise UsageError("this corpus holds no card rulings", hint="search the rules without --kind card-ruling")
-        distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
-        if distrust is not None:
-            raise IndexError_(distrust, str(generation.path))
-        return Searcher(generation.rulings_path, [])
-
-    def _call(self, name: str, attr: str, args: tuple, kwargs: dict):
-        """One call into the store or searcher. A failure that is not ours to report (not a
-        RulebaseError) while reading is damage when the generation no longer matches its
-        checksums: rebuild once, then make the call again on the new generation."""
-        target = self._open(name)
-        try:
-            return getattr(target, attr)(*args, **kwargs)
-        except DamagedData as exc:
-            if self._rebuilt or target not in self._opened.values():
-                raise
-            self._rebuild_damaged(exc.what, late=True)
-        except RulebaseError:
-            raise
-        except Exception as exc:
-            if not self._recovered(exc, target):
-                raise
-        return getattr(self._open(name), attr)(*args, **kwargs)
-
-    def _recovered(self, exc: Exception, target: object) -> bool:
-        if target not in self._opened.values():
-            return True  # opened before a rebuild that already happened: try the new one
-        if self._rebuilt or self._generation is None:
-            return False
-        problem = verify(self._generation)
-        if problem is None and not (self._generation.meta.get("integrity") or {}):
-            problem = f"reading it failed: {type(exc).__name__}"  # no checksums to ask (an older build)
-        if problem is None:
-            return False  # the files are as built: a bug, not damage, and a rebuild would not help
-        self._rebuild_damaged(problem, late=True)
-        return True
-
-    @cached_property
-    def store(self) -> RecordStore:
-        return _Guarded(self, "store")  # type: ignore[return-value] - forwards every RecordStore method
-
-    @cached_property
-    def searcher(self):
-        return _Guarded(self, "searcher")
-
-    @cached_property
-    def programs(self) -> dict[str, str]:
-        """The Rules Enforcement Level of each tournament program, as the MTR in force says
-        (search/register.py), read once."""
-        from rulebase.search.register import current_programs  # lazy: only a search reads it
-
-        return current_programs(self.store)
-
-    @cached_property
-    def card_searcher(self):
-        """The cards' index, searched as the rules' is (`search --kind card`)."""
-        return _Guarded(self, "cards")
-
-    @cached_property
-    def ruling_searcher(self):
-        """The cards' rulings' index (`search --kind card-ruling`, and beside the rules)."""
-        return _Guarded(self, "rulings")
-
-
-class _Guarded:
-    """The store or searcher as callers see it: attributes read through, method calls go through
-    Library._call, so a read error anywhere in a query can still be repaired and answered."""
-
-    __slots__ = ("_library", "_name")
-
-    def __init__(self, library: Library, name: str):
-        self._library = library
-        self._name = name
-
-    def __getattr__(self, attr: str):
-        value = getattr(self._library._open(self._name), attr)
-        if not callable(value):
-            return value
-        library, name = self._library, self._name
-        return lambda *args, **kwargs: library._call(name, attr, args, kwargs)
-
 
 def _exhaustion_said(build, index_dir: Path, *args, **kwargs) -> Generation:
     """`build(index_dir, ...)`, its running out of memory or losing a worker (killed: the OOM
@@ -472,37 +267,3 @@ def _exhaustion_said(build, index_dir: Path, *args, **kwargs) -> Generation:
         raise BuildExhausted("building the index ran out of memory or a build process was killed "
                              f"({type(exc).__name__})", str(index_dir),
                              "free memory, or set RULEBASE_WORKERS=1, and run the command again") from None
-
-
-def check_directory(index_dir: Path, given: bool = False) -> None:
-    """Raise IndexError_ when the index path is a file or lies inside one (`--index notes.txt`
-    used to be refused as 'no index, and the directory is not writable'), or, for a path the user
-    gave (`given`), when the folder it would go in does not exist: a mistyped `--index
-    /nonexistent/x` made that folder and built 150 MB there."""
-    if given and not index_dir.exists() and not index_dir.parent.is_dir() and not index_dir.parent.exists():
-        raise IndexError_(f"no such folder {index_dir.parent}", str(index_dir),
-                          "give --index (or RULEBASE_INDEX) a folder that exists or a new one inside an existing "
-                          "folder (it is created there)")
-    probe = index_dir
-    while not probe.is_dir():
-        if probe.exists():
-            hint = "point --index or RULEBASE_INDEX at a directory (one that does not exist yet is created)"
-            if probe == index_dir:
-                raise IndexError_("is a file, not a directory", str(index_dir), hint)
-            raise IndexError_(f"not a directory: {probe} is a file", str(index_dir), hint)
-        if probe.parent == probe:
-            return
-        probe = probe.parent
-
-
-def _ago(seconds: float) -> str:
-    return f"{int(seconds)} s ago" if seconds < 90 else f"{round(seconds / 60)} minutes ago"
-
-
-def _writable(path: Path) -> bool:
-    probe = path
-    while not probe.exists():
-        if probe.parent == probe:
-            return False
-        probe = probe.parent
-    return os.access(probe, os.W_OK | os.X_OK)

@@ -1,0 +1,60 @@
+"""Where the index is, and whether it can be written: the checks every command makes before it
+reads or builds, and the status `rulebase index status` reports."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebase.core.errors import IndexError_
+from rulebase.index.generation import Generation
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    index_dir: Path
+    generation: Generation | None
+    expected: str
+    writable: bool
+    problem: str | None = None  # damage found (a damaged index is never current)
+
+    @property
+    def current(self) -> bool:
+        return (self.generation is not None and self.problem is None
+                and self.generation.fingerprint == self.expected)
+
+
+def check_directory(index_dir: Path, given: bool = False) -> None:
+    """Raise IndexError_ when the index path is a file or lies inside one (`--index notes.txt`
+    used to be refused as 'no index, and the directory is not writable'), or, for a path the user
+    gave (`given`), when the folder it would go in does not exist: a mistyped `--index
+    /nonexistent/x` made that folder and built 150 MB there."""
+    if given and not index_dir.exists() and not index_dir.parent.is_dir() and not index_dir.parent.exists():
+        raise IndexError_(f"no such folder {index_dir.parent}", str(index_dir),
+                          "give --index (or RULEBASE_INDEX) a folder that exists or a new one inside an existing "
+                          "folder (it is created there)")
+    probe = index_dir
+    while not probe.is_dir():
+        if probe.exists():
+            hint = "point --index or RULEBASE_INDEX at a directory (one that does not exist yet is created)"
+            if probe == index_dir:
+                raise IndexError_("is a file, not a directory", str(index_dir), hint)
+            raise IndexError_(f"not a directory: {probe} is a file", str(index_dir), hint)
+        if probe.parent == probe:
+            return
+        probe = probe.parent
+
+
+def ago(seconds: float) -> str:
+    return f"{int(seconds)} s ago" if seconds < 90 else f"{round(seconds / 60)} minutes ago"
+
+
+def writable(path: Path) -> bool:
+    """Whether the index can be built at `path`: its nearest existing folder is ours to write."""
+    probe = path
+    while not probe.exists():
+        if probe.parent == probe:
+            return False
+        probe = probe.parent
+    return os.access(probe, os.W_OK | os.X_OK)
