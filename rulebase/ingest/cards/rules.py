@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from rulebase.core.records import Record, number_key
+from rulebase.ingest.cards.basics import Basics
 from rulebase.ingest.cards.mana import kinds as symbol_kinds
 from rulebase.ingest.cards.names import face_names
 from rulebase.ingest.cards.subrules import Subrules
@@ -59,10 +60,11 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
     borne = Counter(name for card in cards for name in {*card.card["types"], *card.card["supertypes"]})
     common = {name for name, count in borne.items() if count > limit}  # creature, artifact...: no rules of their own
     common_words = {form for name in common for form in forms(name.lower())}
-    templates = Templates([shape for shape in vocabulary.templates if share[id(shape)] <= most
+    templates = Templates([shape for shape in vocabulary.templates if (share[id(shape)] <= most or shape.own)
                            and not (shape.literal and set(words_of(shape.literal)) <= common_words)])
     categories = _categories(vocabulary)
     subrules = Subrules(vocabulary)
+    basics = Basics(vocabulary)
 
     def links(card: Record) -> list[dict]:
         printed = Printed(card.text, own_names(card))  # (the card read once: _own_text's text is its `read`)
@@ -74,7 +76,8 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
                                (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)))
         found += subrules.in_text(words, text)
         found += subrules.of_card(card.card, text)
-        found += [(shape.number, match) for shape, match in templates.found(text, words)]
+        found += _together(templates.found(text, words), vocabulary.together)
+        found += basics.of_text(text, words, card.card)
         return [vocabulary.link(number, "; ".join(said_once([printed.quote(why) for why in reasons])))
                 for number, reasons in _fewest(found, vocabulary)]
 
@@ -85,6 +88,17 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
         for link in card.card["links"]:
             link["cards"] = used[link["rule"]]
     return used
+
+
+def _together(matched: list, together: dict[str, int]) -> list[tuple[str, str]]:
+    """(number, the words) for the templates a card's text matches; of a rule whose templates go
+    together (607.2d: "choose a [value]" and "the chosen [value]" are linked abilities), only when
+    the text matches one of each group."""
+    groups: dict[str, set[int]] = {}
+    for shape, _ in matched:
+        groups.setdefault(shape.number, set()).add(shape.group)
+    return [(shape.number, words) for shape, words in matched
+            if len(groups[shape.number]) >= together.get(shape.number, 1)]
 
 
 def _categories(vocabulary: Vocabulary) -> dict[str, str]:

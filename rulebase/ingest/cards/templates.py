@@ -20,6 +20,8 @@ class Template:
     pattern: re.Pattern
     number: str
     literal: str  # words every match holds (a cheap test before the pattern)
+    own: bool = False  # written of the object itself ("When [this object] enters"): the card's own ability
+    group: int = 0  # of a rule quoting templates that go together ("choose a [value]" and "the chosen [value]")
 
     def finds(self, text: str) -> str | None:
         """The words of `text` the template matches, or None."""
@@ -29,7 +31,7 @@ class Template:
         return found.group(0).strip(" ,.") if found else None
 
 
-def template(text: str, number: str) -> Template | None:
+def template(text: str, number: str, group: int = 0) -> Template | None:
     """The template as a pattern over a card's sentence (its own name read as "this object"), or
     None when it is all placeholders (the shape of every activated ability: no rule of its own).
     Placeholders at either end are dropped: "[This creature's] power and toughness are each equal
@@ -64,7 +66,8 @@ def template(text: str, number: str) -> Template | None:
     body = "".join(parts)
     body = re.sub(r"((?:[\w' ]+\|)+[\w' ]+)", lambda m: "(?:" + m.group(1) + ")", body)  # when|whenever|at
     try:
-        return Template(re.compile(r"(?<![a-z])" + body + r"(?![a-z])"), number, literal if "|" not in body else "")
+        return Template(re.compile(r"(?<![a-z])" + body + r"(?![a-z])"), number, literal if "|" not in body else "",
+                        text.lower().lstrip().startswith(("[this ", "when [this ")), group)
     except re.error:
         return None
 

@@ -82,6 +82,7 @@ class Vocabulary:
         # only: "loses flying" removes an ability (113.10), "loses 2 life" does not.
         self.objects: dict[tuple[str, ...], str] = {}
         self.templates: list[Template] = []
+        self.together: dict[str, int] = {}  # a rule -> how many groups of its templates a card must match
         one_word: list[tuple[str, Template]] = []  # ("gains", the template "gains [an ability]")
         prose = _prose(self.rules.values())
         for number, record in self.rules.items():
@@ -89,8 +90,19 @@ class Vocabulary:
                 # (an ability the rules give an object, "has the intrinsic ability “{T}: Add [mana
                 # symbol]”" (305.6, by its basic land type), is no wording: a card printing it has
                 # its own, a mana ability)
-                for text in _TEMPLATE.findall(_GIVEN.sub("", record.text)):
-                    found = template(text, number)
+                said = _GIVEN.sub("", record.text)
+                group = previous = 0
+                for match in _TEMPLATE.finditer(said):
+                    text = match.group(1)
+                    # templates a rule joins by "and" go together (607.2d: "choose a [value]" and an
+                    # ability that refers to "the chosen [value]"); those joined by "or" or a comma
+                    # are alternatives
+                    between = said[previous:match.start()] if previous else ""
+                    if re.search(r"\band\b", between) and not re.search(r"\bor\b|\.\s", between):
+                        group += 1
+                        self.together[number] = group + 1
+                    previous = match.end()
+                    found = template(text, number, group)
                     if found and not (found.literal and set(words_of(found.literal)) <= prose):  # "only", "may"
                         self.templates.append(found)
                         printed = words_of(_PLACEHOLDER.sub(" ", text))
@@ -144,6 +156,7 @@ class Vocabulary:
                     if term and term not in said.split():  # 614.10a's "next" is a skipped step's (614.10)
                         self.particular[tuple(words_of(words))] = Particular(parent, (term,), [])
         self.glossary: dict[str, list[str]] = {}
+        self.definitions: dict[str, str] = {}
         self.senses: set[tuple[str, ...]] = set()
         self.nouns: set[tuple[str, ...]] = set()  # of those, the words one sense of which is a thing
         pointing = {g.id: [ref.key for ref in g.refs if ref.kind in ("rule", "section") and ref.key in self.rules]
@@ -155,6 +168,7 @@ class Vocabulary:
                                              for n in pointing.get(ref.target, ())]
             if numbers:
                 self.glossary[entry.title.lower()] = numbers
+                self.definitions[entry.title.lower()] = entry.text
                 self._add(entry.title, numbers, "glossary")
                 if re.match(r"^1\.\s", entry.text):  # numbered senses: "1. To cancel a spell... 2. A marker..."
                     self.senses.add(tuple(words_of(entry.title)))

@@ -1,0 +1,126 @@
+"""The basic rules a card's text works by, however many cards use them: what a judge cites first
+and the common-vocabulary cut (vocabulary.GENERAL) leaves out. Each is found by the rules' own
+words, never a table written per card:
+- the game's basic quantities and actions, each a chapter of section 1 that the glossary names by
+  one word it defines as done ("Draw: To put ...") or had ("an amount of “life”"): the
+  chapter's first rule whose words pair the term with the word beside it on the card ("draws a
+  card": 121.1 "A player draws a card"; "gain 3 life": 119.3 "gain life");
+- the layer (613) that applies what the text does to power and toughness ("gets +1/+1": the layer
+  of effects that "modify power") or control ("gain control of": "control-changing effects");
+- an effect of a resolving spell or ability that changes a set of objects for a while ("creatures
+  you control get +1/+1 until end of turn"): the rule that locks in the set it affects (611.2c);
+- the restrictions and requirements of attacking and blocking ("can't block", "attacks each combat
+  if able"): the rule of the declaration that checks "effects that say a creature" does that.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulebase.core.records import number_key
+from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
+from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
+
+PAIR_WITHIN = 3  # words: a term and the word it pairs with, on the card and in the rule
+_FUNCTION = frozenset({"a", "an", "the", "of", "to", "that", "this", "it", "its", "x", "or", "and", "each", "any",
+                       "up", "one", "two", "three", "four", "five", "six", "seven", "object", "target", "you",
+                       "your", "their", "his", "her", "with", "on", "from", "for", "as", "is", "are", "be"})
+_ADDS_UP = re.compile(r"\bgets? [+-](?:\d+|x)/[+-](?:\d+|x)\b")
+_CONTROL = re.compile(r"\b(?:gains?|exchange|exchanges) control\b")
+_SET = re.compile(r"\b(?:all|each|other|\w+s (?:you|your opponents|an opponent|that player|target player) controls?)"
+                  r"\b[^.;\n]{0,40}?\b(?:get|gain|have|lose|become)\b[^.;\n]*\buntil end of turn\b")
+_SAY = re.compile(r"effects that say a creature ([a-z' ]+?)(?:,|\)| or )")
+_SENTENCE = re.compile(r"[.;\n]")
+
+
+class Basics:
+    """The rules above, read once from the rules in force now."""
+
+    def __init__(self, vocabulary: Vocabulary):
+        rules = {n: " ".join(words_of(r.text)) for n, r in vocabulary.rules.items()}
+        self.chapters: dict[str, list[tuple[str, list[str]]]] = {}  # term's form -> [(rule, its words)]
+        for term, numbers in vocabulary.glossary.items():
+            chapter = next((n for n in numbers if re.match(r"^1\d\d$", n)), None)
+            if chapter is None or len(words_of(term)) != 1 or not _acted(term, vocabulary.definitions.get(term, "")):
+                continue
+            inside = sorted((n for n in rules if n != chapter and is_within(n, chapter)), key=number_key)
+            for form in forms(words_of(term)[0]):
+                self.chapters.setdefault(form, []).extend((n, rules[n].split()) for n in inside)
+        layer = vocabulary.glossary.get("layer", [])[:1]
+        layers = sorted((n for n in rules if layer and is_within(n, layer[0])), key=number_key)
+        self.adds_up = next((n for n in layers if "modify power" in rules[n]), None)
+        self.control = next((n for n in layers if "control changing effects are applied" in rules[n]), None)
+        self.locked = next((n for n, text in rules.items() if "the set of objects it affects is determined" in text), None)
+        self.says: list[tuple[list[str], str]] = []  # ("can't block", 509.1b)
+        for number, record in vocabulary.rules.items():
+            if number[0] == "5":
+                for said in _SAY.findall(record.text.translate(TYPOGRAPHY).lower()):
+                    self.says.append((words_of(said), number))
+
+    def of_text(self, text: str, words: list[str], facts: dict) -> list[tuple[str, str]]:
+        """(number, the card's words) for the basic rules its lower-case `text` (`words`) uses."""
+        found = self._chapters(words)
+        found += [(self.adds_up, m.group(0)) for m in _ADDS_UP.finditer(text) if self.adds_up][:1]
+        found += [(self.control, m.group(0)) for m in _CONTROL.finditer(text) if self.control][:1]
+        if self.locked:
+            found += [(self.locked, " ".join(words_of(m.group(0))[:8])) for m in _SET.finditer(text)][:1]
+        for sentence in _SENTENCE.split(text):
+            said = words_of(sentence)
+            for phrase, number in self.says:
+                span = _in_order(said, phrase)
+                if span:
+                    found.append((number, " ".join(said[span[0]:span[1]])))
+        return found
+
+    def _chapters(self, words: list[str]) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        done: set[str] = set()
+        for at, word in enumerate(words):
+            rules = self.chapters.get(word)
+            if not rules:
+                continue
+            near = [w for w in words[max(0, at - PAIR_WITHIN):at] + words[at + 1:at + 1 + PAIR_WITHIN]
+                    if w not in _FUNCTION and not w.isdigit() and w != word]
+            for number, said in rules:
+                if number in done:
+                    continue
+                if _paired(said, forms(word), [forms(w) for w in near]):
+                    done.add(number)
+                    start, end = max(0, at - PAIR_WITHIN), at + 1 + PAIR_WITHIN
+                    found.append((number, " ".join(words[start:end])))
+                    break
+        return found
+
+
+def _acted(term: str, definition: str) -> bool:
+    """Whether the glossary defines a term as something done or had in play, not a thing of the
+    game's vocabulary: a verb ("Draw: 1. To put the top card ...") or a quantity it quotes as its
+    own ("Objects can deal “damage” ...", "an amount of “life”"); not "Target", "Spell", "Card"."""
+    folded = definition.translate(TYPOGRAPHY)
+    return bool(re.match(r"^(?:1\.\s+)?To\s", folded) or re.search(rf'"{re.escape(term)}[,.]?"', folded.lower()))
+
+
+def _paired(said: list[str], term: frozenset[str], near: list[frozenset[str]]) -> bool:
+    """Whether a rule's words hold the term and one of the words near it on the card, within
+    PAIR_WITHIN words of each other."""
+    places = [at for at, w in enumerate(said) if w in term]
+    return any(w in neighbour for at in places for w in said[max(0, at - PAIR_WITHIN):at + 1 + PAIR_WITHIN]
+               for neighbour in near)
+
+
+def _in_order(said: list[str], phrase: list[str]) -> tuple[int, int] | None:
+    """Where the phrase's words stand in order within a few words ("can't attack or block" says
+    "can't block"; "attacks each combat if able", "attacks if able")."""
+    for start, word in enumerate(said):
+        if word not in forms(phrase[0]) and not (phrase[0].endswith("s") and word in forms(phrase[0][:-1])):
+            continue
+        at = start + 1
+        for part in phrase[1:]:
+            while at < len(said) and at < start + len(phrase) + 3 and said[at] not in forms(part):
+                at += 1
+            if at >= len(said) or at >= start + len(phrase) + 3:
+                break
+            at += 1
+        else:
+            return start, at
+    return None
