@@ -289,6 +289,7 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
     events are) only in a trigger event ("becomes blocked", not "its life total becomes 1": 603.2e)."""
     found = []
     triggered, places = events
+    replacing = (vocabulary.glossary.get("replacement effect") or [""])[0]
     said = set(words)
     for term, at, end in vocabulary.named(words):
         if all(word in common for word in words[at:end]):
@@ -304,6 +305,12 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
             numbers = particular.otherwise  # "draw three cards" is no search (701.23d), "next turn" no skip (614.10a)
         if term.origin == "word" and not vocabulary.has_object(term, words, end):
             continue
+        needed = vocabulary.needs.get(term.words)
+        if needed and not forms(needed) & set(words[max(0, at - NEAR):end + NEAR]):
+            continue  # "if able" qualifies casting (118.8c), "another target" damage (115.4)
+        if replacing and term.origin == "word" and is_within(term.numbers[0], replacing) \
+                and "would" not in words[max(0, at - NEAR):at]:
+            continue  # "instead" with no event that would happen: a spell's own condition, no replacement
         if triggered and at not in places and all(n != triggered and is_within(n, triggered) for n in term.numbers):
             continue
         for number in numbers:
@@ -312,6 +319,8 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
             found.append((number, " ".join(words[at:end])))
     return found
 
+
+NEAR = 12  # words: what a quoted word needs beside it is within this many words
 
 AMBIGUOUS = 2  # words that bring more rules than this (after siblings join their parent) say too little
 

@@ -81,8 +81,10 @@ class Vocabulary:
         # A verb the rules quote with its object ("“loses” that ability") is theirs with that object
         # only: "loses flying" removes an ability (113.10), "loses 2 life" does not.
         self.objects: dict[tuple[str, ...], str] = {}
+        self.needs: dict[tuple[str, ...], str] = {}  # quoted words -> the action's word a card must say beside them
         self.templates: list[Template] = []
-        self.together: dict[str, int] = {}  # a rule -> how many groups of its templates a card must match
+        self.together: dict[str, int] = {}
+        self.besides: dict = {}  # (words, rule) -> the action they qualify there  # a rule -> how many groups of its templates a card must match
         one_word: list[tuple[str, Template]] = []  # ("gains", the template "gains [an ability]")
         prose = _prose(self.rules.values())
         for number, record in self.rules.items():
@@ -115,9 +117,26 @@ class Vocabulary:
             elif _CHAPTER.match(number) and record.title:
                 self.chapters[record.title.lower()] = number
                 self._add(record.title, [number], "chapter")
-            for words in dict.fromkeys(q.strip(" .,") for q in _QUOTED.findall(record.text)):
-                if len(words.split()) <= 3:
-                    quoted.setdefault(words, []).append(number)
+                first_word, _, rest = record.title.lower().partition(" ")
+                if first_word.endswith("ing") and rest:  # "Flipping a Coin": a card's "flip a coin", not 710.1a's "flip"
+                    base = first_word[:-3]
+                    self._add((base[:-1] if base[-1:] == base[-2:-1] else base) + " " + rest, [number], "chapter")
+            for sentence in re.split(r"(?<=[.”])\s+(?=[A-Z])", record.text):
+                # a quotation the rules deny ("Neither is “colorless.”") defines nothing; one that
+                # qualifies an action ("to cast a spell “if able,”"; abilities "that refer to damage
+                # require “another target”") is the rule's beside that action's word only
+                opening = sentence.split("“")[0]
+                action = re.search(r"\bto (?!(?:be|see|the|a|an)\b)([a-z]+)(?: (?:a|an|the))? [a-z]+ $", opening)
+                for match in _QUOTED.finditer(sentence):
+                    words = match.group(1).strip(" .,")
+                    around = sentence[max(0, match.start() - 12):match.start()] + sentence[match.end():match.end() + 8]
+                    if len(words.split()) > 3 or re.search(r"\bneither is\b|^ is not\b", around.lower()):
+                        continue
+                    held = quoted.setdefault(words, [])
+                    if number not in held:
+                        held.append(number)
+                    if action:
+                        self.besides.setdefault((words, number), action.group(1))
             for verb, noun in _ITS_OBJECT.findall(record.text):
                 objects.setdefault((verb, number), noun)
             for subtype in _SUBTYPE.findall(record.text):
@@ -144,6 +163,8 @@ class Vocabulary:
             # entering the battlefield; "instead": 614.1a, not 614.8 on regeneration).
             if numbers and len(numbers) <= QUOTED_IN and said and said not in prose and first.get(said) in numbers:
                 self._add(words, [first[said]], "word")
+                if (words, first[said]) in self.besides:
+                    self.needs[tuple(words_of(words))] = self.besides[words, first[said]]
                 if (words, first[said]) in objects:
                     self.objects[tuple(words_of(words))] = objects[words, first[said]]
                 keyword = _keyword_of(first[said])
