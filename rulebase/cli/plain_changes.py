@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import textwrap
+from collections import Counter
 
 from rulebase.cli.plain import label, snip, span_text
 from rulebase.core.errors import bounded
@@ -240,7 +241,7 @@ def changes_between_lines(found) -> list[str]:
 # own changes appendix first; `--summary` one line a section. `--full` is the word diff of whole
 # sections (plain_changes.changes_between_lines).
 
-CONTEXT_WORDS = 4  # words kept on each side of an edit in a changed sentence
+CONTEXT_WORDS = 3  # words kept on each side of an edit in a changed sentence
 _APPENDIX = re.compile(r"changes?\s+from\s+previous", re.IGNORECASE)
 
 
@@ -332,12 +333,17 @@ def reader_lines(found, summary: bool = False, columns: int | None = None) -> li
         if len(short) > 1:  # a list's items edited: in one flow
             lines += _wrap("~ changed: " + " · ".join(windowed(each.ops) for each in short), columns, "  ", "    ")
             changed = [each for each in changed if each not in short]
+        led = None  # the last group's leads: a table's next column edited alike is not listed again
+        above = None  # the new text of the sentence shown last, when it stands alone
         for edit, group in _same_edit(changed):
+            above = group[0].new if len(group) == 1 else None
             if len(group) == 1:
                 lines += _wrap(f"~ {windowed(group[0].ops)}", columns, "  ", "    ")
             else:
-                named = " · ".join(_lead(each.ops) for each in group)
-                lines += _wrap(f"~ {edit} in {len(group)} sentences: {named}", columns, "  ", "    ")
+                named = _leads([_lead(each.ops) for each in group])
+                said = " as above" if named == led else f": {named}"
+                lines += _wrap(f"~ {edit} in {len(group)} sentences{said}", columns, "  ", "    ")
+                led = named
         for each in diffed:
             if each.kind == "changed":
                 continue
@@ -345,8 +351,10 @@ def reader_lines(found, summary: bool = False, columns: int | None = None) -> li
                 lines += _wrap(f"+ {each.new}", columns, "  ", "    ")
             elif len((each.new or each.old).split()) > ITEM_WORDS:
                 sign = "+" if each.kind == "added" else "-"
-                after = f"(after “…{' '.join(each.before.split()[-CONTEXT_WORDS:])}”) " if each.before else ""
+                after = f"(after “…{' '.join(each.before.split()[-CONTEXT_WORDS:])}”) " \
+                    if each.before and each.before != above else ""  # (the line above says where)
                 lines += _wrap(f"{sign} {after}{each.new or each.old}", columns, "  ", "    ")
+                above = each.new
     return lines
 
 
@@ -372,6 +380,12 @@ def _same_edit(changed: list[SentenceChange]) -> list[tuple[str, list[SentenceCh
         else:
             out.append((edit, [each]))
     return out
+
+
+def _leads(leads: list[str]) -> str:
+    """The leads of sentences making one edit, each once, with how often it leads ('(2)')."""
+    counted = Counter(leads)
+    return " · ".join(lead + (f" ({counted[lead]})" if counted[lead] > 1 else "") for lead in counted)
 
 
 def _lead(ops) -> str:

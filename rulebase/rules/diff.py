@@ -150,14 +150,32 @@ def sentence_diff(a: str, b: str) -> list[SentenceChange]:
         if best is not None and similarity(best[1], sentence) >= (0.8 if short else PAIRED):
             pairs[k] = best
             free.remove(best)
+    for k, was in list(pairs.items()):
+        pairs[k] = _joined(was, new[k], free)
     out: list[SentenceChange] = []
     for k, sentence in added:
         was = pairs.get(k)
+        if was and _plain(was[1]) == _plain(sentence):
+            continue  # only the break between its halves differed
         ops = merge_short_equals(word_diff(was[1], sentence)) if was else [DiffOp("insert", "", sentence)]
         out.append(SentenceChange(was[1] if was else None, sentence, ops, new[k - 1] if k else None))
     out += [SentenceChange(sentence, None, [DiffOp("delete", sentence, "")], old[k - 1] if k else None)
             for k, sentence in free]
     return out
+
+
+def _joined(was: tuple[int, str], sentence: str, free: list[tuple[int, str]]) -> tuple[int, str]:
+    """A changed sentence whose old text one release printed as two (a line or page break read
+    as a sentence's end: "... what expectations they" / "can have of the ...") is joined with
+    its unpaired other half when the whole is likelier the new sentence, so the half is not
+    shown again as removed."""
+    k, text = was
+    for other in [r for r in free if r[0] in (k - 1, k + 1)]:
+        whole = f"{other[1]} {text}" if other[0] < k else f"{text} {other[1]}"
+        if similarity(whole, sentence) > similarity(text, sentence):
+            free.remove(other)
+            k, text = min(k, other[0]), whole
+    return k, text
 
 
 def _plain(sentence: str) -> str:
