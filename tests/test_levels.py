@@ -30,6 +30,10 @@ def test_a_question_names_its_level_by_name_or_by_its_event():
     assert level_named("at a Prerelease I saw the top card of my library", table) == "Regular"
     assert level_named("at FRIDAY NIGHT MAGIC my opponent forgot a trigger", table) == "Regular"
     assert level_named("at a Pro Tour Qualifier I drew an extra card", table) == "Competitive"  # the longer name
+    assert level_named("DDLP at Reg REL: GL or just fix the deck?", table) == "Regular"  # judges' shorthand
+    assert level_named("comp REL, drew 8 for the opener", table) == "Competitive"
+    assert level_named("Pro. REL", table) == "Professional"
+    assert level_named("a pro deck at rel", table) is None  # ("pro" names a level only right before "REL")
     assert level_named("the stack", table) is None
     assert level_named("a prerelease, then a competitive REL event", table) is None  # two levels: neither
 
@@ -74,3 +78,15 @@ def test_a_source_filter_reads_no_level(library, monkeypatch):
     assert hits and all(h.id.startswith("ipg:") for h in hits) and read == []
     run_search(library, "at a prerelease I drew an extra card", {}, 3)
     assert len(read) == 1
+
+
+def test_a_named_level_lists_the_documents_that_apply_there_first(library):
+    """The game's rules are the same at every level: a question naming one asks how a tournament
+    handles it, so the tournament documents that apply there lead, the rules in force after them."""
+    hits = run_search(library, "player drew an extra card at competitive REL", {}, 5).hits
+    assert hits[0].id.startswith("ipg:2.3@")  # today's Hidden Card Error, not Looking at Extra Cards
+    hits = run_search(library, "DDLP at Reg REL: GL or just fix the deck?", {}, 5).hits
+    assert hits[0].id.startswith("jar:")
+    hits = run_search(library, "at an RCQ my opponent attacked with a summoning sick creature", {}, 5).hits
+    assert hits[0].id.startswith("ipg:2.5@")  # Game Rule Violation, and beside it the rule it broke:
+    assert any(h.id.startswith("cr:302.6@") for h in hits[:3])  # (the question's term, search/ranking.cover)

@@ -61,6 +61,18 @@ def test_history_spans_2013_to_2025(library):
         assert any(s.change == "changed" and s.diff for s in steps)
 
 
+def test_an_infraction_that_takes_a_retired_ones_number_in_its_category_succeeds_it(library):
+    """January 2016: the IPG replaced 2.3 Drawing Extra Cards with 2.3 Hidden Card Error. One
+    lineage, so a question in the older name finds today's infraction; sections of other
+    categories that reuse a number stay apart (MTR 7.5 Sealed Deck Swap is not today's 7.5)."""
+    steps = history(library.store, "IPG 2.3").lineages[0].steps
+    titles = [s.record.title.replace("—", "-") for s in steps]
+    assert titles[0] == "Game Play Error - Drawing Extra Cards" and steps[0].first == 20130208
+    assert titles[-1] == "Game Play Error - Hidden Card Error" and steps[-1].last >= OPEN_END
+    swap = history(library.store, "MTR 7.5")
+    assert not any("Sealed Deck Swap" in (s.record.title or "") for s in swap.lineages[0].steps)
+
+
 def test_changes_in_a_year_of_one_document(library):
     found = changes_between(library.store, "2024-01-01", "2024-12-31", "ipg", ("section",))
     assert (found.old_release["date"], found.new_release["date"]) == ("2023-11-13", "2024-09-23")

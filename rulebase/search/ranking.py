@@ -37,14 +37,17 @@ def in_rules_order(rid: str) -> list:
 
 
 def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | None = None,
-           now: set[str] = frozenset()) -> list[tuple]:
+           now: set[str] = frozenset(), first: set[str] = frozenset()) -> list[tuple]:
     """Coordination, then source diversity: the n-th hit of one source is scaled by decay**n, so
     one source cannot fill the page (the same question usually has answers in several editions).
     With `now` (the texts in force today, for a question about the present), those come first and
     every other text after them: a question in the present tense asks for the rule a judge would
     cite today, and a superseded text (an older release, the rulebooks, Crystal Keep's summaries)
     is its history, not its answer. A rule's older versions are not lost: the hit shows today's
-    version of its lineage (Searcher's groups), the history one command away."""
+    version of its lineage (Searcher's groups), the history one command away. `first`, the texts
+    in force that govern where the question is asked (a Rules Enforcement Level it names: the
+    tournament documents that apply there), come before the rest of `now`: the game's rules are
+    the same at every level, so a question naming one asks how a tournament handles it."""
     best: dict[str, tuple] = {}
     for rid, score, matched in found:  # a heading and its lead child collapse into one hit
         score *= coordination(matched, word_terms, weights)
@@ -58,7 +61,8 @@ def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | Non
         n = per_source.get(source, 0)
         per_source[source] = n + 1
         rescored.append((score * SAME_SOURCE_DECAY ** n, rid, matched))
-    rescored.sort(key=lambda r: (bool(now) and r[1] not in now, -r[0], in_rules_order(r[1])))
+    rescored.sort(key=lambda r: (bool(now) and r[1] not in now, bool(first) and r[1] not in first, -r[0],
+                                 in_rules_order(r[1])))
     return [(rid, score, matched) for score, rid, matched in rescored]
 
 

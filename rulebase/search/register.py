@@ -116,7 +116,10 @@ LEVELS = ("Regular", "Competitive", "Professional")
 PROGRAMS_TITLE = ("rules enforcement levels of programs",)  # the title of MTR Appendix F
 # a row: the program, then its level, a footnote's star and a parenthesis ("(Competitive recommended)")
 _ROW = re.compile(rf"(.+?)\s*\*?\s+({'|'.join(LEVELS)})\*?(?:\s*\([^)]*\))?(?=\s|$)")
-_NAMED_LEVEL = re.compile(rf"\b({'|'.join(LEVELS)})\s+(?:rel|rules\s+enforcement)\b", re.I)
+# judges' shorthand for the levels ("Reg REL", "Comp REL", "Pro REL"), named only before "REL"
+SHORT_LEVELS = {"reg": "Regular", "comp": "Competitive", "pro": "Professional"}
+_NAMED_LEVEL = re.compile(rf"\b({'|'.join(LEVELS)})\s+(?:rel|rules\s+enforcement)\b"
+                          rf"|\b({'|'.join(SHORT_LEVELS)})\.?\s+rel\b", re.I)
 # The document that does not apply at a level: the IPG and DIPG below Competitive, the JAR above.
 NOT_AT = {"Regular": ("ipg", "dipg"), "Competitive": ("jar",), "Professional": ("jar",)}
 
@@ -140,7 +143,7 @@ def level_named(question: str, table: dict[str, str]) -> str | None:
     stay full evidence: made weak, as capitalised names are, they no longer told the searcher's
     register.py that the question is a tournament's, and the game's rules came first.)"""
     text = f" {_words(question)} "
-    named = {m[1].capitalize() for m in _NAMED_LEVEL.finditer(question)}
+    named = {m[1].capitalize() if m[1] else SHORT_LEVELS[m[2].lower()] for m in _NAMED_LEVEL.finditer(question)}
     for program in sorted(table, key=len, reverse=True):
         if f" {program} " in text:
             named.add(table[program])

@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from math import log
 from operator import itemgetter
 from pathlib import Path
 
@@ -200,6 +199,11 @@ class Searcher(QueryTerms):
             for docnum in self.scorer.whole(field, title, TITLE_SLACK) & scores.keys():
                 if not now_first or current(docnum):
                     scores[docnum] *= TITLE_FACTOR
+        if scores and said and not phrases:  # (a player's phrase for a section's title names it too:
+            current = self.in_force(today())  # "drew an extra card", the Hidden Card Error)
+            for docnum in self._titled_by(said) & scores.keys():
+                if not now_first or current(docnum):
+                    scores[docnum] *= TITLE_FACTOR
         # The pool re-ranked below does not depend on --limit (up to POOL), so a longer list
         # starts with the shorter one.
         pool = max(POOL, limit) + len(numbers or ())
@@ -235,7 +239,13 @@ class Searcher(QueryTerms):
             digital = set() if self.parlance.asks_digital(typed_text) else self._digital
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                    if current(docnum) and docnum not in digital and docnum not in apart}
-        ranked = rerank(pooled, word_terms, rarity, now)
+        first: set[str] = set()
+        if now and apart:  # (a named level: the documents that apply there lead; read from the
+            # words alone, register.py, the same lead cost 6 of 46 real game questions their rule)
+            tournament = self.register.tournament
+            first = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
+                     if rid in now and docnum in tournament}
+        ranked = rerank(pooled, word_terms, rarity, now, first)
         if tokens and top:  # each rare rules term the question names shows its rule near the top
             terms = self.concepts.aspects(tokens, lambda t: self._df("text", t), self.reader.doc_count_all())
             # (a question about older rules and its one term: the term's rules are today's and their
@@ -419,22 +429,6 @@ class Searcher(QueryTerms):
                     better = last[docnum] > last[kept] or (last[docnum] == last[kept] and docnum < kept)
                 best[g] = (docnum if better else kept, max(score, held[1]))
         return sorted(best.values(), key=itemgetter(1), reverse=True)[:pool], total
-
-    def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:
-        """Which of the query's word terms each pooled hit contains (for coordination and
-        highlighting)."""
-        matched: dict[int, set] = {docnum: set() for docnum in docnums}
-        for field, token in pairs:
-            postings = self.scorer.postings(field, token)
-            for docnum in postings.ids if postings else ():
-                if docnum in matched:
-                    matched[docnum].add((field, token))
-        return matched
-
-    def _rarity(self, word_terms: list[set]) -> list[float]:
-        """Each query word's idf (BM25's), by its most common spelling among the fields."""
-        count, df = self.reader.doc_count_all(), self._df
-        return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]
 
     def docmeta(self):
         """Each document's group number and days in force (DOCMETA), read once per searcher."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from math import log
 
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.scorer import Clause
@@ -196,3 +197,25 @@ class QueryTerms:
     def _spans(self, field: str, text: str) -> Iterator[tuple[str, int, int]]:
         """The tokens of `text` as `field` analyses it, with their character spans, read lazily."""
         return ((t.text, t.startchar, t.endchar) for t in self.analyzers[field](text, chars=True))
+
+    def _titled_by(self, said: list[tuple[str, str]]) -> set[int]:
+        """The documents whose title holds what a player's phrase of several words means."""
+        clauses = [Clause("title", toks, 1.0) for _, means in said
+                   if " " in means and len(toks := tuple(self._tokens("title", means))) > 1]
+        return set(self.scorer.score(clauses)) if clauses else set()
+
+    def _matched(self, docnums: list[int], pairs: set) -> dict[int, set]:
+        """Which of the query's word terms each pooled hit contains (for coordination and
+        highlighting)."""
+        matched: dict[int, set] = {docnum: set() for docnum in docnums}
+        for field, token in pairs:
+            postings = self.scorer.postings(field, token)
+            for docnum in postings.ids if postings else ():
+                if docnum in matched:
+                    matched[docnum].add((field, token))
+        return matched
+
+    def _rarity(self, word_terms: list[set]) -> list[float]:
+        """Each query word's idf (BM25's), by its most common spelling among the fields."""
+        count, df = self.reader.doc_count_all(), self._df
+        return [log(count / (max((df(f, t) for f, t in terms), default=0) + 1)) + 1 for terms in word_terms]

@@ -317,10 +317,30 @@ def _same_heading(releases: list[list[Record]], ids: list[list[int]]) -> list[li
         seen = set().union(*out) if out else set()
         for k, (record, lid) in enumerate(zip(sections, mine, strict=True)):
             old = before.get((record.id, fold_space(record.title or "").lower()))
+            if old is None:
+                old = before.get((record.id, _category(record.title)))
             if lid not in seen and old is not None and old not in taken:
                 alias[found[k]] = old
                 mine[k] = old
                 taken.add(old)
         out.append(mine)
         before = {(r.id, fold_space(r.title or "").lower()): lid for r, lid in zip(sections, mine, strict=True)}
+        before.update({(r.id, _category(r.title)): lid for r, lid in zip(sections, mine, strict=True)
+                       if _category(r.title)})
     return out
+
+
+_CATEGORY = re.compile(r"^(.+?)\s+[-–—]\s+\S")
+
+
+def _category(title: str | None) -> str:
+    """The category an IPG infraction's title names before its dash ('Game Play Error' of 'Game
+    Play Error — Hidden Card Error'), '' for a title without one. An infraction that takes the
+    number of one the release before retired, in the same category, is its successor: the
+    January 2016 IPG replaced 2.3 Drawing Extra Cards (a Game Loss) with 2.3 Hidden Card Error
+    (a Warning), and a judge asking about an extra card drawn wants today's infraction with
+    its former name beside it. Measured over every release of the MTR, IPG and JAR: that is the
+    one section so joined (a number retired and taken again at once with another title
+    happens five times, four of them outside any such category)."""
+    found = _CATEGORY.match(fold_space(title or ""))
+    return "\0" + found.group(1).lower() if found else ""
