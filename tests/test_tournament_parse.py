@@ -400,3 +400,19 @@ def test_an_mtr_of_9500_short_sections_reads_every_one_with_its_own_id():
     sections = [r for r in got.records if r.kind == "section"]
     assert len(sections) == 9_500 and len({r.id for r in sections}) == 9_500
     assert (sections[-1].id, sections[-1].text) == ("mtr:96.95", "x 9499")
+
+
+def test_a_list_copied_row_by_row_is_the_list_read_column_by_column():
+    """A copy of the PDF's text reads the two-column lists row by row, a wrapped item split
+    across rows and the next heading glued to the last row: the same lists, the same version.
+    A card moved from one list to the next is a change."""
+    from rulebase.ingest.tournament.timeline import _as_compared
+
+    columns = ("Sets:\n\n\u2022 Mirrodin\n\n\u2022 Darksteel\n\n\u2022 Avatar: The Last Airbender\n\n"
+               "\u2022 Kaladesh\n\nBanned:\n\n\u2022 Ponder\n\nRestricted:\n\n\u2022 Brainstorm")
+    rows = ("Sets:\n\n\u2022 Mirrodin \u2022 Avatar: The Last\n\n\u2022 Darksteel Airbender \u2022 Kaladesh "
+            "Banned:\n\n\u2022 Ponder Restricted:\n\n\u2022 Brainstorm")
+    moved = columns.replace("Ponder\n\nRestricted:\n\n\u2022 Brainstorm", "Brainstorm\n\nRestricted:\n\n\u2022 Ponder")
+    assert _as_compared(columns) == _as_compared(rows)
+    assert _as_compared(moved) != _as_compared(columns)
+    assert _as_compared("A player may draw.") != _as_compared("A draw player may.")  # (no list: as written)

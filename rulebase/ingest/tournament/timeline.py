@@ -219,7 +219,7 @@ def _versions(sid: str, releases: list[list[Record]], dates: list[str]) -> list[
     sample: dict[tuple, Record] = {}
     for n, records in enumerate(releases):
         for record in records:
-            key = (record.id, record.kind, fold_space(record.title or ""), fold_space(record.text))
+            key = (record.id, record.kind, fold_space(record.title or ""), _as_compared(record.text))
             runs.setdefault(key, []).append(n)
             sample.setdefault(key, record)
     at: list[dict[str, Record]] = [{} for _ in releases]  # per release: local id -> version
@@ -259,6 +259,28 @@ def _versions(sid: str, releases: list[list[Record]], dates: list[str]) -> list[
     _lineage(sid, releases, at, versions)
     versions.sort(key=lambda v: v.order)
     return versions
+
+
+_BULLET = "\u2022"
+
+
+def _as_compared(text: str) -> str:
+    """A section's words as two releases are compared; each bulleted list, as the words it holds
+    in any order, up to the heading of the next list (a line ending in a colon before a bullet).
+    The PDF sets the MTR's format lists (its sets, its banned cards) in two columns: read from the
+    PDF's layout they come column by column; from a copy of its text, row by row, with an item
+    the column wrapped split across two rows ('• Magic 2010 core set • Avatar: The Last' / '•
+    Zendikar Airbender') and the next list's heading glued to the last row: the same release, the
+    same lists. A card moved from one list to the next (banned to restricted) still changes them."""
+    if _BULLET not in text:
+        return fold_space(text)
+    flat = fold_space(text)
+    head, _, lists = flat.partition(_BULLET)
+    parts = _LIST_HEADING.split(_BULLET + lists)
+    return " | ".join([head.strip(), *(" ".join(sorted(part.replace(_BULLET, " ").split())) for part in parts)])
+
+
+_LIST_HEADING = re.compile(rf":\s*(?={_BULLET})")
 
 
 def _resolve(ref: Ref, numbers: dict[str, Record], sid: str, when: str) -> Ref:
