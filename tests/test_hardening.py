@@ -1,7 +1,9 @@
 """Crashes, concurrency, corruption and read-only directories: the index is never lost.
 
-Every test works on its own copy of the session's real index (conftest.py), through real
-subprocesses (`python -m rulebase`), because kills and locks only mean something across processes.
+Every test works on its own copy of an index, through real subprocesses (`python -m rulebase`),
+because kills and locks only mean something across processes: the session's real index
+(conftest.py) where a test kills a build in its middle, else a one-document corpus's (`small`),
+whose rebuilds take seconds.
 """
 
 import json
@@ -21,12 +23,15 @@ from typer.testing import CliRunner
 from rulebase.cli.app import app
 
 FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 
-def _env(user: Path) -> dict:
+def _env(user: Path, corpus: Path | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "RULEBASE_INDEX"}
     env.update(RULEBASE_USER_CORPUS=str(user), NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1")
+    if corpus is not None:
+        env["RULEBASE_CORPUS"] = str(corpus)
     return env
 
 
@@ -34,8 +39,9 @@ def _cmd(index: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "rulebase", "--index", str(index), *args]
 
 
-def _run(index: Path, user: Path, *args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(_cmd(index, *args), env=_env(user), capture_output=True, text=True, timeout=300, **kw)
+def _run(index: Path, user: Path, *args: str, corpus: Path | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(_cmd(index, *args), env=_env(user, corpus), capture_output=True, text=True, timeout=300,
+                          **kw)
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +61,36 @@ def built(index_dir, tmp_path_factory):
 def index(built, tmp_path):
     copy = tmp_path / "index"
     shutil.copytree(built[0], copy)
+    return copy
+
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A corpus of one document (the 2008 Comprehensive Rules) and its index: for the tests whose
+    every step is a full rebuild (concurrent builds, rebuilds during reads, damage repaired),
+    which mean the same on any corpus. On the real corpus each rebuild took one to two minutes of
+    CPU, and these five tests about fifteen minutes; here a build takes about four seconds. A
+    kill at a random point stays on the real index (test_sigkill_...), whose build is long enough
+    to be killed in the middle."""
+    root = tmp_path_factory.mktemp("small")
+    corpus, user = root / "corpus", root / "no-user-docs"
+    corpus.mkdir()
+    shutil.copy(ROOT / "corpus" / "comprules-2008-10-01.txt", corpus)
+    manifest = (ROOT / "corpus" / "sources.toml").read_text(encoding="utf-8")
+    [block] = [b for b in manifest.split("[[source]]")[1:] if '"comprules-2008-10-01.txt"' in b]
+    (corpus / "sources.toml").write_text("[[source]]" + block, encoding="utf-8")
+    baseline = _run(root / "index", user, "lookup", "502.83a", "--json", corpus=corpus)
+    assert baseline.returncode == 0, baseline.stderr
+    search = _run(root / "index", user, "search", "damage prevention", "--json", corpus=corpus)
+    assert search.returncode == 0 and json.loads(search.stdout)["hits"], search.stderr
+    return root / "index", user, baseline.stdout, search.stdout, corpus
+
+
+@pytest.fixture
+def small_index(small, tmp_path):
+    copy = tmp_path / "index"
+    shutil.copytree(small[0], copy)
     return copy
 
 
@@ -100,13 +136,14 @@ def test_killed_rebuild_of_a_stale_index_is_redone_on_next_use(built, index, tmp
     assert not [n for n in _state(index)[1] if n.startswith(".building-")]
 
 
-def test_concurrent_searches_during_a_rebuild_all_succeed_alike(built, index):
-    _, user, _, search = built
-    builder = subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user),
+def test_concurrent_searches_during_a_rebuild_all_succeed_alike(small, small_index):
+    _, user, _, search, corpus = small
+    index = small_index
+    builder = subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user, corpus),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     outputs = []
     while builder.poll() is None or len(outputs) < 8:
-        readers = [subprocess.Popen(_cmd(index, "search", "damage prevention", "--json"), env=_env(user),
+        readers = [subprocess.Popen(_cmd(index, "search", "damage prevention", "--json"), env=_env(user, corpus),
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
         outputs += [(r.wait(), *r.communicate()) for r in readers]
     assert builder.wait() == 0
@@ -115,17 +152,18 @@ def test_concurrent_searches_during_a_rebuild_all_succeed_alike(built, index):
     assert {err for _, _, err in outputs} == {""}
 
 
-def test_two_concurrent_builds_do_not_corrupt_anything(built, index):
-    _, user, baseline, _ = built
-    procs = [subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user), stdout=subprocess.PIPE,
+def test_two_concurrent_builds_do_not_corrupt_anything(small, small_index):
+    _, user, baseline, _, corpus = small
+    index = small_index
+    procs = [subprocess.Popen(_cmd(index, "index", "build", "--json"), env=_env(user, corpus), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
     results = [(p.wait(), *p.communicate()) for p in procs]
     assert [rc for rc, _, _ in results] == [0, 0], results
     current, names = _state(index)
-    assert json.loads(_run(index, user, "index", "status", "--json").stdout)["current"] is True
+    assert json.loads(_run(index, user, "index", "status", "--json", corpus=corpus).stdout)["current"] is True
     assert not [n for n in names if n.startswith(".building-")]
     assert len([n for n in names if n.startswith("gen-")]) <= 2
-    assert _run(index, user, "lookup", "502.83a", "--json").stdout == baseline
+    assert _run(index, user, "lookup", "502.83a", "--json", corpus=corpus).stdout == baseline
 
 
 def _whoosh_file(index: Path, suffix: str) -> Path:
@@ -143,9 +181,11 @@ def _truncate(path: Path) -> None:
     (lambda ix: (ix / (ix / "CURRENT").read_text().strip() / "records.db").write_bytes(b"garbage" * 100),
      "records.db is not an SQLite database"),
 ])
-def test_a_damaged_index_is_reported_in_one_line_and_rebuilt(built, index, damage, expect, monkeypatch):
-    _, user, baseline, _ = built
+def test_a_damaged_index_is_reported_in_one_line_and_rebuilt(small, small_index, damage, expect, monkeypatch):
+    _, user, baseline, _, corpus = small
+    index = small_index
     monkeypatch.setenv("RULEBASE_USER_CORPUS", str(user))
+    monkeypatch.setenv("RULEBASE_CORPUS", str(corpus))
     damage(index)
     result = runner.invoke(app, ["--index", str(index), "lookup", "502.83a"])
     assert result.exit_code == 0
@@ -158,13 +198,14 @@ def test_a_damaged_index_is_reported_in_one_line_and_rebuilt(built, index, damag
     assert (again.exit_code, again.stdout, again.stderr) == (0, baseline, "")
 
 
-def test_a_deleted_generation_is_rebuilt(built, index):
-    _, user, baseline, _ = built
+def test_a_deleted_generation_is_rebuilt(small, small_index):
+    _, user, baseline, _, corpus = small
+    index = small_index
     shutil.rmtree(index / (index / "CURRENT").read_text().strip())
-    answer = _run(index, user, "lookup", "502.83a")
+    answer = _run(index, user, "lookup", "502.83a", corpus=corpus)
     assert (answer.returncode, answer.stdout.splitlines()[0]) == (0, "cr2008 502.83a")
     assert answer.stderr.startswith(f"warning: the index at {index} is damaged (its CURRENT pointer names")
-    assert _run(index, user, "lookup", "502.83a", "--json").stdout == baseline
+    assert _run(index, user, "lookup", "502.83a", "--json", corpus=corpus).stdout == baseline
 
 
 # -- read-only directories: run as an unprivileged user when we are root (root ignores modes) ----
