@@ -38,6 +38,20 @@ source = "CR 509"
 [[digital]]
 say = ["mtg arena", "mtgo"]
 source = "the DMTR's title"
+
+[[abbreviation]]
+say = ["GL"]
+means = "game loss"
+source = "IPG 1.1"
+
+[[abbreviation]]
+say = ["DQ"]
+means = "disqualification"
+source = "IPG 1.1"
+
+[[tournament]]
+say = ["game loss", "decklist"]
+source = "IPG 1.1, MTR 2.7"
 '''
 
 
@@ -71,6 +85,19 @@ def test_the_longest_phrase_wins_and_phrases_do_not_overlap(parlance):
 def test_digital_words_name_digital_play(parlance):
     assert parlance.asks_digital("a disconnect on MTG Arena")
     assert parlance.asks_digital("on mtgo") and not parlance.asks_digital("at a paper event")
+
+
+def test_tournament_words_name_a_tournament_question(parlance):
+    assert parlance.asks_tournament("is that a game loss?") and parlance.asks_tournament("my DECKLIST was wrong")
+    assert not parlance.asks_tournament("several judges disagreed: does the aura target?")  # (no tournament word)
+    assert parlance.spell_out("DQ or GL?")[0] == "disqualification or game loss?"
+
+
+def test_a_question_in_the_tournaments_words_is_answered_by_them_first(library):
+    """'warning', 'game loss': only the tournament documents speak so; the rules in force follow."""
+    hits = run_search(library, "my opponent forgot a trigger twice, do they get a warning", {}, 5).hits
+    assert hits[0].id.split(":", 1)[0] in ("ipg", "jar", "mtr")
+    assert any(h.id.startswith("ipg:2.1@") for h in hits[:3])  # Missed Trigger
 
 
 def test_no_file_is_an_empty_vocabulary(tmp_path):

@@ -1,10 +1,11 @@
 """The words people use for the documents' words: corpus/vocabulary.toml, read and applied to a query.
 
 The rules never abbreviate and seldom speak as players do ("HCE", "blink", "said go"); the file
-says, entry by entry and with its source, which of the documents' words each stands for. Three
+says, entry by entry and with its source, which of the documents' words each stands for. Four
 kinds (the file's header says more): an abbreviation is replaced by what it stands for, a
-player's phrase gains the documents' words as its alternatives, and a digital word makes a
-question one about MTG Arena or Magic Online. Pure text: the searcher decides what a word's
+player's phrase gains the documents' words as its alternatives, a digital word makes a
+question one about MTG Arena or Magic Online, and a tournament word one about how a tournament
+handles it. Pure text: the searcher decides what a word's
 alternatives score (Searcher.search), this module only finds them.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from rulebase.core.errors import ManifestError
 
 VOCABULARY_FILE = "vocabulary.toml"
-KINDS = ("abbreviation", "phrase", "digital")
+KINDS = ("abbreviation", "phrase", "digital", "tournament")
 _EDGE_BEFORE, _EDGE_AFTER = r"(?<![\w'’/-])", r"(?![\w'’/-])"
 
 
@@ -104,6 +105,12 @@ class Parlance:
         return any(pattern.search(text) for _, pattern in self._patterns("digital", text))
 
 
+    def asks_tournament(self, text: str) -> bool:
+        """Whether the text names what only the tournament documents speak of (a penalty, an
+        infraction, a decklist): such a question asks how a tournament handles it."""
+        return any(pattern.search(text) for _, pattern in self._patterns("tournament", text))
+
+
 def load_parlance(path: Path | None) -> Parlance:
     """The vocabulary file's entries, shape-checked; an empty Parlance when there is no file (a
     corpus of the user's own, a test's small corpus)."""
@@ -124,7 +131,7 @@ def load_parlance(path: Path | None) -> Parlance:
             problem = (
                 "'say' must be a list of words" if not isinstance(say, list) or not say
                 or not all(isinstance(w, str) and w.strip() for w in say) else
-                "'means' must be words" if kind != "digital" and (not isinstance(means, str) or not means.strip()) else
+                "'means' must be words" if kind not in ("digital", "tournament") and (not isinstance(means, str) or not means.strip()) else
                 "'source' must say where the reading comes from" if not isinstance(source, str) or not source.strip()
                 else None)
             if problem:

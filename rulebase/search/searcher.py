@@ -240,8 +240,9 @@ class Searcher(QueryTerms):
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                    if current(docnum) and docnum not in digital and docnum not in apart}
         first: set[str] = set()
-        if now and apart:  # (a named level: the documents that apply there lead; read from the
-            # words alone, register.py, the same lead cost 6 of 46 real game questions their rule)
+        if now and (apart or self.parlance.asks_tournament(text)):  # (a named level, or a penalty, an
+            # infraction: the tournament documents that apply lead; read from the register of the words
+            # alone, register.py, the same lead cost 6 of 46 real game questions their rule)
             tournament = self.register.tournament
             first = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                      if rid in now and docnum in tournament}
