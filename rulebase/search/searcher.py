@@ -187,13 +187,10 @@ class Searcher(QueryTerms):
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
         # (a question naming a Rules Enforcement Level is a tournament's, whatever its other words)
-        # (a penalty, an infraction named: the tournament documents answer, search/parlance.py)
-        named_tournament = bool(apart) or self.parlance.asks_tournament(text)
-        if now_first and scores:
+        if now_first and scores and (apart or self._in_tournament_words(text, word_terms, weights)):
             tournament = self.register.tournament  # their sections first (search/register.py)
-            asks_tournament = named_tournament or self._in_tournament_words(text, word_terms, weights)
-            for docnum in scores:  # (the other body's texts count at half, either way: the IPG's long
-                if (docnum not in tournament) == asks_tournament:  # sections hold many of the game's words)
+            for docnum in scores:
+                if docnum not in tournament:
                     scores[docnum] *= OTHER_BODY_FACTOR
         field = "title_hu" if lang == "hu" else "title"
         title = tuple(self._tokens(field, text))  # (as respelled: "legnd rule" is "legend rule")
@@ -243,8 +240,9 @@ class Searcher(QueryTerms):
             now = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                    if current(docnum) and docnum not in digital and docnum not in apart}
         first: set[str] = set()
-        if now and named_tournament:  # (the tournament documents that apply lead; read from the
-            # register of the words alone, register.py, the same lead cost 6 of 46 real game questions)
+        if now and (apart or self.parlance.asks_tournament(text)):  # (a named level, or a penalty, an
+            # infraction: the tournament documents that apply lead; read from the register of the words
+            # alone, register.py, the same lead cost 6 of 46 real game questions their rule)
             tournament = self.register.tournament
             first = {rid for (docnum, _), (rid, _, _) in zip(top, pooled, strict=True)
                      if rid in now and docnum in tournament}
