@@ -42,14 +42,16 @@ EN_FUNCTION = frozenset([
     "works", "mean", "means", "explain", "question", "get", "gets", "just", "also", "really",
     "don't", "didn't", "won't", "isn't", "aren't", "wasn't", "weren't", "haven't",
     "hasn't", "wouldn't", "shouldn't", "couldn't",
-    "under", "against", "versus", "vs",
+    "under", "against", "versus", "vs", "stuff",
 ])
 # ("under", "against", "versus": a question's prepositions of place and comparison set cards or
 # rules side by side, "Urza's Saga under Blood Moon", "suspend versus cast". The rules say "under"
 # in "under its owner's control", whose "control" carries the rule; scored, "under" listed every
 # "puts it onto the battlefield under their control" above 305.7 for that question. "before",
 # "after", "during" and "until" stay words: the rules' timing. Measured: the judged sets and the
-# real questions level.)
+# real questions level. "stuff" names nothing; read as a word, the six older texts that say it
+# (the 4th Edition's "Other Cool Stuff") made "can I write stuff down during my match" a
+# question about older rules.)
 FUNCTION = {"hu": HU_FUNCTION, "en": EN_FUNCTION}
 NAMES = {"hu": "Hungarian", "en": "English"}
 # Light verbs: in a question they carry the sentence, not its rules topic ("the player who goes
