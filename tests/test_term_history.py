@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rulebase.search import language
 from rulebase.search.question import split_query
+from rulebase.search.request import run_search
 
 
 def _asks_old(library, question: str) -> bool:
@@ -28,3 +29,14 @@ def test_words_of_many_versions_of_one_tournament_section_are_no_old_terms(libra
     held, current = library.searcher.history.rules_holding("text", "forgot")
     documents = len(library.searcher.scorer.postings("text", "forgot").ids)
     assert current > 0 and held < documents  # versions of one rule count once
+
+
+def test_two_words_only_older_rules_say_side_by_side_ask_about_them(library):
+    """Each of "damage", "prevention", "step" is a word of today's rules; "prevention step" is the
+    4th and 5th Editions' (25 rules say it, none in force). A phrase fewer older rules say is how
+    players still talk ("upkeep phase", 11), not a question about the past."""
+    assert _asks_old(library, "damage prevention step")
+    assert not _asks_old(library, "what can I do during my upkeep phase")
+    assert not _asks_old(library, "can I write stuff down during my match")  # ("stuff": a function word)
+    results = run_search(library, "damage prevention step", {}, 5)
+    assert not results.now or results.hits[0].id not in results.now  # the older rules answer first

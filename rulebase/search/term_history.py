@@ -16,10 +16,12 @@ from functools import cache
 
 from rulebase.core.eras import today
 from rulebase.core.records import fold_accents as fold
-from rulebase.index.scorer import Scorer
+from rulebase.index.scorer import Clause, Scorer
 
 RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
 OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
+OLD_PAIR_WORDS = 12  # the question's first words read for a two-word term of older rules
+OLD_PAIR_MIN = 20  # ... which older rules say this often
 
 
 class TermHistory:
@@ -74,7 +76,32 @@ class TermHistory:
                 if held >= OLD_TERM_MIN and current <= held // share \
                         and token not in self._current_glossary_words(texts):
                     return True
+        return not in_older_words and self._old_pair(words, word_terms)
+
+    def _old_pair(self, words: list[str], word_terms: list[set]) -> bool:
+        """Whether two of the question's words side by side are a term only older rules say: "the
+        damage prevention step" of the 4th and 5th Editions, each of whose words the rules in force
+        still use. Read for the first OLD_PAIR_WORDS words (a short question names a term; each
+        pair costs a phrase lookup)."""
+        tokens = [next((t for f, t in terms if f == "text"), None) if word.islower() else None
+                  for word, terms in zip(words[:OLD_PAIR_WORDS], word_terms, strict=False)]
+        for first, second in zip(tokens, tokens[1:], strict=False):
+            if first is None or second is None or first == second:
+                continue
+            held, current = self._phrase_holding((first, second))
+            if held >= OLD_PAIR_MIN and current <= held // 20:
+                return True
         return False
+
+    def _phrase_holding(self, tokens: tuple[str, ...]) -> tuple[int, int]:
+        """rules_holding for words side by side."""
+        group, first, last = self._docmeta()
+        held, current, now = set(), set(), today()
+        for docnum in self.scorer.score([Clause("text", tokens, 1.0, slop=1)]):  # (1: side by side)
+            held.add(group[docnum])
+            if first[docnum] <= now <= last[docnum]:
+                current.add(group[docnum])
+        return len(held), len(current)
 
     def rules_holding(self, field: str, token: str) -> tuple[int, int]:
         """How many rules hold the term in some version, and how many in a version in force now:
