@@ -37,6 +37,7 @@ def test_two_words_only_older_rules_say_side_by_side_ask_about_them(library):
     players still talk ("upkeep phase", 11), not a question about the past."""
     assert _asks_old(library, "damage prevention step")
     assert not _asks_old(library, "what can I do during my upkeep phase")
+    assert not _asks_old(library, "clone copy transformed double-faced card")  # (a rule in force says it)
     assert not _asks_old(library, "can I write stuff down during my match")  # ("stuff": a function word)
     results = run_search(library, "damage prevention step", {}, 5)
     assert not results.now or results.hits[0].id not in results.now  # the older rules answer first
