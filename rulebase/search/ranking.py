@@ -46,8 +46,9 @@ def rerank(found: list[tuple], word_terms: list[set], weights: list[float] | Non
     is its history, not its answer. A rule's older versions are not lost: the hit shows today's
     version of its lineage (Searcher's groups), the history one command away. `first`, the texts
     in force that govern where the question is asked (a Rules Enforcement Level it names: the
-    tournament documents that apply there), come before the rest of `now`: the game's rules are
-    the same at every level, so a question naming one asks how a tournament handles it."""
+    tournament documents that apply there; a penalty or an infraction: the tournament documents),
+    come before the rest of `now`: the game's rules are the same at every level, so a question
+    naming one asks how a tournament handles it."""
     best: dict[str, tuple] = {}
     for rid, score, matched in found:  # a heading and its lead child collapse into one hit
         score *= coordination(matched, word_terms, weights)
