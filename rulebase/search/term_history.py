@@ -99,13 +99,7 @@ class TermHistory:
 
     def _phrase_holding(self, tokens: tuple[str, ...]) -> tuple[int, int]:
         """rules_holding for words side by side."""
-        group, first, last = self._docmeta()
-        held, current, now = set(), set(), today()
-        for docnum in self.scorer.score([Clause("text", tokens, 1.0, slop=1)]):  # (1: side by side)
-            held.add(group[docnum])
-            if first[docnum] <= now <= last[docnum]:
-                current.add(group[docnum])
-        return len(held), len(current)
+        return self._rules_of(self.scorer.score([Clause("text", tokens, 1.0, slop=1)]))  # (1: side by side)
 
     def rules_holding(self, field: str, token: str) -> tuple[int, int]:
         """How many rules hold the term in some version, and how many in a version in force now:
@@ -113,10 +107,14 @@ class TermHistory:
         reworded it. Counted by document, a term of the tournament documents' newest release
         ("forgot", "remind") read as a term of older rules: each IPG section has up to twenty
         versions, of which one is in force."""
-        group, first, last = self._docmeta()
         postings = self.scorer.postings(field, token)
+        return self._rules_of(postings.ids if postings else ())
+
+    def _rules_of(self, docnums) -> tuple[int, int]:
+        """How many rules (groups) the documents are versions of, and how many of those in force now."""
+        group, first, last = self._docmeta()
         held, current, now = set(), set(), today()
-        for docnum in postings.ids if postings else ():
+        for docnum in docnums:
             held.add(group[docnum])
             if first[docnum] <= now <= last[docnum]:
                 current.add(group[docnum])

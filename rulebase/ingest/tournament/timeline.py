@@ -346,9 +346,11 @@ def _same_heading(releases: list[list[Record]], ids: list[list[int]]) -> list[li
                 mine[k] = old
                 taken.add(old)
         out.append(mine)
-        before = {(r.id, fold_space(r.title or "").lower()): lid for r, lid in zip(sections, mine, strict=True)}
-        before.update({(r.id, _category(r.title)): lid for r, lid in zip(sections, mine, strict=True)
-                       if _category(r.title)})
+        before = {}
+        for r, lid in zip(sections, mine, strict=True):
+            before[(r.id, fold_space(r.title or "").lower())] = lid
+            if category := _category(r.title):
+                before[(r.id, category)] = lid
     return out
 
 
