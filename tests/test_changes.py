@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from rulebase.cli.plain_changes import diff_text
 from rulebase.cli.render_changes import render_changes, render_diff
+from rulebase.cli.views.plain_changes import diff_text
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.rules.changes import changes, changes_json, diff_refs, record_diff_json, resolve, term_diffs
 from rulebase.rules.diff import DiffOp

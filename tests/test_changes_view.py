@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rulebase.cli.app import app
-from rulebase.cli.plain_changes import diff_pieces, ordered, reader_lines
+from rulebase.cli.views.plain_changes import diff_pieces, ordered, reader_lines
 from rulebase.rules.diff import ITEM_WORDS, sentence_diff
 from rulebase.rules.history import changes_between
 

@@ -228,7 +228,7 @@ def test_lookup_full_reaches_the_library(index_dir):
     full = runner.invoke(app, ["--index", str(index_dir), "lookup", "502.83a", "--full"])
     assert compact.exit_code == full.exit_code == 0
     assert full.stdout.startswith("cr2008 502.83a\n")
-    from rulebase.cli.plain import lookup_lines
+    from rulebase.cli.views.plain import lookup_lines
     from rulebase.library import Library
     from rulebase.rules.lookup import lookup
 

@@ -11,9 +11,9 @@ import re
 import pytest
 
 from rulebase.cli.console import SafeConsole
-from rulebase.cli.plain import lookup_lines
 from rulebase.cli.render import render_lookup
-from rulebase.cli.views import dumps, lookup_json
+from rulebase.cli.views.plain import lookup_lines
+from rulebase.cli.views.shapes import dumps, lookup_json
 from rulebase.core.records import fold_space
 from rulebase.rules.lookup import lookup
 

@@ -180,7 +180,7 @@ def test_changes(index_dir):
 
 def test_an_insertion_after_the_last_equal_word_keeps_its_space():
     """'"mana burn."{+See rule 300.3.+}': the space before the new words was only in the newer text."""
-    from rulebase.cli.plain_changes import diff_text
+    from rulebase.cli.views.plain_changes import diff_text
     from rulebase.rules.diff import word_diff
 
     assert diff_text(word_diff('called "mana burn."', 'called "mana burn." See rule 300.3.')) == (

@@ -164,7 +164,7 @@ def test_an_input_of_100_kb_is_echoed_cut_to_a_bounded_length(mini, command):
 
 def test_compares_heading_echoes_a_topic_cut_to_a_bounded_length():
     """compare printed a 100 kB topic whole on stdout."""
-    from rulebase.cli.plain_changes import compare_title
+    from rulebase.cli.views.plain_changes import compare_title
     from rulebase.rules.compare import Comparison
 
     title = compare_title(Comparison("x" * 100_000, False, []))
@@ -175,7 +175,7 @@ def test_compares_heading_echoes_a_topic_cut_to_a_bounded_length():
 def test_a_huge_valid_record_is_shown_cut_saying_so():
     """a valid 150 MB row was printed whole; a view prints at most SHOWN_LIMIT characters
     of a text and says how many it left out (`--json` keeps them all)."""
-    from rulebase.cli.plain import SHOWN_LIMIT, record_lines, show_fields
+    from rulebase.cli.views.plain import SHOWN_LIMIT, record_lines, show_fields
     from rulebase.core.records import Record, to_dict
 
     text = "trample " * 40_000

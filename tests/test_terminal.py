@@ -191,7 +191,7 @@ def test_rich_terminal_output_carries_only_its_own_colour_codes(hostile, monkeyp
 
 
 def test_printable_escapes_only_control_characters():
-    from rulebase.cli.plain import printable
+    from rulebase.cli.views.plain import printable
 
     assert printable("a\tb\nc · ű “q” 🙂") == "a\tb\nc · ű “q” 🙂"
     assert printable(f"{EVIL}\r\x00\x7f{C1_BIDI}\u2066") == f"{SHOWN}\\x0d\\x00\\x7f\\x9b31m\\u202e\\u2066"
@@ -499,8 +499,8 @@ def test_diff_marked_is_the_plain_diff_line():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from rulebase.cli.plain_changes import diff_text
     from rulebase.cli.render_changes import diff_marked
+    from rulebase.cli.views.plain_changes import diff_text
     from rulebase.rules.diff import word_diff
 
     words = st.lists(st.sampled_from(["a", "b", "c", "dé", "e\x1b", " ", "\n", "x\u2028y"]), max_size=12).map("".join)

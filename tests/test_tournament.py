@@ -87,7 +87,7 @@ def test_search_filters_by_document_and_labels_hits_by_release(library):
     assert results.hits and all(results.records[h.id].source == "ipg" for h in results.hits)
     assert results.records[results.hits[0].id].number == "2.1"
     # lazy: the CLI's plain lines are what a script reads
-    from rulebase.cli.plain import search_lines
+    from rulebase.cli.views.plain import search_lines
 
     assert "1. IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now (release 2024-09-23), text since 2024-09-23 · section" \
         in "\n".join(

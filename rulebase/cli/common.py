@@ -203,7 +203,7 @@ def _choices(library, name: str) -> list[str]:
 def say_notes(notes: list[str]) -> None:
     """Notes about an answer (a query shortened, a date past the newest release), on stderr so
     that --json output stays JSON only."""
-    from rulebase.cli.plain import printable  # lazy: each command loads only what it runs (cold start)
+    from rulebase.cli.views.plain import printable  # lazy: each command loads only what it runs (cold start)
 
     for note in notes:
         print(printable(f"note: {note}"), file=sys.stderr)
@@ -238,7 +238,7 @@ def _warn(message: str) -> None:
     # lazy: each command loads only what it runs (cold start)
     import sys
 
-    from rulebase.cli.plain import printable
+    from rulebase.cli.views.plain import printable
 
     print(printable(f"warning: {message}"), file=sys.stderr)
 

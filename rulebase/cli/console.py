@@ -13,7 +13,7 @@ from rich.pager import Pager
 from rich.segment import Segment
 from rich.text import Text
 
-from rulebase.cli.plain import CONTROL, printable
+from rulebase.cli.views.plain import CONTROL, printable
 from rulebase.search.hits import MARK_CLOSE, MARK_OPEN
 
 HIGHLIGHT = "bold black on yellow"

@@ -2,8 +2,8 @@
 
 `rulebase lookup REF`, `rulebase search QUERY` and `rulebase card NAME` are served here without importing typer and
 click, which cost more than the whole lookup; piped or with --json (scripts, editors) rich is not
-imported either. Their output is produced by the same functions the typer commands use (plain.py,
-views.py, render.py), so the two paths print the same bytes. Anything else goes to the typer app
+imported either. Their output is produced by the same functions the typer commands use (views/plain.py,
+views/shapes.py, render.py), so the two paths print the same bytes. Anything else goes to the typer app
 in cli/app.py.
 """
 
@@ -91,7 +91,7 @@ def undecodable(argv: list[str]) -> str | None:
 def serve(opts: dict) -> int:
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import failure, failure_json, silence_output
-    from rulebase.cli.plain import printable
+    from rulebase.cli.views.plain import printable
     from rulebase.library import Library
 
     try:
@@ -136,8 +136,8 @@ def _lookup(library, opts: dict) -> int:
     result = lookup(library.store, opts["args"][0], None, full=opts["full"])
     if opts["json"]:
         # lazy: only the output form asked for
-        from rulebase.cli.desk_view import desk_json
-        from rulebase.cli.views import lookup_json
+        from rulebase.cli.views.desk import desk_json
+        from rulebase.cli.views.shapes import lookup_json
 
         _dump(desk_json(result, lookup_json(result)))
     elif _terminal(opts):
@@ -149,7 +149,7 @@ def _lookup(library, opts: dict) -> int:
             render_lookup(console, result)
     else:
         # lazy: only the output form asked for
-        from rulebase.cli.desk_view import desk_lines
+        from rulebase.cli.views.desk import desk_lines
 
         _emit(desk_lines(result))
     return 0
@@ -157,7 +157,7 @@ def _lookup(library, opts: dict) -> int:
 
 def _card(library, opts: dict) -> int:
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import card_view
+    from rulebase.cli.views import card as card_view
     from rulebase.rules.cards import find
 
     found = find(library.store, opts["args"][0])
@@ -187,7 +187,7 @@ def _search(library, opts: dict) -> int:
     say_notes(results.notes)
     if opts["json"]:
         # lazy: only the output form asked for
-        from rulebase.cli.views import search_json
+        from rulebase.cli.views.shapes import search_json
 
         _dump(search_json(results))
     elif _terminal(opts):
@@ -199,7 +199,7 @@ def _search(library, opts: dict) -> int:
             render_search(console, results)
     else:
         # lazy: only the output form asked for
-        from rulebase.cli.plain import search_lines
+        from rulebase.cli.views.plain import search_lines
 
         _emit(search_lines(results))
     return 0 if results.hits else 1
@@ -215,7 +215,7 @@ def _emit(lines: list[str]) -> None:
     """Plain lines, made safe for a terminal, flushed here: a reader that goes away surfaces as
     BrokenPipeError inside serve(), not at interpreter exit."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import printable
+    from rulebase.cli.views.plain import printable
 
     sys.stdout.write(printable("\n".join(lines)) + "\n")
     sys.stdout.flush()
@@ -223,7 +223,7 @@ def _emit(lines: list[str]) -> None:
 
 def _dump(data) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.views import dumps
+    from rulebase.cli.views.shapes import dumps
 
     sys.stdout.write(dumps(data) + "\n")
     sys.stdout.flush()
@@ -252,7 +252,7 @@ def main() -> None:
             sys.exit(0)
         bad = undecodable(sys.argv[1:])
         if bad is not None:
-            from rulebase.cli.plain import printable
+            from rulebase.cli.views.plain import printable
 
             print(printable(f"error: argument {bad} is not valid UTF-8 text - write rule numbers, ids, terms and "
                             "queries in UTF-8 (check the terminal's encoding)"), file=sys.stderr)

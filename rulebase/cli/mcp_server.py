@@ -2,8 +2,8 @@
 editors look a rule up instead of quoting it from memory.
 
 Built on the official SDK's MCPServer (the `mcp` extra), imported only by this command. Each tool
-answers with the same JSON as the command of its name with --json (views.py, card_view.py,
-citation_view.py: the shapes docs/reference.md documents), plus "records": the ids the answer
+answers with the same JSON as the command of its name with --json (views/shapes.py, views/card.py,
+views/citation.py: the shapes docs/reference.md documents), plus "records": the ids the answer
 quotes, each with the day its text took effect ("release") and whether it is in force now, so an
 assistant can cite a text verbatim and say how current it is. A failure (a number that names
 nothing, a bad date) is a tool error carrying the command line's one-line message and hint.
@@ -86,7 +86,7 @@ def build(library) -> Any:
         (IPG 2.1, 'ipg missed trigger') or a rulebook page (4e p17): the text in force now (or
         on as_of) first, then what the number meant in other eras and documents."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.views import lookup_json
+        from rulebase.cli.views.shapes import lookup_json
         from rulebase.rules.lookup import lookup as look
 
         return answer(lambda: lookup_json(look(store, ref, when(as_of), full=full)))
@@ -100,7 +100,7 @@ def build(library) -> Any:
         lang (en, hu), source (a document id: cr, mtr, ipg...); as_of: the rules of that day."""
         # lazy: each tool loads only what it answers with
         from rulebase.cli.common import check_filters
-        from rulebase.cli.views import search_json
+        from rulebase.cli.views.shapes import search_json
         from rulebase.search.request import run_search
 
         def run() -> dict:
@@ -114,7 +114,7 @@ def build(library) -> Any:
     async def card(name: str, as_of: str | None = None) -> dict[str, Any]:
         """A card's Oracle text and the rules its text uses (numbered as on as_of)."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.card_view import found_json
+        from rulebase.cli.views.card import found_json
         from rulebase.rules.cards import find
 
         return answer(lambda: found_json(find(store, name, when(as_of))))
@@ -123,7 +123,7 @@ def build(library) -> Any:
     async def define(term: str, as_of: str | None = None) -> dict[str, Any]:
         """Every era's definition of a glossary term, the one in force now (or on as_of) first."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.views import define_json
+        from rulebase.cli.views.shapes import define_json
         from rulebase.rules.definitions import curated_names
         from rulebase.rules.definitions import define as define_term
 
@@ -135,7 +135,7 @@ def build(library) -> Any:
         """Every version of a rule (or a tournament section) across the releases, dated, with
         word diffs and renumberings."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.views import history_json
+        from rulebase.cli.views.shapes import history_json
         from rulebase.rules.history import history as histories
 
         return answer(lambda: history_json(histories(store, ref, when(as_of))))
@@ -146,7 +146,7 @@ def build(library) -> Any:
         """What changed between the releases in force on two dates (to_date: default today):
         rules (or with source mtr, ipg... sections) added, removed, changed and renumbered."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.views import changes_between_json
+        from rulebase.cli.views.shapes import changes_between_json
         from rulebase.rules.history import changes_between, default_kinds
 
         kinds = tuple(k.lower() for k in kind or []) or default_kinds(store, source)
@@ -159,7 +159,7 @@ def build(library) -> Any:
         it was written; default today) and what it is now: the same rule, renumbered (to what,
         when), removed, or never a rule that day (state 'unknown')."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.citation_view import cite_json
+        from rulebase.cli.views.citation import cite_json
         from rulebase.rules.citation import cite as resolve
 
         return answer(lambda: cite_json(resolve(store, number, when(as_of))))
@@ -170,7 +170,7 @@ def build(library) -> Any:
         against the rules of as_of (the day it was written; default today): those that no longer
         hold, with line numbers and what they are now."""
         # lazy: each tool loads only what it answers with
-        from rulebase.cli.citation_view import check_json
+        from rulebase.cli.views.citation import check_json
         from rulebase.rules.check import Checker, Report, check_text
 
         def run() -> dict:

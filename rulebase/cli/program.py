@@ -97,7 +97,7 @@ def _echo_failure(exc: BaseException, json_out: bool = False) -> None:
     error as JSON on stdout too."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.common import failure, failure_json
-    from rulebase.cli.plain import printable
+    from rulebase.cli.views.plain import printable
 
     lines, code = failure(exc)
     for line in lines:
@@ -172,7 +172,7 @@ def ready_library(json_mode: bool = False):
     from rulebase.cli.console import build_progress
 
     # lazy: only the output form asked for
-    from rulebase.cli.plain import printable
+    from rulebase.cli.views.plain import printable
 
     library = state.current().library()
     with build_progress(enabled=not json_mode) as progress:
@@ -203,7 +203,7 @@ def answer(json_out: bool, data: Callable[[], object], renderer: str, *args) -> 
 
 def print_json(data) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.views import dumps
+    from rulebase.cli.views.shapes import dumps
 
     typer.echo(dumps(data))
 

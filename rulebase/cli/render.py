@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulebase.cli.console import Hanging, cell, marked, print_line, print_lines, styled
-from rulebase.cli.plain import (
+from rulebase.cli.views.plain import (
     also_text,
     cards_line,
     cards_named_lines,
@@ -160,7 +160,7 @@ def _compact_panel(entry: Entry) -> Panel:
 
 def render_lookup(console: Console, result: Lookup) -> None:
     # lazy: the desk's views only for a lookup
-    from rulebase.cli.desk_view import desk_lines
+    from rulebase.cli.views.desk import desk_lines
 
     if not styled(console) or getattr(result, "contents", None) or getattr(result, "infraction", None):
         print_lines(console, desk_lines(result) if hasattr(result, "fresh") else lookup_lines(result))
@@ -266,7 +266,7 @@ def hit_era(hit_id: str, results: Results) -> Text:
 def render_definitions(console: Console, found) -> None:
     """Each era's definition under a line saying whether it is in force, its era and its days."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain import defined_note, definitions_head
+    from rulebase.cli.views.plain import defined_note, definitions_head
 
     term, hungarian, referrers = found.term, found.hungarian, found.referrers
     if styled(console):
@@ -474,7 +474,7 @@ def render_removed(console: Console, source, generation) -> None:
 def render_found(console: Console, found) -> None:
     """On a terminal: the same lines, the name bold and the rules' numbers cyan."""
     # lazy: only this command needs it
-    from rulebase.cli.card_view import found_lines
+    from rulebase.cli.views.card import found_lines
 
     lines = found_lines(found)
     for n, line in enumerate(lines):

@@ -1,6 +1,6 @@
 """How the rules changed, on a terminal: editions side by side (compare), word diffs (diff),
 one rule's history and what changed between two dates (changes). Piped, the same content as
-plain.py's lines.
+views/plain.py's lines.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulebase.cli.console import Hanging, cell, print_line, print_lines, styled
-from rulebase.cli.plain import printable
+from rulebase.cli.views.plain import printable
 
 COLUMN_MIN = 30  # narrower than this per edition column and compare prints one panel per edition
 DELETED = "bold red strike"
@@ -20,7 +20,7 @@ INSERTED = "bold green underline"
 
 def _stance_body(stance, curated: bool) -> Group:
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import NOT_FOUND_IN_EDITION, pages_note, period_note, removed_lines
+    from rulebase.cli.views.plain_changes import NOT_FOUND_IN_EDITION, pages_note, period_note, removed_lines
 
     parts: list = [Text(period_note(stance), style="green" if stance.period.now else "dim")] \
         if stance.period else []
@@ -40,7 +40,7 @@ def _stance_body(stance, curated: bool) -> Group:
 def render_compare(console: Console, comparison) -> None:
     """A table with one column per edition; one panel per edition when the terminal is narrow."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import compare_lines, compare_title
+    from rulebase.cli.views.plain_changes import compare_lines, compare_title
 
     if not styled(console):
         print_lines(console, compare_lines(comparison))
@@ -81,7 +81,7 @@ def diff_markup(ops) -> Text:
 
 def render_diff(console: Console, result) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import diff_header, diff_lines
+    from rulebase.cli.views.plain_changes import diff_header, diff_lines
 
     if not styled(console):
         print_lines(console, diff_lines(result))
@@ -94,7 +94,7 @@ def render_diff(console: Console, result) -> None:
 
 def render_term_diff(console: Console, result) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import definition_line, term_diff_lines
+    from rulebase.cli.views.plain_changes import definition_line, term_diff_lines
 
     if not styled(console):
         print_lines(console, term_diff_lines(result))
@@ -110,7 +110,7 @@ def render_term_diff(console: Console, result) -> None:
 
 def render_changes(console: Console, groups) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import change_note, changes_lines
+    from rulebase.cli.views.plain_changes import change_note, changes_lines
 
     if not styled(console):
         print_lines(console, changes_lines(groups))
@@ -138,7 +138,7 @@ def diff_marked(ops) -> Text:
     """plain.diff_text's line (whitespace runs made one space), its [-deleted-] and {+inserted+}
     runs coloured too: a marker is part of the word it touches, so wrapping never parts them."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import diff_pieces
+    from rulebase.cli.views.plain_changes import diff_pieces
 
     out = Text()
     gap = False
@@ -161,7 +161,13 @@ _STEP_STYLES = {"added": "green", "returns": "green", "changed": "yellow", "renu
 def render_history(console: Console, found) -> None:
     """plain.history_lines on a terminal: each line wrapped at word boundaries to the width."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import history_lines, lineage_title, linked_line, step_parts, step_text
+    from rulebase.cli.views.plain_changes import (
+        history_lines,
+        lineage_title,
+        linked_line,
+        step_parts,
+        step_text,
+    )
 
     if not styled(console):
         print_lines(console, history_lines(found))
@@ -194,7 +200,7 @@ def render_changes_between(console: Console, found) -> None:
     """plain.changes_between_lines on a terminal: each change wrapped at word boundaries, its
     text under its name."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import between_title, change_parts, changes_between_lines
+    from rulebase.cli.views.plain_changes import between_title, change_parts, changes_between_lines
 
     if not styled(console):
         print_lines(console, changes_between_lines(found))
@@ -217,8 +223,8 @@ def render_cite(console: Console, citation) -> None:
     """citation_view.cite_lines on a terminal: the headline coloured by what became of the rule,
     each version's line dim, a changed text as a coloured word diff."""
     # lazy: only the output form asked for
-    from rulebase.cli.citation_view import cite_lines, headline
-    from rulebase.cli.plain_changes import diff_text
+    from rulebase.cli.views.citation import cite_lines, headline
+    from rulebase.cli.views.plain_changes import diff_text
 
     if not styled(console):
         print_lines(console, cite_lines(citation))
@@ -240,7 +246,7 @@ def render_check(console: Console, report) -> None:
     """citation_view.check_lines on a terminal: each place in bold, what became of the citation
     coloured, the summary last."""
     # lazy: only the output form asked for
-    from rulebase.cli.citation_view import check_lines, problem_text, summary_line
+    from rulebase.cli.views.citation import check_lines, problem_text, summary_line
 
     if not styled(console):
         print_lines(console, check_lines(report))

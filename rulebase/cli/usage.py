@@ -61,7 +61,7 @@ class Group(_Context, _Verbatim, TyperGroup):
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
             # lazy: only the output form asked for
-            from rulebase.cli.plain import printable
+            from rulebase.cli.views.plain import printable
 
             lines = usage_lines(exc)
             for line in lines:
@@ -70,7 +70,7 @@ class Group(_Context, _Verbatim, TyperGroup):
             from rulebase.cli.common import json_asked, usage_json
 
             if json_asked(list(sys.argv[1:] if args is None else args)):  # --json answers in JSON, errors too
-                from rulebase.cli.views import dumps
+                from rulebase.cli.views.shapes import dumps
 
                 click.echo(dumps(usage_json(lines)))
             sys.exit(2)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # as cli/plain.py's
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # as cli/views/plain.py's
 _MD_CHARS = re.compile(r"([\\`*_\[\]|~])")
 _MD_LINE = re.compile(r"^(\s*)([#+-])|^(\s*\d+)([.)])", re.MULTILINE)  # "# x", "- x", "1. x"
 

@@ -22,7 +22,7 @@ def card(name: Annotated[list[str], typer.Argument(metavar="NAME...", help="A ca
 
     Exit 1 when no card has the name (with the nearest names)."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import card_view
+    from rulebase.cli.views import card as card_view
     from rulebase.rules.cards import find
 
     when = day_asked(as_of)

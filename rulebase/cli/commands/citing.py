@@ -40,7 +40,7 @@ def cite(ref: Annotated[list[str], typer.Argument(
     (to what, on which days), with its text the same or changed; removed (when, and its last
     text); or never a rule that day (exit 1, with when it was one)."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import citation_view
+    from rulebase.cli.views import citation as citation_view
     from rulebase.rules.citation import cite as resolve
 
     when = day_asked(as_of)
@@ -68,7 +68,7 @@ def check(paths: Annotated[list[str], typer.Argument(
     removed or unknown one is reported as FILE:LINE, then a summary line. Exit 0 when every
     citation holds, 1 when any does not."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import citation_view
+    from rulebase.cli.views import citation as citation_view
     from rulebase.rules.check import check_paths, require
 
     when = day_asked(as_of)
@@ -80,7 +80,7 @@ def check(paths: Annotated[list[str], typer.Argument(
         answer(json_out, lambda: citation_view.check_json(report), "render_changes.render_check", report)
     else:  # piped (a tool, a CI log): the lines written at once, not one console print each (10 s of 100,000)
         # lazy: only the output form asked for
-        from rulebase.cli.plain import printable
+        from rulebase.cli.views.plain import printable
 
         sys.stdout.write(printable("\n".join(citation_view.check_lines(report))) + "\n")
         sys.stdout.flush()

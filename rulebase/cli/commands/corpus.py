@@ -67,7 +67,7 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
 def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli.views import escape_raw
+    from rulebase.cli.views.shapes import escape_raw
     from rulebase.core.records import to_dict
 
     library = ready_library(True)

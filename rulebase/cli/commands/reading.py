@@ -47,8 +47,8 @@ def lookup(ref: Annotated[list[str], typer.Argument(
     result = desk.lookup(library.store, " ".join(ref), when, full=full)
     moved = _moved(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import views
-    from rulebase.cli.desk_view import desk_json
+    from rulebase.cli.views import shapes as views
+    from rulebase.cli.views.desk import desk_json
 
     answer(json_out, lambda: dict(desk_json(result, views.lookup_json(result)), **({"citation": moved} if moved else {})),
            "render.render_lookup", result)
@@ -61,8 +61,8 @@ def _moved(store, ref: str, when: int | None) -> str | None:
     if when is None:
         return None
     # lazy: only a lookup --as-of needs it
-    from rulebase.cli.citation_view import headline
     from rulebase.cli.common import say_notes
+    from rulebase.cli.views.citation import headline
     from rulebase.core.errors import UsageError
     from rulebase.rules.citation import cite
 
@@ -119,7 +119,7 @@ def search(
     from rulebase.cli.common import say_notes
 
     say_notes(results.notes)
-    from rulebase.cli import views
+    from rulebase.cli.views import shapes as views
 
     answer(json_out, lambda: views.search_json(results), "render.render_search", results)
     if not results.hits:
@@ -148,7 +148,7 @@ def define(term: Annotated[list[str], typer.Argument(
     term_text = " ".join(term)
     found = define_term(library.store, term_text, when, curated_names(library.corpus_dir, term_text))
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import views
+    from rulebase.cli.views import shapes as views
 
     answer(json_out, lambda: views.define_json(found), "render.render_definitions", found)
 
@@ -179,7 +179,7 @@ def show(record_id: Annotated[str, typer.Argument(
     record = named.record
     if json_out:
         # lazy: only the output form asked for
-        from rulebase.cli.views import entry_json
+        from rulebase.cli.views.shapes import entry_json
 
         print_json(entry_json(lookups.expand(library.store, record)))
         return

@@ -143,7 +143,7 @@ def changes(
 def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...], json_out: bool,
                      source: str = "cr", full: bool = False, summary: bool = False) -> None:
     # lazy: only the output form asked for
-    from rulebase.cli.views import changes_between_json
+    from rulebase.cli.views.shapes import changes_between_json
     from rulebase.core.eras import day, show, today
     from rulebase.core.errors import UsageError
     from rulebase.rules import history as histories
@@ -160,7 +160,7 @@ def _changes_between(start: str | None, end: str | None, kinds: tuple[str, ...],
     found = histories.changes_between(library.store, start, end or show(today()), source,
                                       kinds or histories.default_kinds(library.store, source))
     if not json_out and (summary or (source != "cr" and not full)):
-        answer(False, dict, "plain_changes.render_reader", found, summary)
+        answer(False, dict, "views.plain_changes.render_reader", found, summary)
         return
     answer(json_out, lambda: changes_between_json(found, sentences=source != "cr"),
            "render_changes.render_changes_between", found)
@@ -189,6 +189,6 @@ def history(ref: Annotated[list[str], typer.Argument(
     note_outside(library, when)
     found = histories.history(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.cli import views
+    from rulebase.cli.views import shapes as views
 
     answer(json_out, lambda: views.history_json(found), "render_changes.render_history", found)

@@ -315,7 +315,7 @@ def cards_named_lines(results: Results) -> list[str]:
     if not results.cards:
         return []
     # lazy: only a question naming cards needs them
-    from rulebase.cli.card_view import card_lines
+    from rulebase.cli.views.card import card_lines
     from rulebase.rules.cards import as_linked
 
     lines = ["Cards named:"]

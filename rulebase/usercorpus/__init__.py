@@ -40,6 +40,7 @@ from rulebase.ingest import parser_for
 from rulebase.ingest.bounds import MAX_RECORDS, binary_kind, check_lines
 from rulebase.ingest.detect import Detected, detect, detect_as
 from rulebase.ingest.text import decode
+from rulebase.usercorpus.held import file_digest, held_digests, text_digest
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 PENDING = ".rulebase-pending.json"  # the names a writer is about to create (see clean_leftovers)
@@ -230,14 +231,7 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
     known = bundled + users
     taken = {s.id for s in known} | {Path(s.file).stem for s in users}  # a hand-edited entry may own 'x.txt'
     taken |= {name[:-4] for name in _names(folder) if name.endswith(".txt")}  # never overwrite the user's own file
-    digests: dict[str, str] = {}
-    for path, sid in reversed([(s.path, s.id) for s in known if s.path.is_file()]):
-        digests[_digest(path)] = repr(sid)  # reversed: a file two documents share is named by the first
-        digests[text_digest(path.read_bytes())] = repr(sid)
-    if any(item.found.format == "comprules" for item in checked):
-        digests.update(_archived(known))
-    if any(item.found.format == "tournament" for item in checked):
-        digests.update(_tournament_archived(known))
+    digests = held_digests(known, {item.found.format for item in checked})
     planned: list[tuple[_Checked, Source]] = []
     for item in checked:
         held = digests.get(item.digest) or digests.get(text_digest(item.data))
@@ -254,7 +248,7 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
     for item, source in planned:
         target = folder / source.file
         _write_atomic(target, item.data)
-        if _digest(target) != item.digest:  # what the manifest will list is what was parsed
+        if file_digest(target) != item.digest:  # what the manifest will list is what was parsed
             raise SourceError("the stored copy differs from the file that was read", str(target),
                               "check the disk and run 'rulebase add' again")
     entries = "".join("\n" + _entry(source) for _, source in planned)
@@ -356,64 +350,6 @@ def _names(folder: Path) -> list[str]:
         return [entry.name for entry in folder.iterdir()]
     except OSError:
         return []
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def text_digest(data: bytes) -> str:
-    """The digest of a text file's bytes as its text reads: decoded whatever its encoding (a UTF-16
-    or cp1252 copy is the same document), NFC, each line's spaces collapsed, blank lines and line
-    ends ignored (a copy with CRLF or trailing spaces is the same document too)."""
-    # lazy: only an add needs it
-    import unicodedata
-
-    try:
-        text = decode(data, "").text
-    except SourceError:
-        text = data.decode("latin-1")
-    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFC", text).splitlines())
-    return "text:" + hashlib.sha256("\n".join(line for line in lines if line).encode("utf-8")).hexdigest()
-
-
-def _archived(known: list[Source]) -> dict[str, str]:
-    """The text digest of every release the archives hold, naming it: re-adding one of them
-    relabelled today's rules as a document of its own (an identical release is the same release)."""
-    # lazy: only this rarer path needs it
-    from rulebase.ingest import ARCHIVES
-    from rulebase.ingest.comprules.archive import source_members
-
-    found: dict[str, str] = {}
-    for source in (s for s in known if s.format in ARCHIVES):
-        try:
-            members = source_members(source)
-        except SourceError:
-            continue  # an unreadable archive: the build says so
-        for _, member, data in members:
-            found.setdefault(text_digest(data), f"{source.id!r} (its release {member.rpartition('/')[2]})")
-    return found
-
-
-def _tournament_archived(known: list[Source]) -> dict[str, str]:
-    """The text digest of every file the tournament archive holds, naming its document and file: a
-    release of a bundled document re-added (in another encoding, with other spacing) is that release."""
-    # lazy: only this rarer path needs it
-    from rulebase.ingest import TOURNAMENT
-    from rulebase.ingest.tournament.archive import cached_members
-
-    found: dict[str, str] = {}
-    for path in dict.fromkeys(s.path for s in known if s.format == TOURNAMENT):
-        parts = {s.part: s.id for s in known if s.format == TOURNAMENT and s.path == path}
-        try:
-            members = cached_members(path)
-        except SourceError:
-            continue  # an unreadable archive: the build says so
-        for member in members:
-            if member.document in parts:
-                found.setdefault(text_digest(member.data), f"{parts[member.document]!r} (its release "
-                                                           f"{member.name.rpartition('/')[2]})")
-    return found
 
 
 def _read(path: Path) -> bytes:

@@ -8,7 +8,7 @@ import shutil
 import textwrap
 from collections import Counter
 
-from rulebase.cli.plain import label, snip, span_text
+from rulebase.cli.views.plain import label, snip, span_text
 from rulebase.core.errors import bounded
 from rulebase.core.sources import release_label
 from rulebase.rules.diff import ITEM_WORDS, SentenceChange, sentence_diff

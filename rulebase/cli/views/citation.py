@@ -77,7 +77,7 @@ def cite_lines(citation: Citation) -> list[str]:
         lines.append(_version_line("now", citation, citation.now, status.now))
         if citation.text_changed and citation.diff:
             # lazy: only a changed text needs it
-            from rulebase.cli.plain_changes import diff_text
+            from rulebase.cli.views.plain_changes import diff_text
 
             lines.append(f"    {diff_text(citation.diff)}")
         elif status.state == "unknown" or citation.text_changed:
@@ -106,7 +106,7 @@ def cite_json(citation: Citation) -> dict:
     "then", "now", "last" are brief records with "text", "in_force" {"first", "last"} and
     "in_force_now" (or null)."""
     # lazy: only a changed text needs it
-    from rulebase.cli.plain_changes import diff_text
+    from rulebase.cli.views.plain_changes import diff_text
 
     status = citation.status
     return {"ref": citation.ref, "source": status.source, "number": status.number, "as_of": show(status.day),

@@ -127,7 +127,7 @@ def search_json(results: Results) -> dict:
                             "snippet": unmark(hit.snippet)} for hit in results.rulings]
     if results.cards:
         # lazy: only a question naming cards needs them
-        from rulebase.cli.card_view import card_json
+        from rulebase.cli.views.card import card_json
         from rulebase.rules.cards import as_linked
 
         data["cards"] = [card_json(as_linked(record)) for record in results.cards]
@@ -152,7 +152,7 @@ def history_json(found) -> dict:
     """`history --json`: {"ref", "lineages": [{"key", "current", "steps": [{"id", "number", "from",
     "to", "change", "previous_number", "text", "diff"}], "linked": [ids]}]}."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import diff_text
+    from rulebase.cli.views.plain_changes import diff_text
     from rulebase.core.eras import show, upcoming
 
     return {"ref": found.ref, "lineages": [
@@ -170,7 +170,7 @@ def changes_between_json(found, sentences: bool = False) -> dict:
     "new", "before"}] (the sentences that differ; "before" the one before it), null for a section
     added or removed whole."""
     # lazy: only the output form asked for
-    from rulebase.cli.plain_changes import diff_text, sentences_json
+    from rulebase.cli.views.plain_changes import diff_text, sentences_json
     from rulebase.rules.history import KINDS as kinds
     return {"source": found.source, "from": found.old_release["date"], "to": found.new_release["date"],
             "counts": {k: found.count(k) for k in kinds},

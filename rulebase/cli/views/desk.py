@@ -1,10 +1,10 @@
 """The judge's desk views: a tournament document's contents, an infraction on one screen, and
 the note that the newest release held of a document is over a year old; as plain lines (a
-terminal prints the same lines) and as the --json additions (views.lookup_json documents them)."""
+terminal prints the same lines) and as the --json additions (shapes.lookup_json documents them)."""
 
 from __future__ import annotations
 
-from rulebase.cli.plain import era_head, era_line, label, lookup_lines, meta_line, tail_lines
+from rulebase.cli.views.plain import era_head, era_line, label, lookup_lines, meta_line, tail_lines
 from rulebase.rules.desk import DeskLookup
 
 
