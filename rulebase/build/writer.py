@@ -42,15 +42,15 @@ def leads(records: list[Record]) -> dict[str, str]:
     return lead
 
 
-def _document(record: Record, lead: str | None, window: tuple[int, int] | None = None,
-              editions: list[str] | None = None, spelled: bool = True) -> dict:
+def _document(record: Record, lead: str | None, editions: list[str] | None = None, spelled: bool = True) -> dict:
 
     title = " ".join([record.title or "", *record.aliases]).strip()
     editions = editions or [record.edition]
-    first, last = window or (0, OPEN_END)
     doc = {"id": record.id, "source": record.source, "edition": " ".join(editions), "lang": record.lang,
            "kind": record.kind, "exact": f"{title} {record.text}" if spelled else "", "lead": lead or "",
-           "group": record.lineage or record.id, "window": f"{first}-{last}"}
+           "group": record.lineage or record.id}
+    if record.kind in ("card", "card-ruling"):
+        del doc["group"]  # asked for by rule lineage only (search --within): a card is its own group
     context = " ".join(record.section)
     if record.lang == "hu":
         doc.update(title_hu=title, text_hu=record.text, context_hu=context)
@@ -189,7 +189,7 @@ def _grouped(shared: list[tuple], lead: dict[str, str], groups: list[tuple[str, 
         if known is not None and known.ready():
             out.append([part, [], known])  # (the cards' 34,632 documents: 0.7 s not spent)
             continue
-        docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in part]
+        docs = [_document(r, lead.get(r.id), editions, spelled) for r, _, editions, spelled in part]
         if n < 0:
             out.append([part, docs, None])
             continue
@@ -237,8 +237,7 @@ def cache_group(records: list[Record], windows: dict[str, tuple[int, int]], key:
     from rulebase.build.cache import Segment
 
     lead = leads(records)
-    docs = [_document(r, lead.get(r.id), window, editions, spelled)
-            for r, window, editions, spelled in documents_of(records, windows)]
+    docs = [_document(r, lead.get(r.id), editions, spelled) for r, _, editions, spelled in documents_of(records, windows)]
     segment = Segment(key or group_key(docs))
     if not segment.ready():
         _cache_segment(str(segment.path), docs)
@@ -296,7 +295,7 @@ def write_archive_index(path: Path, records: list[Record], windows: dict[str, tu
     ix = whoosh_index.create_in(str(path), schema)
     lead = leads(records)
     done, open_ = archive_parts(documents_of(records, windows), cut)
-    docs = [_document(r, lead.get(r.id), window, editions, spelled) for r, window, editions, spelled in done + open_]
+    docs = [_document(r, lead.get(r.id), editions, spelled) for r, _, editions, spelled in done + open_]
     closed = len(done)
     digest = hashlib.sha256(code_digest().encode())
     digest.update(json.dumps(docs[:closed], sort_keys=True, ensure_ascii=False).encode("utf-8"))

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from rulebase.core.errors import IndexError_
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 POINTER = "CURRENT"
 CARDS = "cards"
 RULINGS = "rulings"  # the cards' official rulings: an index of their own, searched without a filter

@@ -312,7 +312,8 @@ def merged(clauses: list[Clause]) -> list[Clause]:
 
 def _positions(postings: Postings, i: int, decode) -> list[int]:
     if i not in postings.positions:
-        postings.positions[i] = decode(postings.values[i])
+        values = postings.values  # Whoosh's encoded lists, or postings.py's arrays (Values)
+        postings.positions[i] = values.positions(i) if hasattr(values, "positions") else decode(values[i])
     return postings.positions[i]
 
 

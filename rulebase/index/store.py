@@ -37,24 +37,29 @@ CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT, edition TEXT, date TEXT
                         bundled INTEGER, rank INTEGER);
 CREATE TABLE releases (source TEXT, idx INTEGER, date TEXT, effective TEXT, member TEXT,
                        first_day INTEGER, last_day INTEGER, PRIMARY KEY (source, idx));
--- cards: every name a card is found by (folded: ingest/cards/names.py), and the rules it uses
+-- cards: every name a card is found by (folded: ingest/cards/names.py), and the rules it uses;
+-- card: the card's rank in records (records_kind finds its row), not its id: 34,000 ids repeated
+-- in 410,000 rows took 11 MB
 -- kind: name, face, short (before a comma), foreign (a printing's name in another language: 180,000 of
 -- the 220,000 rows, so keyed without a rowid and a second index beside it: 6 MB less)
-CREATE TABLE card_names (key TEXT, id TEXT, kind TEXT, PRIMARY KEY (key, id)) WITHOUT ROWID;
+CREATE TABLE card_names (key TEXT, card INTEGER, kind TEXT, PRIMARY KEY (key, card)) WITHOUT ROWID;
+-- keyed by the rule's lineage (what "used by N cards" asks), so the table is its own index;
 -- links: how many the card has; direct: the card *is* what the rule is about (its keyword, type, layout)
-CREATE TABLE card_rules (card TEXT, rule TEXT, lineage TEXT, links INTEGER, arena INTEGER, direct INTEGER);
+CREATE TABLE card_rules (lineage TEXT, card INTEGER, links INTEGER, arena INTEGER, direct INTEGER,
+                         PRIMARY KEY (lineage, card)) WITHOUT ROWID;
 """
 # made once the rows are in: building an index from sorted rows beats updating it per row (0.2 s of 0.9 s)
+# (none on title_lc: `titled` finds words inside titles, LIKE '%word%', which no index serves; the
+# cards' and their rulings' titles are not asked for there, and are left out of it: 4 MB with the index)
 _INDEXES = """
 CREATE INDEX records_lineage ON records(lineage);
 CREATE INDEX records_number ON records(number_lc);
 CREATE INDEX records_parent ON records(parent);
-CREATE INDEX records_title ON records(title_lc);
 CREATE INDEX records_kind ON records(kind, rank);  -- term map and glossaries, without a scan
 CREATE INDEX pages_key ON pages(edition, page);
-CREATE INDEX card_rules_lineage ON card_rules(lineage);
 """
 SQLITE_MAGIC = b"SQLite format 3\x00"
+CARD_KINDS = ("card", "card-ruling")  # found by card_names and their own index, never by title
 LIKE_LIMIT = 50_000  # bytes: SQLITE_MAX_LIKE_PATTERN_LENGTH, beyond which LIKE raises "pattern too complex"
 
 
@@ -83,7 +88,7 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
         conn.executemany(
             "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(r.id, r.source, r.edition, r.lang, r.kind, r.number, (r.number or "").lower() or None,
-              r.title, (r.title or "").lower() or None, r.parent, n, data, r.lineage, *window[r.id],
+              r.title, None if r.kind in CARD_KINDS else (r.title or "").lower() or None, r.parent, n, data, r.lineage, *window[r.id],
               int(bool(r.span)), int(r.id in latest or not r.span), mac)
              for n, (r, (data, mac)) in enumerate(zip(records, stored, strict=True))],
         )
@@ -96,12 +101,13 @@ def write_db(path: Path, records: list[Record], sources: list | None = None,
             "INSERT INTO pages VALUES (?,?,?,?,?)",
             [(p, r.edition, r.source, r.id, n) for n, r in enumerate(records) for p in r.pages],
         )
-        cards = [r for r in records if r.kind == "card" and r.card is not None]
-        conn.executemany("INSERT INTO card_names VALUES (?,?,?)", sorted(names))  # (in key order: one pass)
-        conn.executemany("INSERT INTO card_rules VALUES (?,?,?,?,?,?)",
-                         [(r.id, link["rule"], link["lineage"], len(r.card["links"]), int(r.card["arena"]),
-                           int(link["reason"].startswith(("keyword:", "type line:", "layout:"))))
-                          for r in cards for link in r.card["links"]])
+        rank = {r.id: n for n, r in enumerate(records) if r.kind == "card" and r.card is not None}
+        conn.executemany("INSERT INTO card_names VALUES (?,?,?)",  # (in key order: one pass)
+                         sorted((key, rank[cid], kind) for key, cid, kind in names))
+        conn.executemany("INSERT OR IGNORE INTO card_rules VALUES (?,?,?,?,?)", sorted(
+            (link["lineage"], n, len(records[n].card["links"]), int(records[n].card["arena"]),
+             int(link["reason"].startswith(("keyword:", "type line:", "layout:"))))
+            for n in rank.values() for link in records[n].card["links"]))
         conn.executemany(
             "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
             [(s.id, s.title, s.edition, s.date, s.format, int(s.bundled), n)
@@ -309,8 +315,10 @@ class RecordStore:
         """(card id, how the name names it: name, face or short) for a folded name."""
         try:
             return [(row[0], row[1]) for row in self.conn.execute(
-                "SELECT id, kind FROM card_names WHERE key = ? "
-                "ORDER BY kind = 'foreign', kind = 'short', kind = 'face', id", (key,))]
+                "SELECT records.id, card_names.kind FROM card_names "  # (CROSS: the names first, then each card's row)
+                "CROSS JOIN records ON records.kind = 'card' AND records.rank = card_names.card WHERE key = ? "
+                "ORDER BY card_names.kind = 'foreign', card_names.kind = 'short', card_names.kind = 'face', records.id",
+                (key,))]
         except sqlite3.OperationalError:  # an index without cards
             return []
 
@@ -330,9 +338,8 @@ class RecordStore:
 
     def links_per_card(self) -> list[int]:
         """How many rules each card's text uses, one number per card (scripts/cardlinks.py)."""
-        return [n for (n,) in self.conn.execute(
-            "SELECT COUNT(card_rules.rule) FROM records LEFT JOIN card_rules ON card_rules.card = records.id "
-            "WHERE records.kind = 'card' GROUP BY records.id")]
+        counts = dict(self.conn.execute("SELECT card, COUNT(*) FROM card_rules GROUP BY card"))
+        return [counts.get(rank, 0) for (rank,) in self.conn.execute("SELECT rank FROM records WHERE kind = 'card'")]
 
     def card_keys(self) -> list[str]:
         """Every folded card name, once (for 'did you mean')."""
@@ -351,9 +358,11 @@ class RecordStore:
         try:
             count = self.conn.execute(f"SELECT COUNT(DISTINCT card) FROM card_rules WHERE lineage IN ({marks})",
                                       tuple(lineages)).fetchone()[0]
-            ids = [row[0] for row in self.conn.execute(
-                f"SELECT card FROM card_rules WHERE lineage IN ({marks}) "
-                f"GROUP BY card ORDER BY MAX(direct) DESC, MAX(arena), MIN(links), card LIMIT ?", (*lineages, examples))]
+            ids = [row[0] for row in self.conn.execute(  # (CROSS: the links first, then each card's row)
+                f"SELECT records.id FROM card_rules CROSS JOIN records ON records.kind = 'card' AND records.rank = card_rules.card "
+                f"WHERE card_rules.lineage IN ({marks}) GROUP BY card_rules.card "
+                f"ORDER BY MAX(card_rules.direct) DESC, MAX(card_rules.arena), MIN(card_rules.links), records.id LIMIT ?",
+                (*lineages, examples))]
         except sqlite3.OperationalError:
             return 0, []
         return count, ids
