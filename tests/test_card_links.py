@@ -513,3 +513,40 @@ def test_a_reason_that_repeats_a_fact_is_said_once(library):
         "Protection from black", "keyword: Protection"]
     links = library.store.get(library.store.card_named("white knight")[0][0]).card["links"]
     assert [link["reason"] for link in links if link["rule"] == "702.7"] == ["keyword: First strike"]
+
+
+def _linked(card: Record) -> set[str]:
+    return {link["rule"] for link in card.card["links"]}
+
+
+def test_enters_with_counters_is_a_replacement_and_an_enters_trigger_is_not(cards_of):
+    """"[This permanent] enters with . . ." is 614.1c's (a replacement effect; 707.5 quoting the words
+    in passing no longer makes them too ambiguous to link), "[This permanent] enters tapped" 614.1d's;
+    "When this creature enters, ..." is a triggered ability, not 614.1d's statement."""
+    assert {"614.1c", "603.6d"} <= _linked(cards_of("Threefold Thunderhulk"))
+    assert "614.1d" in _linked(cards_of("Tranquil Cove"))  # "This land enters tapped."
+    for name in ("Wavesifter", "Journey to Nowhere", "Masked Vandal"):
+        assert "614.1d" not in _linked(cards_of(name)), name
+
+
+def test_exiled_with_is_the_linked_abilities_rule_unless_a_replacement_exiles(cards_of):
+    linked = _linked(cards_of("Karn Liberated"))
+    assert "406.6" in linked and "614.14" not in linked
+    assert "614.14" in _linked(cards_of("Uba Mask"))  # "exiles that card face up instead"
+
+
+def test_control_sets_and_delayed_triggers_link_their_basic_rules(cards_of):
+    assert "613.1b" in _linked(cards_of("Treachery"))  # "You control enchanted creature": layer 2
+    assert "611.2c" in _linked(cards_of("Shipwreck Singer"))  # "Attacking creatures get -1/-1 until end of turn"
+    assert "611.2c" in _linked(cards_of("Intimidation Bolt"))  # "Other creatures can't attack this turn"
+    assert "611.2c" not in _linked(cards_of("Giant Growth"))  # a target, not a set
+    assert "603.7" in _linked(cards_of("Through the Breach"))  # "at the beginning of the next end step"
+    assert "603.7" in _linked(cards_of("Forth Eorlingas!"))  # a sorcery's "Whenever ... this turn"
+    assert "603.7" not in _linked(cards_of("Back for More"))  # "When you do": reflexive (603.12)
+    assert "603.7" not in _linked(cards_of("Renewed Faith"))  # "When you cycle this card": its own trigger
+
+
+def test_a_casual_variants_card_and_a_hybrid_cost_in_the_text_link_their_rules(cards_of):
+    assert "904" in _linked(cards_of("You Cannot Hide from Me"))  # Scheme: "See rule 904, “Archenemy.”"
+    assert "901" in _linked(cards_of("Isle of Vesuva"))  # Plane: Planechase
+    assert any(is_within(n, "107.4") or is_within("107.4e", n) for n in _linked(cards_of("Sunken Ruins")))

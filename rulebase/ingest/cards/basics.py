@@ -10,7 +10,10 @@ words, never a table written per card:
 - an effect of a resolving spell or ability that changes a set of objects for a while ("creatures
   you control get +1/+1 until end of turn"): the rule that locks in the set it affects (611.2c);
 - the restrictions and requirements of attacking and blocking ("can't block", "attacks each combat
-  if able"): the rule of the declaration that checks "effects that say a creature" does that.
+  if able"): the rule of the declaration that checks "effects that say a creature" does that;
+- a delayed triggered ability, which "will contain “when,” “whenever,” or “at,” although that word
+  won't usually begin the ability" (603.7): "sacrifice it at the beginning of the next end step",
+  and every triggered ability an instant or sorcery creates ("Whenever ... this turn").
 """
 
 from __future__ import annotations
@@ -26,9 +29,22 @@ _FUNCTION = frozenset({"a", "an", "the", "of", "to", "that", "this", "it", "its"
                        "up", "one", "two", "three", "four", "five", "six", "seven", "object", "target", "you",
                        "your", "their", "his", "her", "with", "on", "from", "for", "as", "is", "are", "be"})
 _ADDS_UP = re.compile(r"\bgets? [+-](?:\d+|x)/[+-](?:\d+|x)\b")
-_CONTROL = re.compile(r"\b(?:gains?|exchange|exchanges) control\b")
-_SET = re.compile(r"\b(?:all|each|other|\w+s (?:you|your opponents|an opponent|that player|target player) controls?)"
-                  r"\b[^.;\n]{0,40}?\b(?:get|gain|have|lose|become)\b[^.;\n]*\buntil end of turn\b")
+# gaining control, or an Aura's "You control enchanted creature" (Control Magic): both change control
+_CONTROL = re.compile(r"\b(?:gains?|exchange|exchanges) control\b|\byou control enchanted\b")
+# a set of objects described, not targeted ("all", "each", "other", "creatures you control",
+# "attacking creatures"), that an effect changes for a while ("until end of turn") or keeps from
+# doing something ("can't block this turn": 611.2c's effects that modify the rules of the game)
+_SET = re.compile(r"\b(?:all|each|other|\w+s (?:you|your opponents|an opponent|that player|target player) controls?"
+                  r"|(?<!target )(?<!up to one )creatures)"
+                  r"\b[^.;\n]{0,40}?\b(?:(?:get|gain|have|lose|become)\b[^.;\n]*\buntil end of turn"
+                  r"|can't (?:attack|block)\b[^.;\n]*\bthis turn)\b")
+_LATER = re.compile(r"(?<=[^.\n•—:] )(?:at the beginning of (?:the|your|that player's|its owner's|its controller's) "
+                    r"next\b[^.;\n]*|at end of turn\b)")  # a trigger word inside an ability: a delayed trigger
+# an instant's or sorcery's trigger sentence, unless it is the card's own ("When you cycle this card")
+# or a reflexive one ("When you do", 603.12)
+_OPENING = re.compile(r"(?:^|(?<=[.\n•—]))\s*(?!when (?:you|they|that player) do)(?:when|whenever|at)\b"
+                      r"(?![^\n]*\bthis (?:card|spell)\b)[^,.\n]*", re.M)
+_QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")  # an ability granted in quotation marks is its object's own
 _SAY = re.compile(r"effects that say a creature ([a-z' ]+?)(?:,|\)| or )")
 _SENTENCE = re.compile(r"[.;\n]")
 
@@ -51,6 +67,7 @@ class Basics:
         self.adds_up = next((n for n in layers if "modify power" in rules[n]), None)
         self.control = next((n for n in layers if "control changing effects are applied" in rules[n]), None)
         self.locked = next((n for n, text in rules.items() if "the set of objects it affects is determined" in text), None)
+        self.delayed = next((n for n, text in rules.items() if "a delayed triggered ability will contain" in text), None)
         self.says: list[tuple[list[str], str]] = []  # ("can't block", 509.1b)
         for number, record in vocabulary.rules.items():
             if number[0] == "5":
@@ -64,6 +81,12 @@ class Basics:
         found += [(self.control, m.group(0)) for m in _CONTROL.finditer(text) if self.control][:1]
         if self.locked:
             found += [(self.locked, " ".join(words_of(m.group(0))[:8])) for m in _SET.finditer(text)][:1]
+        if self.delayed:
+            own = _QUOTED.sub(" ", text)
+            later = list(_LATER.finditer(own))
+            if {"Instant", "Sorcery"} & set(facts.get("types", [])):
+                later += list(_OPENING.finditer(own))
+            found += [(self.delayed, " ".join(words_of(m.group(0))[:8])) for m in later][:1]
         for sentence in _SENTENCE.split(text):
             said = words_of(sentence)
             for phrase, number in self.says:

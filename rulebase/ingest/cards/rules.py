@@ -65,6 +65,7 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
     categories = _categories(vocabulary)
     subrules = Subrules(vocabulary)
     basics = Basics(vocabulary)
+    replacement = vocabulary.chapters.get("replacement effects")
 
     def links(card: Record) -> list[dict]:
         printed = Printed(card.text, own_names(card))  # (the card read once: _own_text's text is its `read`)
@@ -76,10 +77,11 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
                                (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)))
         found += subrules.in_text(words, text)
         found += subrules.of_card(card.card, text)
-        found += _together(templates.found(text, words), vocabulary.together)
+        shaped = _replacing(_together(templates.found(text, words), vocabulary.together), found, replacement)
+        found += shaped
         found += basics.of_text(text, words, card.card)
         return [vocabulary.link(number, "; ".join(said_once([printed.quote(why) for why in reasons])))
-                for number, reasons in _fewest(found, vocabulary)]
+                for number, reasons in _fewest(found, vocabulary, set(shaped))]
 
     for card, found in zip(cards, map_inherited(links, cards, workers, MIN_PART), strict=True):
         card.card["links"] = found
@@ -88,6 +90,22 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
         for link in card.card["links"]:
             link["cards"] = used[link["rule"]]
     return used
+
+
+def _replacing(shaped: list[tuple[str, str]], found: list[tuple[str, str]],
+               chapter: str | None) -> list[tuple[str, str]]:
+    """`shaped` without a template of what replacement effects do (the chapter's rules after its
+    first, 614.1) whose words another chapter's template has too, on a card whose text is no
+    replacement effect as that first rule defines one (614.1a-e: "instead", "enters with",
+    "skip"...): "exiled with [this object]" is then 406.6's (the exiled cards of linked abilities),
+    not 614.14's (cards a replacement effect exiled)."""
+    if chapter is None:
+        return shaped
+    first = f"{chapter}.1"
+    if any(is_within(n, first) for n, _ in [*found, *shaped]):
+        return shaped
+    elsewhere = {w for n, w in shaped if not is_within(n, chapter)}
+    return [(n, w) for n, w in shaped if not (is_within(n, chapter) and w in elsewhere)]
 
 
 def _together(matched: list, together: dict[str, int]) -> list[tuple[str, str]]:
@@ -217,6 +235,7 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
                 continue
             numbers = vocabulary.lookup(name) or vocabulary.lookup(name + "s")
             found += [(n, f"type line: {name}") for n in numbers[:1]]
+            found += [(n, f"type line: {name} (a casual variant's card)") for n in _variant(numbers[:1], vocabulary)]
     for subtype in facts["subtypes"]:
         held = vocabulary.subtypes.get(tuple(words_of(subtype)))
         numbers = [held] if held else vocabulary.lookup(subtype + " cards")
@@ -231,10 +250,29 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
         value = subrules.of_layout(numbers[0]) if numbers else []
         found += [(n, f"layout: {layout}") for n in numbers[:1] + value]
     for kind in symbol_kinds(facts["mana_cost"]):
-        numbers = vocabulary.lookup(kind) or vocabulary.lookup(f"{kind} mana symbol") \
-            or vocabulary.lookup(f"{kind} mana symbols")
+        numbers = _symbol_rule(kind, vocabulary)
         found += [(n, f"mana cost: {facts['mana_cost']}") for n in numbers[:1] + subrules.of_cost(kind)]
+    in_text = " ".join(_SYMBOL.findall(card.text))  # costs in the text ("Cycling {U/B}"): the symbol's rule only
+    for kind in symbol_kinds(in_text):
+        if kind != "X" and kind not in symbol_kinds(facts["mana_cost"]):  # (X in the text: its own words, 107.3)
+            found += [(n, f"mana symbol: {kind}") for n in _symbol_rule(kind, vocabulary)[:1]]
     return found
+
+
+_SYMBOL = re.compile(r"\{[^}]{1,8}\}")
+
+
+def _symbol_rule(kind: str, vocabulary: Vocabulary) -> list[str]:
+    return vocabulary.lookup(kind) or vocabulary.lookup(f"{kind} mana symbol") or vocabulary.lookup(f"{kind} mana symbols")
+
+
+def _variant(numbers: list[str], vocabulary: Vocabulary) -> list[str]:
+    """The casual variant a card type is seen in only, as the type's first rule says: "Only the
+    Archenemy casual variant uses scheme cards. See rule 904" (314.1): a rule of section 9."""
+    first = vocabulary.rules.get(f"{numbers[0]}.1") if numbers else None
+    if first is None or "casual variant" not in first.text:
+        return []
+    return [ref.key for ref in first.refs if ref.kind == "rule" and ref.key[:1] == "9" and ref.key in vocabulary.rules][:1]
 
 
 def _spelled(words: str, vocabulary: Vocabulary) -> str:
@@ -325,11 +363,15 @@ NEAR = 12  # words: what a quoted word needs beside it is within this many words
 AMBIGUOUS = 2  # words that bring more rules than this (after siblings join their parent) say too little
 
 
-def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[str, list[str]]]:
+def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary,
+            shaped: set[tuple[str, str]] = frozenset()) -> list[tuple[str, list[str]]]:
     """(number, reasons) for each rule to link: rules brought by the same words that share a
     parent are that parent (508.3a, 508.3d for "whenever ... attacks": 508.3); none to a rule
     whose subrule is linked for the same words; no link from words that bring more than AMBIGUOUS
-    rules ("unless": 118.12a, 603.5, 731.6); in rule-number order."""
+    rules ("unless": 118.12a, 603.5, 731.6), unless the rules whose template the words match
+    (`shaped`: "[This permanent] enters with . . .", 614.1c and 603.6d) are few enough: they are
+    the words' own, a rule quoting them in passing (707.5's "such as “enters with”") is not; in
+    rule-number order."""
     by_reason: dict[str, list[str]] = {}
     for number, reason in found:
         by_reason.setdefault(reason, []).append(number)
@@ -343,7 +385,10 @@ def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[
                     numbers = [n for n in numbers if parent_of(n) != parent] + [parent]
             numbers = [n for n in numbers if not any(o != n and is_within(o, n) for o in numbers)]
             if len(numbers) > AMBIGUOUS and not reason.startswith(_FACTS):
-                continue
+                own = [n for n in numbers if (n, reason) in shaped]
+                if not own or len(own) > AMBIGUOUS:
+                    continue
+                numbers = own
         for number in numbers:
             held = by_rule.setdefault(number, [])
             if reason not in held:
@@ -351,7 +396,7 @@ def _fewest(found: list[tuple[str, str]], vocabulary: Vocabulary) -> list[tuple[
     return sorted(by_rule.items(), key=lambda item: number_key(item[0]))
 
 
-_FACTS = ("keyword:", "type line:", "layout:", "mana cost:")
+_FACTS = ("keyword:", "type line:", "layout:", "mana cost:", "mana symbol:")
 
 
 def said_once(reasons: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ from rulebase.ingest.cards.words import TYPOGRAPHY, words_of
 
 _PLACEHOLDER = re.compile(r"\[[^\]]*\]")
 _ANY = r"[^.]{1,80}?"  # a placeholder: any words of one sentence
+_CONDITION = re.compile(r"(?:^|(?<=[.\n•—]))\s*(?:when|whenever|at)\b[^,.\n]*", re.M)  # up to its comma
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,7 @@ class Template:
     literal: str  # words every match holds (a cheap test before the pattern)
     own: bool = False  # written of the object itself ("When [this object] enters"): the card's own ability
     group: int = 0  # of a rule quoting templates that go together ("choose a [value]" and "the chosen [value]")
+    said: bool = False  # a statement of the object's own ("[This permanent] enters . . ."), no trigger condition
 
     def finds(self, text: str) -> str | None:
         """The words of `text` the template matches, or None."""
@@ -67,7 +69,8 @@ def template(text: str, number: str, group: int = 0) -> Template | None:
     body = re.sub(r"((?:[\w' ]+\|)+[\w' ]+)", lambda m: "(?:" + m.group(1) + ")", body)  # when|whenever|at
     try:
         return Template(re.compile(r"(?<![a-z])" + body + r"(?![a-z])"), number, literal if "|" not in body else "",
-                        text.lower().lstrip().startswith(("[this ", "when [this ")), group)
+                        text.lower().lstrip().startswith(("[this ", "when [this ")), group,
+                        text.lower().lstrip("“ ").startswith("[this "))
     except re.error:
         return None
 
@@ -86,11 +89,16 @@ class Templates:
 
     def found(self, text: str, words: list[str]) -> list[tuple[Template, str]]:
         """(template, the words it matches) for each template `text` holds, in the order of their
-        first words in it: the same on every run (a set's order changes with the hash seed)."""
+        first words in it: the same on every run (a set's order changes with the hash seed). A
+        statement of what the object itself does ("[This permanent] enters . . .", 614.1d: a
+        replacement effect) is not looked for in a trigger condition ("When this creature enters,
+        ..." is a triggered ability, 603.6a); other templates are ("Whenever you tap a land for
+        mana": 106.12's "tap [a permanent] for mana"; "a spell that targets", 115.9b)."""
         out = []
+        stated = _CONDITION.sub(lambda m: " " * len(m.group(0)), text)
         firsts = [word for word in dict.fromkeys(words) if word in self.by_word]
         for shape in self.open + [s for word in firsts for s in self.by_word[word]]:
-            match = shape.finds(text)
+            match = shape.finds(stated if shape.said else text)
             if match:
                 out.append((shape, match))
         return out
