@@ -38,7 +38,7 @@ def test_the_cards_search_documents_do_not_hang_on_their_links(library):
     def documents(records):
         lead = leads(records)
         spans = {r.id: (0, OPEN_END) for r in records}
-        return [_document(r, lead.get(r.id), *rest) for r, *rest in documents_of(records, spans)]
+        return [_document(r, lead.get(r.id), editions, spelled) for r, _, editions, spelled in documents_of(records, spans)]
 
     linked = library.store.of_kind("card")
     parsed = [r for s in library.sources if s.format in BINARY for r in ingest_source(s).parsed.records
