@@ -550,3 +550,21 @@ def test_a_casual_variants_card_and_a_hybrid_cost_in_the_text_link_their_rules(c
     assert "904" in _linked(cards_of("You Cannot Hide from Me"))  # Scheme: "See rule 904, “Archenemy.”"
     assert "901" in _linked(cards_of("Isle of Vesuva"))  # Plane: Planechase
     assert any(is_within(n, "107.4") or is_within("107.4e", n) for n in _linked(cards_of("Sunken Ruins")))
+
+
+def test_a_mode_is_part_of_its_ability_and_a_counterspell_uses_no_counters(cards_of):
+    """"• Tap target creature." is a mode of the triggered ability above it (700.2), not a static
+    ability; "Counter target spell" is the keyword action (701.6), not the marker (122); "a +1/+1
+    counter on this creature" is the marker."""
+    assert "604" not in _linked(cards_of("Glamermite"))
+    assert not any(n.startswith("122") for n in _linked(cards_of("Lofty Denial")))
+    assert "701.6" in _linked(cards_of("Lofty Denial"))
+    assert any(n.startswith("122") for n in _linked(cards_of("Threefold Thunderhulk")))
+
+
+def test_a_resolving_effect_that_counts_links_the_rule_that_counts_once(cards_of):
+    """608.2h: an effect's information from the game is determined once, as it resolves; a static
+    ability's number ("gets +1/+1 for each") is read continuously and is not its case."""
+    assert "608.2h" in _linked(cards_of("Threefold Thunderhulk"))  # a trigger: "tokens equal to its power"
+    assert "608.2h" in _linked(cards_of("Soul's Might"))  # a sorcery: "where X is that creature's power"
+    assert "608.2h" not in _linked(cards_of("Nightmare"))  # static: "equal to the number of Swamps you control"

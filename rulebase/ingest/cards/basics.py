@@ -11,6 +11,10 @@ words, never a table written per card:
   you control get +1/+1 until end of turn"): the rule that locks in the set it affects (611.2c);
 - the restrictions and requirements of attacking and blocking ("can't block", "attacks each combat
   if able"): the rule of the declaration that checks "effects that say a creature" does that;
+- a resolving effect that asks the game for a number ("for each attacking creature", "equal to
+  its power", "where X is"): the rule by which "the answer is determined only once" (608.2h); a
+  static ability's number is read continuously, so only triggered and activated abilities and
+  instants and sorceries say it;
 - a delayed triggered ability, which "will contain “when,” “whenever,” or “at,” although that word
   won't usually begin the ability" (603.7): "sacrifice it at the beginning of the next end step",
   and every triggered ability an instant or sorcery creates ("Whenever ... this turn").
@@ -22,7 +26,7 @@ import re
 
 from rulebase.core.records import number_key
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
-from rulebase.ingest.cards.words import TYPOGRAPHY, forms, words_of
+from rulebase.ingest.cards.words import TYPOGRAPHY, as_verb, forms, words_of
 
 PAIR_WITHIN = 3  # words: a term and the word it pairs with, on the card and in the rule
 _FUNCTION = frozenset({"a", "an", "the", "of", "to", "that", "this", "it", "its", "x", "or", "and", "each", "any",
@@ -44,6 +48,9 @@ _LATER = re.compile(r"(?<=[^.\n•—:] )(?:at the beginning of (?:the|your|that
 # or a reflexive one ("When you do", 603.12)
 _OPENING = re.compile(r"(?:^|(?<=[.\n•—]))\s*(?!when (?:you|they|that player) do)(?:when|whenever|at)\b"
                       r"(?![^\n]*\bthis (?:card|spell)\b)[^,.\n]*", re.M)
+_COUNTED = re.compile(r"\b(?:for each|equal to|where x is|the number of)\b")  # information from the game
+_RESOLVING = re.compile(r"^\s*(?:(?:when|whenever|at)\b|[^:\"“]*\{[^:\"“]*:|[^:\"“]*\b(?:sacrifice|discard|pay|exile|"
+                        r"remove|tap|untap)\b[^:\"“]*:)")  # a trigger, or "[Cost]: [Effect]"
 _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")  # an ability granted in quotation marks is its object's own
 _SAY = re.compile(r"effects that say a creature ([a-z' ]+?)(?:,|\)| or )")
 _SENTENCE = re.compile(r"[.;\n]")
@@ -55,18 +62,23 @@ class Basics:
     def __init__(self, vocabulary: Vocabulary):
         rules = {n: " ".join(words_of(r.text)) for n, r in vocabulary.rules.items()}
         self.chapters: dict[str, list[tuple[str, list[str]]]] = {}  # term's form -> [(rule, its words)]
+        self.nouns: set[str] = set()  # forms of a term whose chapter names a thing, its other sense an action
         for term, numbers in vocabulary.glossary.items():
             chapter = next((n for n in numbers if re.match(r"^1\d\d$", n)), None)
             if chapter is None or len(words_of(term)) != 1 or not _acted(term, vocabulary.definitions.get(term, "")):
                 continue
             inside = sorted((n for n in rules if n != chapter and is_within(n, chapter)), key=number_key)
+            noun = not _acted(term, _sense(vocabulary.definitions.get(term, ""), chapter))
             for form in forms(words_of(term)[0]):
                 self.chapters.setdefault(form, []).extend((n, rules[n].split()) for n in inside)
+                if noun:
+                    self.nouns.add(form)
         layer = vocabulary.glossary.get("layer", [])[:1]
         layers = sorted((n for n in rules if layer and is_within(n, layer[0])), key=number_key)
         self.adds_up = next((n for n in layers if "modify power" in rules[n]), None)
         self.control = next((n for n in layers if "control changing effects are applied" in rules[n]), None)
         self.locked = next((n for n, text in rules.items() if "the set of objects it affects is determined" in text), None)
+        self.once = next((n for n, text in rules.items() if "the answer is determined only once" in text), None)
         self.delayed = next((n for n, text in rules.items() if "a delayed triggered ability will contain" in text), None)
         self.says: list[tuple[list[str], str]] = []  # ("can't block", 509.1b)
         for number, record in vocabulary.rules.items():
@@ -81,6 +93,11 @@ class Basics:
         found += [(self.control, m.group(0)) for m in _CONTROL.finditer(text) if self.control][:1]
         if self.locked:
             found += [(self.locked, " ".join(words_of(m.group(0))[:8])) for m in _SET.finditer(text)][:1]
+        if self.once:
+            spell = bool({"Instant", "Sorcery"} & set(facts.get("types", [])))
+            counted = [m for line in _QUOTED.sub(" ", text).split("\n") if spell or _RESOLVING.match(line)
+                       for m in _COUNTED.finditer(line)]
+            found += [(self.once, m.group(0)) for m in counted][:1]
         if self.delayed:
             own = _QUOTED.sub(" ", text)
             later = list(_LATER.finditer(own))
@@ -100,7 +117,7 @@ class Basics:
         done: set[str] = set()
         for at, word in enumerate(words):
             rules = self.chapters.get(word)
-            if not rules:
+            if not rules or word in self.nouns and as_verb(words, at, at + 1):  # "counter target spell": 701.6's
                 continue
             near = [w for w in words[max(0, at - PAIR_WITHIN):at] + words[at + 1:at + 1 + PAIR_WITHIN]
                     if w not in _FUNCTION and not w.isdigit() and w != word]
@@ -113,6 +130,16 @@ class Basics:
                     found.append((number, " ".join(words[start:end])))
                     break
         return found
+
+
+def _sense(definition: str, chapter: str) -> str:
+    """The sense of a glossary entry that cites the chapter, where it gives several ("Counter: 1. To
+    cancel a spell ... See rule 701.6. 2. A marker ... See rule 122."): that sense says whether the
+    chapter's term is something done or a thing."""
+    senses = re.split(r"(?:^|\n)\s*(?=\d+\.\s)", definition)
+    if len(senses) < 2:
+        return definition
+    return next((one for one in senses if re.search(rf"\brules? {re.escape(chapter)}\b", one)), definition)
 
 
 def _acted(term: str, definition: str) -> bool:

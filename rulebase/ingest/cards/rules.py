@@ -31,7 +31,7 @@ from rulebase.ingest.cards.names import face_names
 from rulebase.ingest.cards.subrules import Subrules
 from rulebase.ingest.cards.templates import Templates
 from rulebase.ingest.cards.vocabulary import GENERAL, SUBRULE, Vocabulary, is_within, on_the_board, parent_of
-from rulebase.ingest.cards.words import TYPOGRAPHY, WORD, forms, words_of
+from rulebase.ingest.cards.words import TYPOGRAPHY, WORD, as_verb, forms, words_of
 
 SAMPLE = 5
 MIN_PART = 5_000  # cards: fewer per worker and one process is faster than forking
@@ -153,7 +153,7 @@ def _abilities(card: Record, text: str, vocabulary: Vocabulary, categories: dict
     found: list[tuple[str, str]] = []
     for line in text.split("\n"):
         line = _without_ability_word(line.strip(), vocabulary.ability_words)
-        if not line:
+        if not line or line.startswith("•"):  # a mode: part of the spell or ability above it (700.2)
             continue
         pieces = [p.strip() for p in re.split(r"[,;]", line)]
         if any(re.match(re.escape(k) + r"(?:$|[\s,;—{(0-9x])", line) for k in keywords) and (
@@ -306,18 +306,6 @@ def _trigger_events(text: str, ability_words: set[str]) -> set[int]:
     return places
 
 
-_OBJECT_OPENS = {"target", "it", "them", "that", "those", "this", "these", "all", "each", "up", "another", "any",
-                 "the", "a", "an", "x", "one", "two", "three", "four", "five", "your", "their", "enchanted", "equipped"}
-
-
-def _as_verb(words: list[str], at: int, end: int) -> bool:
-    """Whether a word of two senses, a noun and a keyword action, is the action here: inflected
-    as a verb ("exiled", "countered", "exiling") or its object following ("exile target",
-    "counter that spell"); "from exile" and "a +1/+1 counter on it" are the nouns."""
-    word = words[end - 1]
-    return word.endswith(("ed", "ing")) or end < len(words) and words[end] in _OBJECT_OPENS
-
-
 def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], keywords: set = frozenset(),
                   events: tuple[str | None, set[int]] = (None, set())) -> list[tuple[str, str]]:
     """(number, the words) for each term of the rules the text names; a common card type's name
@@ -334,7 +322,7 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
             continue
         if term.origin == "glossary" and term.words in vocabulary.senses:
             continue  # "Counter": 1. to cancel a spell, 2. a marker; the words alone don't say which
-        if vocabulary.is_action(term) and term.words in vocabulary.nouns and not _as_verb(words, at, end):
+        if vocabulary.is_action(term) and term.words in vocabulary.nouns and not as_verb(words, at, end):
             continue  # the action's word as the thing ("from exile", "a +1/+1 counter")
         numbers = term.numbers
         particular = vocabulary.particular.get(term.words) if term.origin == "word" else None

@@ -29,3 +29,15 @@ def forms(word: str) -> frozenset[str]:
     elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         out.add(word[:-1])
     return frozenset(out)
+
+
+OBJECT_OPENS = {"target", "it", "them", "that", "those", "this", "these", "all", "each", "up", "another", "any",
+                "the", "a", "an", "x", "one", "two", "three", "four", "five", "your", "their", "enchanted", "equipped"}
+
+
+def as_verb(words: list[str], at: int, end: int) -> bool:
+    """Whether a word of two senses, a noun and a keyword action, is the action here: inflected
+    as a verb ("exiled", "countered", "exiling") or its object following ("exile target",
+    "counter that spell"); "from exile" and "a +1/+1 counter on it" are the nouns."""
+    word = words[end - 1]
+    return word.endswith(("ed", "ing")) or end < len(words) and words[end] in OBJECT_OPENS
