@@ -93,16 +93,13 @@ class Basics:
         found += [(self.control, m.group(0)) for m in _CONTROL.finditer(text) if self.control][:1]
         if self.locked:
             found += [(self.locked, " ".join(words_of(m.group(0))[:8])) for m in _SET.finditer(text)][:1]
+        own = _QUOTED.sub(" ", text)  # (an ability granted in quotation marks: its object's, not this card's)
+        spell = bool({"Instant", "Sorcery"} & set(facts.get("types", [])))
         if self.once:
-            spell = bool({"Instant", "Sorcery"} & set(facts.get("types", [])))
-            counted = [m for line in _QUOTED.sub(" ", text).split("\n") if spell or _RESOLVING.match(line)
-                       for m in _COUNTED.finditer(line)]
+            counted = [m for line in own.split("\n") if spell or _RESOLVING.match(line) for m in _COUNTED.finditer(line)]
             found += [(self.once, m.group(0)) for m in counted][:1]
         if self.delayed:
-            own = _QUOTED.sub(" ", text)
-            later = list(_LATER.finditer(own))
-            if {"Instant", "Sorcery"} & set(facts.get("types", [])):
-                later += list(_OPENING.finditer(own))
+            later = list(_LATER.finditer(own)) + (list(_OPENING.finditer(own)) if spell else [])
             found += [(self.delayed, " ".join(words_of(m.group(0))[:8])) for m in later][:1]
         for sentence in _SENTENCE.split(text):
             said = words_of(sentence)

@@ -249,17 +249,14 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
                                                                                        + " cards", stems=True)
         value = subrules.of_layout(numbers[0]) if numbers else []
         found += [(n, f"layout: {layout}") for n in numbers[:1] + value]
-    for kind in symbol_kinds(facts["mana_cost"]):
+    costed = symbol_kinds(facts["mana_cost"])
+    for kind in costed:
         numbers = _symbol_rule(kind, vocabulary)
         found += [(n, f"mana cost: {facts['mana_cost']}") for n in numbers[:1] + subrules.of_cost(kind)]
-    in_text = " ".join(_SYMBOL.findall(card.text))  # costs in the text ("Cycling {U/B}"): the symbol's rule only
-    for kind in symbol_kinds(in_text):
-        if kind != "X" and kind not in symbol_kinds(facts["mana_cost"]):  # (X in the text: its own words, 107.3)
+    for kind in symbol_kinds(card.text):  # costs in the text ("Cycling {U/B}"): the symbol's rule only
+        if kind != "X" and kind not in costed:  # (X in the text: its own words, 107.3)
             found += [(n, f"mana symbol: {kind}") for n in _symbol_rule(kind, vocabulary)[:1]]
     return found
-
-
-_SYMBOL = re.compile(r"\{[^}]{1,8}\}")
 
 
 def _symbol_rule(kind: str, vocabulary: Vocabulary) -> list[str]:
