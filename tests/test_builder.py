@@ -45,3 +45,23 @@ def test_the_cards_search_documents_do_not_hang_on_their_links(library):
               if r.kind == "card"]  # (the cards' rulings are records of their own, kind card-ruling)
     assert any(r.card["links"] for r in linked) and not any(r.card["links"] for r in parsed)
     assert documents(linked) == documents(parsed)
+
+
+def test_a_build_with_no_cards_segment_to_write_writes_the_record_database_itself(tmp_path, monkeypatch,
+                                                                                  one_source_corpus):
+    """An add's index write is short, and a forked writer copies the build's heap as it reads every
+    record (an add of a release peaked at 1.7 GB so): records.db is written in the build's process."""
+    from rulebase.build import builder
+    from rulebase.library import Library
+
+    monkeypatch.setenv("RULEBASE_USER_CORPUS", str(tmp_path / "user"))
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    corpus = one_source_corpus(tmp_path / "bundled", "ck-2008-mini.txt", "ck.txt", "ck2008", "CK mini", "10e",
+                               "2008-10-20", "crystalkeep-2008")
+    forked, written_by = [], []
+    beside, write_db = builder.Beside, builder.write_db
+    monkeypatch.setattr(builder, "Beside", lambda fn, *args, **kw: forked.append(fn) or beside(fn, *args, **kw))
+    monkeypatch.setattr(builder, "write_db", lambda *args, **kw: written_by.append(os.getpid()) or write_db(*args, **kw))
+    generation = Library(tmp_path / "index", corpus).ensure()
+    assert written_by == [os.getpid()] and builder.write_db not in forked
+    assert (generation.path / "records.db").stat().st_size > 0

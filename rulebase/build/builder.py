@@ -157,9 +157,14 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
     releases = {rep.source.id: rep.parsed.meta["releases"] for rep in ingested.reports
                 if isinstance(rep.parsed.meta, dict) and "releases" in rep.parsed.meta}
     spans = windows(ingested.records, sources, releases)
-    records_db = Beside(write_db, tmp / "records.db", ingested.records, sources, releases, spans, workers(),
-                        spawns=True)  # while indexing
     cached = {rep.source.id: rep.segment for rep in ingested.reports if rep.segment is not None}
+    # records.db in one process: beside the index write when the cards' segment is written too (a
+    # first build, or one after the code changed: a long index write to share the cores with; 12 s
+    # of 70 s), else here after the index (an add, whose index write is short). A forked writer
+    # copies the build's heap as it reads every record: with a pool of packers of its own beside,
+    # an add of a release peaked at 1.7 GB; here, 0.8 GB and 2 s slower (scripts/during_add.py)
+    db_args = (tmp / "records.db", ingested.records, sources, releases, spans)
+    records_db = Beside(write_db, *db_args) if ahead is not None else None
     # the bundled documents besides the archives in one cached segment, the tournament documents in
     # another, each added one in its own: after `rulebase add` only the added document (or, when it
     # joins a tournament document's timeline, the tournament documents) is indexed again (writer._grouped)
@@ -186,9 +191,12 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
             rulings = [r for r in ingested.records if r.source in card_ids and r.kind == "card-ruling"]
             if rulings:
                 indexer.write_index(tmp / RULINGS, rulings, None, spans, workers(), groups=[group], stored=False)
+        if records_db is None:
+            write_db(*db_args)
     finally:
         try:
-            records_db.wait()
+            if records_db is not None:
+                records_db.wait()
         finally:
             if keeping:
                 keeping.wait()

@@ -105,9 +105,9 @@ def serve(opts: dict) -> int:
                 from rulebase.cli.console import build_progress
 
                 with build_progress() as progress:
-                    library.ensure(progress)
+                    library.ensure(progress, beside=True)
             else:
-                library.ensure()
+                library.ensure(beside=True)
             if library.stale_reason:
                 print(printable(f"warning: {library.stale_reason}"), file=sys.stderr)
             if opts["command"] == "lookup":

@@ -166,8 +166,10 @@ def terminal():
     return make_console()
 
 
-def ready_library(json_mode: bool = False):
-    """The library with an index ready, showing a progress bar while it builds on a terminal."""
+def ready_library(json_mode: bool = False, beside: bool = True):
+    """The library with an index ready, showing a progress bar while it builds on a terminal.
+    `beside`: a stale index whose documents changed answers now while it is rebuilt in the
+    background (Library.ensure); what writes files from the index (the site, export) waits."""
     # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.console import build_progress
 
@@ -178,7 +180,7 @@ def ready_library(json_mode: bool = False):
     with build_progress(enabled=not json_mode) as progress:
         library.notify = lambda message: typer.echo(f"warning: {message}", err=True)
         library.announce = lambda message: typer.echo(printable(f"note: {message}"), err=True)
-        library.ensure(progress)
+        library.ensure(progress, beside=beside)
     if library.stale_reason:  # stderr, so --json output stays pure JSON
         typer.echo(printable(f"warning: {library.stale_reason}"), err=True)
     return library

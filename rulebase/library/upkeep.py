@@ -133,8 +133,12 @@ class Upkeep:
         self.__dict__.pop("sources", None)
         return self.sources != sources
 
-    def ensure(self, progress=None) -> Generation:
+    def ensure(self, progress=None, beside: bool = False) -> Generation:
         """The generation to read, building it first if it is missing, stale or damaged.
+
+        `beside` (a read): when only the corpus changed since the last good generation was built
+        by this code, that generation answers now and the build runs in a process of its own
+        (library/refresh.py); stale_reason says so.
 
         Damage (a file missing, truncated or rewritten, records.db not SQLite, CURRENT or
         meta.json garbled) is found by comparing the generation with the sizes and times its
@@ -192,6 +196,15 @@ class Upkeep:
                                  "from the previous build")
             self._generation = generation
             return generation
+        if beside and generation is not None and _same_code(generation.fingerprint, status.expected):
+            # lazy: only a read of a stale index starts a build beside it
+            from rulebase.library import refresh
+
+            if refresh.start(self.index_dir, self.corpus_dir):
+                self.stale_reason = (f"the index at {self.index_dir} is out of date (its documents changed); it is "
+                                     "being rebuilt in the background, answering from the previous build")
+                self._generation = generation
+                return generation
         if generation is None and self.announce is not None and all(
                 path.is_file() for source in self.sources for path in source.paths):  # (else: its one-line error)
             self.announce(f"building the index in {self.index_dir} (first use: a few minutes)")
@@ -249,6 +262,12 @@ class Upkeep:
         """Rebuild after a reader found the published generation damaged."""
         self._generation = None
         return self.build(progress, force=True)
+
+
+def _same_code(built: str, expected: str) -> bool:
+    """Whether a generation's fingerprint (builder.expected_fingerprint: the sources' digest, then
+    the code's) names the code that runs now: its files are then read as this code wrote them."""
+    return bool(built) and built.rpartition("-")[2] == expected.rpartition("-")[2]
 
 
 def _exhaustion_said(build, index_dir: Path, *args, **kwargs) -> Generation:

@@ -29,7 +29,7 @@ from rulebase.cli.program import (
 @funnel
 def sources(json_out: JsonOpt = False) -> None:
     """The documents in the corpus: edition, date, records by kind, references, credit."""
-    library = ready_library(json_out)
+    library = ready_library(json_out, beside=False)
     meta = library.ensure().meta
     if json_out:
         print_json(meta["sources"])
@@ -70,7 +70,7 @@ def export() -> None:
     from rulebase.cli.views.shapes import escape_raw
     from rulebase.core.records import to_dict
 
-    library = ready_library(True)
+    library = ready_library(True, beside=False)
     out = sys.stdout
     for record in library.store.all():  # control and bidi characters as \uXXXX, as --json writes them
         out.write(escape_raw(json.dumps(to_dict(record), ensure_ascii=False)) + "\n")

@@ -28,7 +28,7 @@ def glossary_build(
     from rulebase.cli.console import build_progress
     from rulebase.glossary.plan import build_from_library
 
-    library = ready_library(json_out)
+    library = ready_library(json_out, beside=False)
     chosen = [e.strip() for e in editions.split(",") if e.strip()] if editions else None
     with build_progress(enabled=not json_out) as progress:
         summary = build_from_library(library, out, fmt=fmt, editions=chosen, force=force, progress=progress)
