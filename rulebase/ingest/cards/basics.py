@@ -144,7 +144,11 @@ def _acted(term: str, definition: str) -> bool:
     game's vocabulary: a verb ("Draw: 1. To put the top card ...") or a quantity it quotes as its
     own ("Objects can deal “damage” ...", "an amount of “life”"); not "Target", "Spell", "Card"."""
     folded = definition.translate(TYPOGRAPHY)
-    return bool(re.match(r"^(?:1\.\s+)?To\s", folded) or re.search(rf'"{re.escape(term)}[,.]?"', folded.lower()))
+    # a quotation of the word as a thing of the game, not a note on its usage ('the term "card" is
+    # used only to refer to ...': "Card" names a component, and its chapter's rules are about cards
+    # as objects, ownership and size, which "draw a card" or "mills X cards" do not use)
+    quoted = re.sub(r'\bthe (?:term|word)s? "[^"]*"', "", folded, flags=re.I)
+    return bool(re.match(r"^(?:1\.\s+)?To\s", folded) or re.search(rf'"{re.escape(term)}[,.]?"', quoted.lower()))
 
 
 def _paired(said: list[str], term: frozenset[str], near: list[frozenset[str]]) -> bool:

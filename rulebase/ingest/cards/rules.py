@@ -322,6 +322,12 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
         if vocabulary.is_action(term) and term.words in vocabulary.nouns and not as_verb(words, at, end):
             continue  # the action's word as the thing ("from exile", "a +1/+1 counter")
         numbers = term.numbers
+        if words[at] in vocabulary.statuses and (at == 0 or words[at - 1] not in ("become", "becomes")):
+            # a status ("enters tapped", "untapped lands": 110.5), not the keyword action that
+            # changes it; "tap target creature" and "becomes tapped" are the action
+            numbers = tuple(n for n in numbers if not n.startswith("701."))
+            if not numbers:
+                continue
         particular = vocabulary.particular.get(term.words) if term.origin == "word" else None
         if particular and particular.rule not in keywords and term.words not in keywords \
                 and not all(forms(w) & said for w in particular.needs):

@@ -33,6 +33,10 @@ class Template:
         return found.group(0).strip(" ,.") if found else None
 
 
+def _rule(shape: Template) -> str:
+    return shape.number.split(".")[0]
+
+
 def template(text: str, number: str, group: int = 0) -> Template | None:
     """The template as a pattern over a card's sentence (its own name read as "this object"), or
     None when it is all placeholders (the shape of every activated ability: no rule of its own).
@@ -93,7 +97,8 @@ class Templates:
         statement of what the object itself does ("[This permanent] enters . . .", 614.1d: a
         replacement effect) is not looked for in a trigger condition ("When this creature enters,
         ..." is a triggered ability, 603.6a); other templates are ("Whenever you tap a land for
-        mana": 106.12's "tap [a permanent] for mana"; "a spell that targets", 115.9b)."""
+        mana": 106.12's "tap [a permanent] for mana"; "a spell that targets", 115.9b); of two of one
+        rule whose matches hold one another, the longer."""
         out = []
         stated = _CONDITION.sub(lambda m: " " * len(m.group(0)), text)
         firsts = [word for word in dict.fromkeys(words) if word in self.by_word]
@@ -101,4 +106,11 @@ class Templates:
             match = shape.finds(stated if shape.said else text)
             if match:
                 out.append((shape, match))
-        return out
+        # a template whose words another template of the same rule matches, and says more, yields
+        # to it: "As this creature enters, ..." is 614.1c's "As [this permanent] enters", not
+        # 614.1d's "[This permanent] enters" as well; "blocks or becomes blocked by a creature" is
+        # 509.3d's, not 509.3a's "blocks" too. Another rule's words stay ("whenever this creature
+        # attacks, if": 603.4's intervening "if" and 508.3's attack trigger)
+        return [(shape, match) for shape, match in out
+                if not any(match in longer and len(longer) > len(match) and _rule(other) == _rule(shape)
+                           for other, longer in out)]

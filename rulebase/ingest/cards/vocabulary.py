@@ -33,6 +33,7 @@ _ITS_OBJECT = re.compile(r"“([a-z]+)” that ([a-z]+)")
 _PRONOUNS = {"it", "them"}
 _GIVEN = re.compile(r"\babilit(?:y|ies)\s+“[^”]*”")
 _SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s+")
+_STATUSES = re.compile(r"status is its physical state\b[^:]*:\s*([^.]+)\.", re.I)
 _ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
@@ -225,6 +226,15 @@ class Vocabulary:
             titled = {number for title, number in self.chapters.items() if forms(noun) & set(title.split())}
             self._kinds[noun] = (titled, [tuple(words_of(h)) for h, number in self.keywords.items()
                                           if number.split(".")[0] in titled])
+        # a permanent's status values, as the rule that defines status lists them (110.5: "tapped/untapped,
+        # flipped/unflipped, face up/face down, and phased in/phased out"): "enters tapped" is a
+        # status, not the keyword action tap (701.26)
+        self.statuses: set[str] = set()
+        for record in self.rules.values():
+            listed = _STATUSES.search(record.text.translate(TYPOGRAPHY))
+            if listed:
+                self.statuses.update(words_of(value)[0] for value in re.split(r"[/,]|\band\b", listed.group(1))
+                                     if words_of(value))
         self.ability_words: set[str] = set()  # "landfall", "descend 4": no rules meaning (207.2c)
         for record in self.rules.values():
             listed = _ABILITY_WORDS.search(record.text)
