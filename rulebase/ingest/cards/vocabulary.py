@@ -31,6 +31,8 @@ _TEMPLATE = re.compile(r"“([^”]*\[[^”]*)”")
 _PLACEHOLDER = re.compile(r"\[[^\]]*\]|\.\s\.\s\.")
 _ITS_OBJECT = re.compile(r"“([a-z]+)” that ([a-z]+)")
 _PRONOUNS = {"it", "them"}
+_QUALIFIERS = {"all", "other", "its", "their", "his", "her", "the", "a", "an", "each", "of", "and", "or", "that",
+               "this", "those", "these", "any", "one", "two", "three", "card", "cards"}
 _GIVEN = re.compile(r"\babilit(?:y|ies)\s+“[^”]*”")
 _SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s+")
 _STATUSES = re.compile(r"status is its physical state\b[^:]*:\s*([^.]+)\.", re.I)
@@ -276,9 +278,16 @@ class Vocabulary:
         if noun is None:
             return True
         after = words[end:end + OBJECT_WITHIN]
+        # from the object's first word: what stands before it may only qualify it ("loses all
+        # other card types"); "loses 2 life. Undying (... return it ...)" has no ability as its object
+        titled, keywords = self._kinds[noun]
+        first = next((word for word in after if word not in _QUALIFIERS), None)
+        if first is not None and not ((forms(noun) | _PRONOUNS) & {first} or any(k[:1] == (first,) for k in keywords)
+                                      or any(n.split(".")[0] in titled for found, _, _ in self.named([first])
+                                             for n in found.numbers)):
+            return False
         if (forms(noun) | _PRONOUNS) & set(after):
             return True
-        titled, keywords = self._kinds[noun]
         return any(tuple(after[at:at + len(k)]) == k for k in keywords for at in range(len(after))) or \
             any(number.split(".")[0] in titled for found, _, _ in self.named(after) for number in found.numbers)
 
