@@ -55,6 +55,12 @@ def expected_fingerprint(sources: list[Source]) -> str:
     return f"{fingerprint(sources)}-{code_digest()}"
 
 
+def same_code(built: str, expected: str) -> bool:
+    """Whether a generation's fingerprint names the same code as `expected` (both made by
+    expected_fingerprint): its files are then read as this code wrote them."""
+    return bool(built) and built.rpartition("-")[2] == expected.rpartition("-")[2]
+
+
 def build_lock(index_dir: Path, wait: bool = True):
     """The index's build lock; without `wait`, IndexBusy at once when another command holds it."""
     return folder_lock(index_dir, lambda exc: IndexError_(

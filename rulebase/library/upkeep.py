@@ -196,11 +196,12 @@ class Upkeep:
                                  "from the previous build")
             self._generation = generation
             return generation
-        if beside and generation is not None and _same_code(generation.fingerprint, status.expected):
-            # lazy: only a read of a stale index starts a build beside it
+        if beside and generation is not None:
+            # lazy: only a read of a stale index starts a build beside it (status() imported the builder)
+            from rulebase.build.builder import same_code
             from rulebase.library import refresh
 
-            if refresh.start(self.index_dir, self.corpus_dir):
+            if same_code(generation.fingerprint, status.expected) and refresh.start(self.index_dir, self.corpus_dir):
                 self.stale_reason = (f"the index at {self.index_dir} is out of date (its documents changed); it is "
                                      "being rebuilt in the background, answering from the previous build")
                 self._generation = generation
@@ -262,12 +263,6 @@ class Upkeep:
         """Rebuild after a reader found the published generation damaged."""
         self._generation = None
         return self.build(progress, force=True)
-
-
-def _same_code(built: str, expected: str) -> bool:
-    """Whether a generation's fingerprint (builder.expected_fingerprint: the sources' digest, then
-    the code's) names the code that runs now: its files are then read as this code wrote them."""
-    return bool(built) and built.rpartition("-")[2] == expected.rpartition("-")[2]
 
 
 def _exhaustion_said(build, index_dir: Path, *args, **kwargs) -> Generation:

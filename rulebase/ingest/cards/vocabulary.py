@@ -232,13 +232,12 @@ class Vocabulary:
         # flipped/unflipped, face up/face down, and phased in/phased out"): "enters tapped" is a
         # status, not the keyword action tap (701.26)
         self.statuses: set[str] = set()
-        for record in self.rules.values():
-            listed = _STATUSES.search(record.text.translate(TYPOGRAPHY))
-            if listed:
-                self.statuses.update(words_of(value)[0] for value in re.split(r"[/,]|\band\b", listed.group(1))
-                                     if words_of(value))
         self.ability_words: set[str] = set()  # "landfall", "descend 4": no rules meaning (207.2c)
         for record in self.rules.values():
+            values = _STATUSES.search(record.text.translate(TYPOGRAPHY))
+            if values:
+                self.statuses.update(words_of(value)[0] for value in re.split(r"[/,]|\band\b", values.group(1))
+                                     if words_of(value))
             listed = _ABILITY_WORDS.search(record.text)
             if listed:
                 self.ability_words.update(w.strip().lower().translate(TYPOGRAPHY)
