@@ -78,7 +78,7 @@ def score(library: Library, rows: list[dict], verbose: bool) -> tuple[int, int, 
 
 
 def _fold(name: str) -> str:
-    from rulebase.ingest.cards.names import fold_name
+    from rulebase.core.cardnames import fold_name
 
     return fold_name(name)
 

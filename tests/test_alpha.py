@@ -171,7 +171,7 @@ def test_stem_meets_the_index_and_the_titles():
 def _fixture(tmp_path: Path, source, body: str):
     path = tmp_path / "a.md"
     path.write_text(body, encoding="utf-8")
-    from dataclasses import replace
+    from rulebase.core.value import replace
 
     return parse(body, replace(source, path=path))
 

@@ -14,13 +14,14 @@ import re
 import sys
 import tarfile
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from rulebase.core.errors import SourceError
 from rulebase.core.sources import Source
+from rulebase.core.value import replace
 from rulebase.ingest.comprules import release as comprules
 from rulebase.ingest.comprules.archive import member_date
 from rulebase.ingest.comprules.release import parse

@@ -436,7 +436,7 @@ def test_is_within():
 @pytest.fixture(scope="module")
 def cards_of(library):
     def get(name: str) -> Record:
-        from rulebase.ingest.cards.names import fold_name
+        from rulebase.core.cardnames import fold_name
 
         ids = [card_id for card_id, kind in library.store.card_named(fold_name(name)) if kind == "name"]
         return library.store.get(ids[0])

@@ -313,7 +313,8 @@ def test_a_failure_kept_when_not_even_its_note_fits(mini, tmp_path, monkeypatch)
     generation.remember_failure(folder, "no space left to build the index (No space left on device)")
     monkeypatch.undo()
     assert not (folder / ".build-failed").exists()
-    error, ago, *_ = generation.recent_failure(folder)
+    failure = generation.recent_failure(folder)
+    error, ago = failure.error, failure.ago
     assert error.startswith("no space left") and 0 <= ago < 5
     generation.forget_failure(folder)
     assert generation.recent_failure(folder) is None

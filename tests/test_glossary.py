@@ -692,11 +692,11 @@ def test_a_rule_page_names_the_cards_that_use_the_rule(html_site, md_site, libra
 def test_no_raw_control_character_reaches_a_page(tmp_path, fmt):
     """ESC and BEL from an added document were written raw into the site's HTML and Markdown
     (`cat rules/ipg-2.md` set the terminal's title); they are shown as escapes, as the CLI does."""
-    import dataclasses
+    from rulebase.core.value import replace
 
     records, sources = hostile()
     evil = "\x1b]0;pwned\x07 and \x1b[31mred\x9b and \u202eright-to-left"
-    records = [dataclasses.replace(r, text=r.text + evil, raw=r.raw + evil,
+    records = [replace(r, text=r.text + evil, raw=r.raw + evil,
                                    title=(r.title + evil) if r.title else r.title) for r in records]
     build_glossary(records, sources, tmp_path / "out", fmt=fmt)
     for page in (tmp_path / "out").rglob("*"):

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from rulebase.core.cardnames import before_comma, face_names, fold_name
 from rulebase.core.errors import SourceError
 from rulebase.core.sources import Source
 from rulebase.ingest.cards.mana import kinds, mana_value
-from rulebase.ingest.cards.names import before_comma, face_names, fold_name
 from rulebase.ingest.cards.oracle import parse_file
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"

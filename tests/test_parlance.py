@@ -138,3 +138,27 @@ def test_a_paper_question_is_not_answered_by_the_digital_documents_first(library
     assert paper.hits[0].id.startswith("mtr:2.4@")
     assert not any(h.id.startswith(("dipg:", "dmtr:")) for h in paper.hits)
     assert any(h.id.startswith("dmtr:2.5@") for h in digital.hits)
+
+
+def test_a_version_of_the_file_is_parsed_once_and_an_edit_is_read_at_once(tmp_path, monkeypatch):
+    """The parse is kept in the state folder by the file's place, size and times (tomllib and the
+    parse cost a cold search 12 ms); any edit is read on the next search, a broken one refused."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    path = tmp_path / VOCABULARY_FILE
+    path.write_text(SMALL, encoding="utf-8")
+    assert load_parlance(path).spell_out("HCE")[0] == "hidden card error"
+    (kept,) = (tmp_path / "state" / "rulebase" / "vocabulary").glob("*.json")
+    import tomllib
+
+    monkeypatch.setattr(tomllib, "loads", lambda _: pytest.fail("parsed again"))
+    assert load_parlance(path).spell_out("HCE")[0] == "hidden card error"  # from the kept parse
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    path.write_text(SMALL.replace("hidden card error", "hidden card mistake"), encoding="utf-8")
+    assert load_parlance(path).spell_out("HCE")[0] == "hidden card mistake"
+    path.write_text("[[phrase]\n", encoding="utf-8")
+    with pytest.raises(ManifestError, match="not valid TOML"):
+        load_parlance(path)
+    kept.write_text("{not json", encoding="utf-8")  # a damaged kept parse is parsed anew
+    path.write_text(SMALL, encoding="utf-8")
+    assert load_parlance(path).spell_out("HCE")[0] == "hidden card error"

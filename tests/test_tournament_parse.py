@@ -16,7 +16,6 @@ import html
 import re
 import sys
 from collections import Counter
-from dataclasses import replace
 from datetime import date
 from html.parser import HTMLParser
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from rulebase.core.sources import load_manifest
+from rulebase.core.value import replace
 from rulebase.ingest.text import Parsed, decode
 from rulebase.ingest.tournament.archive import members, parse_all
 from rulebase.ingest.tournament.release import as_parsed, read_file

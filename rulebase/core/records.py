@@ -1,14 +1,15 @@
 """The record model every parser produces and every command reads.
 
 One record is one addressable piece of text (a rule, a ruling, a glossary entry, a paragraph
-of a rulebook...). Records are plain dataclasses so they round-trip through JSON unchanged:
+of a rulebook...). Records are plain values (core/value.py) so they round-trip through JSON unchanged:
 `to_dict`/`from_dict` are the only (de)serialisers, and `export` order is `sort_key`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from rulebase.core.value import Value
 
 # The one place the record kinds are documented.
 KINDS: dict[str, str] = {
@@ -32,8 +33,7 @@ KINDS: dict[str, str] = {
 
 
 
-@dataclass(slots=True)
-class Ref:
+class Ref(Value):
     """An outgoing reference as written in the text, and where it leads. `kind` is one of
     rule, section, page, glossary, term.
 
@@ -41,65 +41,66 @@ class Ref:
     `target` is the resolved record id, or None with `reason` saying why.
     """
 
-    label: str
-    kind: str
-    key: str
-    target: str | None = None
-    reason: str | None = None
+    __slots__ = ("label", "kind", "key", "target", "reason")
+
+    def __init__(self, label: str, kind: str, key: str, target: str | None = None, reason: str | None = None):
+        self.label, self.kind, self.key, self.target, self.reason = label, kind, key, target, reason
 
 
-@dataclass(slots=True)
-class Citation:
+class Citation(Value):
     """A source the text cites: '[CompRules 2008/10/01]', '[Fifth Edition, Page 52]'."""
 
-    label: str
-    source: str
-    date: str | None = None
-    page: str | None = None
-    target: str | None = None
-    reason: str | None = None
+    __slots__ = ("label", "source", "date", "page", "target", "reason")
+
+    def __init__(self, label: str, source: str, date: str | None = None, page: str | None = None,
+                 target: str | None = None, reason: str | None = None):
+        self.label, self.source, self.date, self.page = label, source, date, page
+        self.target, self.reason = target, reason
 
 
-@dataclass(slots=True)
-class Link:
+class Link(Value):
     """A join computed at ingest time (not written in the text): `kind` "same-rule" (the same
     number in another document) or "glossary" (the same term in another source's glossary)."""
 
-    kind: str
-    target: str
+    __slots__ = ("kind", "target")
+
+    def __init__(self, kind: str, target: str):
+        self.kind, self.target = kind, target
 
 
-@dataclass(slots=True)
-class Record:
-    id: str
-    source: str
-    edition: str
-    lang: str
-    kind: str
-    text: str
-    raw: str
-    number: str | None = None
-    title: str | None = None
-    pages: list[str] = field(default_factory=list)
-    section: list[str] = field(default_factory=list)
-    parent: str | None = None
-    refs: list[Ref] = field(default_factory=list)
-    citations: list[Citation] = field(default_factory=list)
-    flags: list[str] = field(default_factory=list)
-    order: int = 0
-    line: int | None = None
-    aliases: list[str] = field(default_factory=list)
-    terms: list[str] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    refs_in: list[str] = field(default_factory=list)
-    changed: bool = False
-    # A Comprehensive Rules archive version: the first and last release it is in force in, and
-    # the lineage it belongs to (the same rule across edits and renumberings). Empty elsewhere.
-    span: list[str] = field(default_factory=list)
-    lineage: str | None = None
-    # A card: mana cost, type line, faces, what the source lacks, the rules its text uses
-    # (ingest/cards). None for every other kind, and then absent from the JSON.
-    card: dict | None = None
+class Record(Value):
+    """One addressable piece of text. The list fields are the record's own (never shared)."""
+
+    __slots__ = ("id", "source", "edition", "lang", "kind", "text", "raw", "number", "title", "pages", "section",
+                 "parent", "refs", "citations", "flags", "order", "line", "aliases", "terms", "links", "refs_in",
+                 "changed", "span", "lineage", "card")
+
+    def __init__(self, id: str, source: str, edition: str, lang: str, kind: str, text: str, raw: str,
+                 number: str | None = None, title: str | None = None, pages: list[str] | None = None,
+                 section: list[str] | None = None, parent: str | None = None, refs: list[Ref] | None = None,
+                 citations: list[Citation] | None = None, flags: list[str] | None = None, order: int = 0,
+                 line: int | None = None, aliases: list[str] | None = None, terms: list[str] | None = None,
+                 links: list[Link] | None = None, refs_in: list[str] | None = None, changed: bool = False,
+                 span: list[str] | None = None, lineage: str | None = None, card: dict | None = None):
+        self.id, self.source, self.edition, self.lang, self.kind = id, source, edition, lang, kind
+        self.text, self.raw, self.number, self.title, self.parent = text, raw, number, title, parent
+        self.pages = [] if pages is None else pages
+        self.section = [] if section is None else section
+        self.refs = [] if refs is None else refs
+        self.citations = [] if citations is None else citations
+        self.flags = [] if flags is None else flags
+        self.order, self.line, self.changed = order, line, changed
+        self.aliases = [] if aliases is None else aliases
+        self.terms = [] if terms is None else terms
+        self.links = [] if links is None else links
+        self.refs_in = [] if refs_in is None else refs_in
+        # A Comprehensive Rules archive version: the first and last release it is in force in, and
+        # the lineage it belongs to (the same rule across edits and renumberings). Empty elsewhere.
+        self.span = [] if span is None else span
+        self.lineage = lineage
+        # A card: mana cost, type line, faces, what the source lacks, the rules its text uses
+        # (ingest/cards). None for every other kind, and then absent from the JSON.
+        self.card = card
 
 
 FIELD_ORDER = (

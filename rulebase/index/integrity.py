@@ -29,7 +29,7 @@ def file_checks(root: Path) -> dict[str, list[int]]:
             if p.is_file() and p.name != "meta.json"}
 
 
-def _crc(path: Path) -> int:
+def _crc(path: str | Path) -> int:
     crc = 0
     with open(path, "rb") as handle:
         while chunk := handle.read(1 << 20):
@@ -56,10 +56,11 @@ def damage(generation: Generation) -> str | None:
     except OSError as exc:
         return f"records.db is unreadable ({exc.strerror})"
     checks = generation.meta.get("integrity") or {}
+    root = os.fspath(generation.path)
     for name, size in (generation.meta.get("files") or {}).items():
-        path = generation.path / name
+        path = os.path.join(root, name)  # (not a Path a file: 1 ms of a cold lookup)
         try:
-            st = path.stat()
+            st = os.stat(path)
         except OSError:
             return f"{name} is missing"
         if st.st_size != size:
@@ -86,7 +87,7 @@ def verify(generation: Generation) -> str | None:
     return None
 
 
-def _changed(path: Path, name: str, crc: int) -> str | None:
+def _changed(path: str, name: str, crc: int) -> str | None:
     try:
         if _crc(path) == crc:
             return None

@@ -19,32 +19,37 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
 from math import log
 
+from rulebase.core.value import Frozen, Value
 
-@dataclass(frozen=True, slots=True)
-class Clause:
+
+class Clause(Frozen):
     """One scored part of a query: a term (one token) or a phrase (several, `slop` apart)."""
 
-    field: str
-    tokens: tuple[str, ...]
-    boost: float = 1.0
-    slop: int = 1
+    __slots__ = ("field", "tokens", "boost", "slop")
+
+    def __init__(self, field: str, tokens: tuple[str, ...], boost: float = 1.0, slop: int = 1):
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "boost", boost)
+        object.__setattr__(self, "slop", slop)
 
 
-@dataclass(slots=True)
-class Postings:
+class Postings(Value):
     """A term's documents, its BM25F score in each, and the raw positions (decoded on demand)."""
 
-    ids: list[int]
-    scores: list[float]
-    values: list[bytes] | None  # raw positions, read when a phrase first needs them
-    positions: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False)  # decoded, by index
-    bit_sets: dict[int, int] = field(default_factory=dict, init=False, repr=False)  # long lists, by index
-    _where: dict[int, int] | None = field(default=None, init=False, repr=False)
+    __slots__ = ("ids", "scores", "values", "positions", "bit_sets", "_where")
+
+    def __init__(self, ids: list[int], scores: list[float], values: list[bytes] | None):
+        self.ids = ids
+        self.scores = scores
+        self.values = values  # raw positions, read when a phrase first needs them
+        self.positions: dict[int, list[int]] = {}  # decoded, by index
+        self.bit_sets: dict[int, int] = {}  # long lists, by index
+        self._where: dict[int, int] | None = None
 
     def where(self) -> dict[int, int]:
         """Index into `ids` of each document (built on the first phrase that needs it)."""

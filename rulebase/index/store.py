@@ -37,7 +37,7 @@ CREATE TABLE documents (id TEXT PRIMARY KEY, title TEXT, edition TEXT, date TEXT
                         bundled INTEGER, rank INTEGER);
 CREATE TABLE releases (source TEXT, idx INTEGER, date TEXT, effective TEXT, member TEXT,
                        first_day INTEGER, last_day INTEGER, PRIMARY KEY (source, idx));
--- cards: every name a card is found by (folded: ingest/cards/names.py), and the rules it uses;
+-- cards: every name a card is found by (folded: core/cardnames.py), and the rules it uses;
 -- card: the card's rank in records (records_kind finds its row), not its id: 34,000 ids repeated
 -- in 410,000 rows took 11 MB
 -- kind: name, face, short (before a comma), foreign (a printing's name in another language: 180,000 of
@@ -161,7 +161,7 @@ def card_names(card: Record) -> list[tuple[str, str, str]]:
     part of its name before a comma ("thalia"), and its names in other languages, whole and by face."""
     # lazy: only a build writes card names; importing the ingest package for it cost every cold
     # lookup about a fifth of its imports (-X importtime: 100 of 495 ms at load 17)
-    from rulebase.ingest.cards.names import before_comma, face_names, fold_name
+    from rulebase.core.cardnames import before_comma, face_names, fold_name
 
     rows = {(fold_name(card.title or ""), "name")}
     for face in [*face_names(card.title or ""), *card.aliases]:

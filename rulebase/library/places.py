@@ -4,20 +4,23 @@ reads or builds, and the status `rulebase index status` reports."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from rulebase.core.errors import IndexError_
+from rulebase.core.value import Frozen
 from rulebase.index.generation import Generation
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
-    index_dir: Path
-    generation: Generation | None
-    expected: str
-    writable: bool
-    problem: str | None = None  # damage found (a damaged index is never current)
+class Status(Frozen):
+    __slots__ = ("index_dir", "generation", "expected", "writable", "problem")
+
+    def __init__(self, index_dir: Path, generation: Generation | None, expected: str, writable: bool,
+                 problem: str | None = None):
+        object.__setattr__(self, "index_dir", index_dir)
+        object.__setattr__(self, "generation", generation)
+        object.__setattr__(self, "expected", expected)
+        object.__setattr__(self, "writable", writable)
+        object.__setattr__(self, "problem", problem)  # damage found (a damaged index is never current)
 
     @property
     def current(self) -> bool:

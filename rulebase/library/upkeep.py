@@ -185,8 +185,8 @@ class Upkeep:
         if failed is not None:  # a full disk a minute ago, or these sources: say so, do not fail again
             if generation is None:
                 raise self._failed(failed)
-            self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {places.ago(failed[1])} "
-                                 f"failed ({failed[0]}); showing the old index - {failed[2]}")
+            self.stale_reason = (f"the index at {self.index_dir} is out of date and its rebuild {places.ago(failed.ago)} "
+                                 f"failed ({failed.error}); showing the old index - {failed.hint}")
             self._generation = generation
             return generation
         if generation is not None and held(self.index_dir):
@@ -238,7 +238,7 @@ class Upkeep:
         """The one-line error of a read that needs a build while the last one failed recently."""
         what = f"the index is damaged ({problem}) and " if problem else "no index: "
         until = "until the sources change" if failed.lasting else f"for {FAILED_FOR // 60} minutes"
-        return IndexError_(f"{what}the last build, {places.ago(failed[1])}, failed: {failed[0]}; not retried {until}",
+        return IndexError_(f"{what}the last build, {places.ago(failed.ago)}, failed: {failed.error}; not retried {until}",
                            str(self.index_dir), failed.hint)
 
     def _rebuild_damaged(self, problem: str, progress=None, late: bool = False) -> Generation:

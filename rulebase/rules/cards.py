@@ -11,11 +11,11 @@ lineage of each rule, so on another day (--as-of) each shows the number the rule
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import holding_words
 from rulebase.core.records import Record
+from rulebase.core.value import Value
 from rulebase.index.store import RecordStore
 
 BRACKETS = re.compile(r"^\s*\[\[(.*)\]\]\s*$")
@@ -24,38 +24,45 @@ SUGGESTIONS = 5
 HOLDING = 40  # the cards whose names hold the words typed: all of them, up to this many (31 hold 'bolt')
 
 
-@dataclass
-class CardRule:
+class CardRule(Value):
     """One rule a card uses, as it stood on the day asked: `rule` and `id` that day's number and
     version (None when the rule did not exist then), `now` today's number."""
 
-    rule: str | None
-    id: str | None
-    title: str
-    lineage: str | None
-    reason: str
-    now: str
+    __slots__ = ("rule", "id", "title", "lineage", "reason", "now")
+
+    def __init__(self, rule: str | None, id: str | None, title: str, lineage: str | None, reason: str, now: str):
+        self.rule = rule
+        self.id = id
+        self.title = title
+        self.lineage = lineage
+        self.reason = reason
+        self.now = now
 
 
-@dataclass
-class Card:
-    record: Record
-    rules: list[CardRule] = field(default_factory=list)
-    day: int | None = None
-    rulings: list[dict] = field(default_factory=list)  # {date, text, id}, oldest first (read from the store)
+class Card(Value):
+    __slots__ = ("record", "rules", "day", "rulings")
+
+    def __init__(self, record: Record, rules: list[CardRule] | None = None, day: int | None = None,
+                 rulings: list[dict] | None = None):
+        self.record = record
+        self.rules = [] if rules is None else rules
+        self.day = day
+        self.rulings = [] if rulings is None else rulings  # {date, text, id}, oldest first (read from the store)
 
     @property
     def name(self) -> str:
         return self.record.title or ""
 
 
-@dataclass
-class Found:
+class Found(Value):
     """What a name found: one card, or every card a short name names (`several`)."""
 
-    query: str
-    cards: list[Card]
-    how: str  # name, face, short
+    __slots__ = ("query", "cards", "how")
+
+    def __init__(self, query: str, cards: list[Card], how: str):
+        self.query = query
+        self.cards = cards
+        self.how = how  # name, face, short
 
     @property
     def several(self) -> bool:
@@ -70,7 +77,7 @@ def find(store: RecordStore, text: str, when: int | None = None) -> Found:
     if len(query) > MAX_NAME:
         raise NotFound(f"no card named {query[:40]!r}... (a name of {len(query)} characters)")
     # lazy: a lookup, which imports this module, never folds a name
-    from rulebase.ingest.cards.names import fold_name
+    from rulebase.core.cardnames import fold_name
 
     key = fold_name(query)
     matches = store.card_named(key) if key else []

@@ -14,7 +14,6 @@ lineages. Pure reads of the record store.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -22,6 +21,7 @@ from rulebase.core.eras import next_day, previous_day, show, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
+from rulebase.core.value import replace
 from rulebase.index.store import RecordStore
 from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules import documents
@@ -210,7 +210,7 @@ def change_of(then: Record, now: Record) -> str:
     leaves them: history.classify's "references") or "changed"."""
     if same_words(then, now):
         return "same"
-    kind = classify(then, dataclasses.replace(now, number=then.number))
+    kind = classify(then, replace(now, number=then.number))
     if kind in (None, "typography", "lost"):
         return "same"
     if kind == "references" or (mask(fold_typography(then.text)) == mask(fold_typography(now.text))

@@ -17,11 +17,12 @@ Pure reads of the record store.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, edition_for_date, in_force_today, show, today
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, release_label
+from rulebase.core.value import replace
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import in_force, text_since
 from rulebase.rules.periods import run_days, runs

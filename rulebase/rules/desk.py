@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, show, today
 from rulebase.core.errors import NotFound
 from rulebase.core.records import Record
+from rulebase.core.value import Value
 from rulebase.index.store import RecordStore
 from rulebase.rules import documents
 from rulebase.rules import lookup as lookups
@@ -24,24 +24,28 @@ from rulebase.rules.lookup import Entry, Lookup
 STALE_DAYS = 365  # a newest release older than this is said to be so
 
 
-@dataclass(slots=True)
-class Contents:
+class Contents(Value):
     """A document's sections in force on a day: (depth, section) in the document's order."""
 
-    source: str
-    title: str
-    release: str  # the release read (YYYY-MM-DD)
-    now: bool  # the release in force today (else the one of --as-of)
-    sections: list[tuple[int, Record]]
+    __slots__ = ("source", "title", "release", "now", "sections")
+
+    def __init__(self, source: str, title: str, release: str, now: bool, sections: list[tuple[int, Record]]):
+        self.source = source
+        self.title = title
+        self.release = release  # the release read (YYYY-MM-DD)
+        self.now = now  # the release in force today (else the one of --as-of)
+        self.sections = sections
 
 
-@dataclass(slots=True)
-class Freshness:
+class Freshness(Value):
     """The newest release the corpus holds of a dated document, and how old it is."""
 
-    source: str
-    newest: str  # YYYY-MM-DD
-    days: int  # from that release to today
+    __slots__ = ("source", "newest", "days")
+
+    def __init__(self, source: str, newest: str, days: int):
+        self.source = source
+        self.newest = newest  # YYYY-MM-DD
+        self.days = days  # from that release to today
 
     @property
     def stale(self) -> bool:
@@ -56,14 +60,16 @@ class Freshness:
         return f"{self.days * 12 // 365} months before today: a newer release may be in force"
 
 
-@dataclass(slots=True)
-class Cited:
+class Cited(Value):
     """A rule of the Comprehensive Rules a tournament document cites: the version of the day its
     words were written (ingest/tournament/links.written), and the rule's version in force now."""
 
-    label: str
-    then: Record
-    now: Record | None  # None: no longer in the rules
+    __slots__ = ("label", "then", "now")
+
+    def __init__(self, label: str, then: Record, now: Record | None):
+        self.label = label
+        self.then = then
+        self.now = now  # None: no longer in the rules
 
     def line(self) -> str:
         """'rule 103.4 (2013) — now 103.5 (cr:103.5@2022-10-07)'."""
@@ -77,12 +83,17 @@ class Cited:
         return f"{cited} \u2014 still {self.now.number}, its text since changed ({self.now.id})"
 
 
-@dataclass(slots=True)
 class DeskLookup(Lookup):
-    contents: Contents | None = None
-    infraction: object | None = None  # Infraction
-    fresh: list[Freshness] = field(default_factory=list)  # stale documents the answer reads
-    cited: list[Cited] = field(default_factory=list)  # the first entry's rules cited, then and now
+    __slots__ = ("contents", "infraction", "fresh", "cited")
+
+    def __init__(self, ref: str, kind: str, entries: list[Entry], diff_hint: str | None = None, full: bool = True,
+                 contents: Contents | None = None, infraction: object | None = None,
+                 fresh: list[Freshness] | None = None, cited: list[Cited] | None = None):
+        super().__init__(ref, kind, entries, diff_hint, full)
+        self.contents = contents
+        self.infraction = infraction  # Infraction
+        self.fresh = [] if fresh is None else fresh  # stale documents the answer reads
+        self.cited = [] if cited is None else cited  # the first entry's rules cited, then and now
 
 
 def cited_rules(store: RecordStore, record: Record) -> list[Cited]:
@@ -196,32 +207,40 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
 JAR_MATCH = 0.3  # the least likeness (cosine of the words' weights) a JAR text needs to be its fix
 
 
-@dataclass(slots=True)
-class Rule:
+class Rule(Value):
     """An upgrade or downgrade rule as the IPG states it, and where ('IPG 2.3', 'IPG 2')."""
 
-    where: str
-    text: str
+    __slots__ = ("where", "text")
+
+    def __init__(self, where: str, text: str):
+        self.where = where
+        self.text = text
 
 
-@dataclass(slots=True)
-class JarFix:
+class JarFix(Value):
     """The JAR's text for the same problem: the heading or bullet that names it, and its fix."""
 
-    record: Record
-    problem: str
-    fix: list[str]
-    likeness: float
+    __slots__ = ("record", "problem", "fix", "likeness")
+
+    def __init__(self, record: Record, problem: str, fix: list[str], likeness: float):
+        self.record = record
+        self.problem = problem
+        self.fix = fix
+        self.likeness = likeness
 
 
-@dataclass(slots=True)
-class Infraction:
-    record: Record
-    penalty: str
-    rules: list[Rule] = field(default_factory=list)
-    parts: dict[str, list[str]] = field(default_factory=dict)  # PARTS -> paragraphs
-    jar: JarFix | None = None
-    history: list[tuple[str, int, int]] = field(default_factory=list)  # (penalty, first day, last day)
+class Infraction(Value):
+    __slots__ = ("record", "penalty", "rules", "parts", "jar", "history")
+
+    def __init__(self, record: Record, penalty: str, rules: list[Rule] | None = None,
+                 parts: dict[str, list[str]] | None = None, jar: JarFix | None = None,
+                 history: list[tuple[str, int, int]] | None = None):
+        self.record = record
+        self.penalty = penalty
+        self.rules = [] if rules is None else rules
+        self.parts = {} if parts is None else parts  # PARTS -> paragraphs
+        self.jar = jar
+        self.history = [] if history is None else history  # (penalty, first day, last day)
 
     def history_line(self) -> str:
         """'Warning until 2016-01-21, No Penalty since 2016-01-22' (a section no longer in force:

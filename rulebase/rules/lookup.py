@@ -5,15 +5,14 @@ Exact lookups are served from the record database alone, so they never import Wh
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, in_force_today, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank
+from rulebase.core.value import Value, replace
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era, in_force, text_since
 from rulebase.rules import documents
@@ -23,36 +22,44 @@ from rulebase.search.hits import clip
 PAGE_REF = re.compile(r"^(?P<edition>\d+e|alpha)\s*(?:p\.?|page)\s*(?P<page>[0-9ivxlc]+)$", re.IGNORECASE)
 
 
-@dataclass(slots=True)
-class Entry:
+class Entry(Value):
     """One record with everything a reader wants next to it.
 
     `expand` gathers everything; a compact lookup (`compact`, the default of `lookup`) cuts the
     lists down and says here what it left out, so the plain, rich and JSON views only render it.
     The defaults are the full entry."""
 
-    record: Record
-    children: list[Record] = field(default_factory=list)
-    refs_out: list[Record] = field(default_factory=list)
-    refs_in: list[Record] = field(default_factory=list)
-    same: list[Record] = field(default_factory=list)
-    compact: bool = False  # shown the compact way (below); False: everything in full
-    era: bool = False  # another era of the number: one line (its releases and first words)
-    outline: bool = False  # children one line each (number and first words), not in full
-    refs: list[Ref] | None = None  # the record's own references named (None: all of record.refs)
-    twins: list[Record] = field(default_factory=list)  # the very same text elsewhere: named, not repeated
-    copies: dict[str, str] = field(default_factory=dict)  # child id -> id of the same text shown above it
-    subrules: dict[str, int] = field(default_factory=dict)  # child id -> its own subrules left out
-    leads: dict[str, str] = field(default_factory=dict)  # record id -> first words (outline, era)
-    now: Record | None = None  # the version of this rule in force now, if another and not shown
-    now_same: bool = False  # ... and its words are this record's (quotes and dashes aside)
-    upcoming: Record | None = None  # the rule's next version, in a release dated after today
-    cards: tuple[int, list[str]] | None = None  # how many cards use the rule, and a few of their names
-    left_out: dict[str, int] = field(default_factory=dict)  # what is not shown: see LEFT_OUT
-    # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
-    # the whole period its lineage held the number, across the versions of that period
-    days: tuple[int, int] | None = None
-    since: int | None = None  # a version in force now: the day its words took effect (versions.text_since)
+    __slots__ = ("record", "children", "refs_out", "refs_in", "same", "compact", "era", "outline", "refs", "twins",
+                 "copies", "subrules", "leads", "now", "now_same", "upcoming", "cards", "left_out", "days", "since")
+
+    def __init__(self, record: Record, children: list[Record] | None = None, refs_out: list[Record] | None = None,
+                 refs_in: list[Record] | None = None, same: list[Record] | None = None, compact: bool = False,
+                 era: bool = False, outline: bool = False, refs: list[Ref] | None = None,
+                 twins: list[Record] | None = None, copies: dict[str, str] | None = None,
+                 subrules: dict[str, int] | None = None, leads: dict[str, str] | None = None,
+                 now: Record | None = None, now_same: bool = False, upcoming: Record | None = None,
+                 cards: tuple[int, list[str]] | None = None, left_out: dict[str, int] | None = None,
+                 days: tuple[int, int] | None = None, since: int | None = None):
+        self.record = record
+        self.children, self.refs_out, self.refs_in, self.same = ([] if given is None else given
+                                                                  for given in (children, refs_out, refs_in, same))
+        self.compact = compact  # shown the compact way (below); False: everything in full
+        self.era = era  # another era of the number: one line (its releases and first words)
+        self.outline = outline  # children one line each (number and first words), not in full
+        self.refs = refs  # the record's own references named (None: all of record.refs)
+        self.twins = [] if twins is None else twins  # the very same text elsewhere: named, not repeated
+        self.copies = {} if copies is None else copies  # child id -> id of the same text shown above it
+        self.subrules = {} if subrules is None else subrules  # child id -> its own subrules left out
+        self.leads = {} if leads is None else leads  # record id -> first words (outline, era)
+        self.now = now  # the version of this rule in force now, if another and not shown
+        self.now_same = now_same  # ... and its words are this record's (quotes and dashes aside)
+        self.upcoming = upcoming  # the rule's next version, in a release dated after today
+        self.cards = cards  # how many cards use the rule, and a few of their names
+        self.left_out = {} if left_out is None else left_out  # what is not shown: see LEFT_OUT
+        # an archive version's days in force (YYYYMMDD, first to last); for another era of the number,
+        # the whole period its lineage held the number, across the versions of that period
+        self.days = days
+        self.since = since  # a version in force now: the day its words took effect (versions.text_since)
 
     def cited(self) -> list[Ref]:
         """The record's references shown: all, or what a compact lookup kept."""
@@ -72,13 +79,15 @@ class Entry:
 LEFT_OUT = ("children", "refs_out", "refs_in", "same_rule", "twins", "text")
 
 
-@dataclass(slots=True)
-class Lookup:
-    ref: str
-    kind: str  # "number", "id", "page"
-    entries: list[Entry]
-    diff_hint: str | None = None  # 'rulebase diff A B' when several documents print the number
-    full: bool = True  # False: compact (`compact`); `full_hint` says what --full would add
+class Lookup(Value):
+    __slots__ = ("ref", "kind", "entries", "diff_hint", "full")
+
+    def __init__(self, ref: str, kind: str, entries: list[Entry], diff_hint: str | None = None, full: bool = True):
+        self.ref = ref
+        self.kind = kind  # "number", "id", "page"
+        self.entries = entries
+        self.diff_hint = diff_hint  # 'rulebase diff A B' when several documents print the number
+        self.full = full  # False: compact (`compact`); `full_hint` says what --full would add
 
     @property
     def shortened(self) -> bool:
@@ -88,23 +97,21 @@ class Lookup:
         """'--full shows everything (...)' when the compact lookup shortened anything, else None."""
         if self.full or not self.shortened:
             return None
+        def counted(n: int, noun: str, plural: str | None = None) -> str:
+            return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
         total = {key: sum(e.left_out.get(key, 0) for e in self.entries if not e.era) for key in LEFT_OUT}
         listed = sum(len(e.children) for e in self.entries if e.outline)
         eras = sum(e.era for e in self.entries)
         copies = sum(len(e.copies) for e in self.entries) + total["twins"]
         cut = [e.record.id for e in self.entries if e.left_out.get("text")]
-        parts = [_count(total["text"], "more character") + f" of {cut[0]}'s text" if total["text"] else "",
-                 _count(listed, "subrule") + " in full" if listed else "",
-                 _count(total["children"], "more subrule") if total["children"] else "",
-                 _count(total["refs_out"] + total["refs_in"], "more reference")
+        parts = [counted(total["text"], "more character") + f" of {cut[0]}'s text" if total["text"] else "",
+                 counted(listed, "subrule") + " in full" if listed else "",
+                 counted(total["children"], "more subrule") if total["children"] else "",
+                 counted(total["refs_out"] + total["refs_in"], "more reference")
                  if total["refs_out"] + total["refs_in"] else "",
-                 _count(copies, "identical copy", "identical copies") if copies else "",
-                 _count(eras, "other era") + " in full" if eras else ""]
+                 counted(copies, "identical copy", "identical copies") if copies else "",
+                 counted(eras, "other era") + " in full" if eras else ""]
         return "--full shows everything (" + ", ".join(p for p in parts if p) + ")"
-
-
-def _count(n: int, noun: str, plural: str | None = None) -> str:
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def expand(store: RecordStore, record: Record, when: int | None = None) -> Entry:
@@ -409,7 +416,7 @@ def capped_text(record: Record) -> tuple[Record, int]:
         kept = text[: at if at > 0 else TEXT_CAP].rstrip()
         text, cut = kept + " …", len(record.text) - len(kept)
     raw = record.raw if len(record.raw) <= TEXT_CAP else record.raw[:TEXT_CAP] + " …"
-    return dataclasses.replace(record, text=text, raw=raw), cut
+    return replace(record, text=text, raw=raw), cut
 
 
 def _compact_entry(entry: Entry, folded: list[Record], shown: dict[tuple[str, str], str]) -> Entry:
@@ -452,13 +459,10 @@ def newest_first(records: list[Record], documents: dict[str, dict]) -> list[Reco
     def key(record: Record) -> tuple:
         doc = documents.get(record.source, {})
         when = doc.get("date") or ""
-        return (doc.get("format") != "comprules", _negate(when if when[:1].isdigit() else ""),
-                tuple(-n for n in edition_rank(record.edition)), record.source)
+        newest = tuple(-ord(c) for c in (when if when[:1].isdigit() else "")) + (1,)
+        return (doc.get("format") != "comprules", newest, tuple(-n for n in edition_rank(record.edition)),
+                record.source)
     return sorted(records, key=key)
-
-
-def _negate(text: str) -> tuple[int, ...]:
-    return tuple(-ord(c) for c in text) + (1,)
 
 
 def diff_hint(records: list[Record]) -> str | None:

@@ -20,8 +20,8 @@ import re
 from collections.abc import Callable
 from math import log
 
+from rulebase.core.cardnames import fold_name
 from rulebase.core.records import Record
-from rulebase.ingest.cards.names import fold_name
 from rulebase.search import language
 from rulebase.search.question import quoted_in_question, split_query
 

@@ -8,10 +8,10 @@ words without opening one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from rulebase.core.eras import day
 from rulebase.core.records import POWER_TOUGHNESS
+from rulebase.core.value import Frozen
 
 # A question's words read, in order: a story asks at its end ("... who wins?"), so 32 left most
 # real questions without their question. 128 covers every question of the shared sets (real
@@ -135,14 +135,16 @@ _OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+chan
                   re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Era:
+class Era(Frozen):
     """What a question says about the rules it asks for."""
 
-    text: str  # the question without the words that named the era
-    edition: str | None = None  # an edition label named ("4e"), to be checked against the index
-    day: int | None = None  # the rules in force that day ("in 2005", "before the 2009 rules")
-    old: bool = False  # asks about older rules without naming which
+    __slots__ = ("text", "edition", "day", "old")
+
+    def __init__(self, text: str, edition: str | None = None, day: int | None = None, old: bool = False):
+        object.__setattr__(self, "text", text)  # the question without the words that named the era
+        object.__setattr__(self, "edition", edition)  # an edition label named ("4e"), to be checked against the index
+        object.__setattr__(self, "day", day)  # the rules in force that day ("in 2005", "before the 2009 rules")
+        object.__setattr__(self, "old", old)  # asks about older rules without naming which
 
     @property
     def asks_for_history(self) -> bool:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import fold_typography
+from rulebase.core.value import Value
 from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search import language
 from rulebase.search.cards import lift as card_lift
@@ -170,16 +170,19 @@ def _search(library, query: str, filters: dict[str, list[str]], limit: int, when
     return results
 
 
-@dataclass
-class Cards:
+class Cards(Value):
     """The cards a question names: their records, the names as the question typed them (names,
     not rules words), and the factors the ranking takes per document: the lift their rules give
     (search/cards.py), with the level's the question names (search/register.py, run_search)."""
 
-    records: list = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
-    lift: dict[int, float] = field(default_factory=dict)
-    apart: set[int] = field(default_factory=set)  # the documents not applying at the level named
+    __slots__ = ("records", "names", "lift", "apart")
+
+    def __init__(self, records: list | None = None, names: list[str] | None = None,
+                 lift: dict[int, float] | None = None, apart: set[int] | None = None):
+        self.records = [] if records is None else records
+        self.names = [] if names is None else names
+        self.lift = {} if lift is None else lift
+        self.apart = set() if apart is None else apart  # the documents not applying at the level named
 
 
 def _lift(library, records: list) -> dict[int, float]:

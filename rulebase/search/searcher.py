@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
@@ -28,6 +27,7 @@ from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
+from rulebase.core.value import Frozen
 from rulebase.index.concepts import CONCEPTS, read_citing, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
@@ -64,20 +64,24 @@ _ADDRESS = re.compile(r"\S+://\S+|\bwww\.\S+")  # a web address's words are no w
 SAYS_READ, SAYS_BATCH = 200, 20  # texts read for whether the rules say a word in lower case (rules_word)
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(Frozen):
     """A query's text as the search reads it (Searcher._read)."""
 
-    text: str  # names cut, initials spelled out, near spellings respelled
-    names: list[str]  # the card names cut from it
-    words: list[str]  # its content words (none for a query of card names alone)
-    phrases: list[str]
-    lang: str | None
-    weak: set[str]  # capitalised words and names: weak evidence
-    named: set[str]  # of those, the words of a name's run or brackets
-    light: bool  # a question long enough that its light verbs are weak
-    respelled: list[tuple[str, str]]  # (as typed, as searched), said in a note
-    said: list[tuple[str, str]]  # a player's phrases (lowercased) and the documents' words for them
+    __slots__ = ("text", "names", "words", "phrases", "lang", "weak", "named", "light", "respelled", "said")
+
+    def __init__(self, text: str, names: list[str], words: list[str], phrases: list[str], lang: str | None,
+                 weak: set[str], named: set[str], light: bool, respelled: list[tuple[str, str]],
+                 said: list[tuple[str, str]]):
+        object.__setattr__(self, "text", text)  # names cut, initials spelled out, near spellings respelled
+        object.__setattr__(self, "names", names)  # the card names cut from it
+        object.__setattr__(self, "words", words)  # its content words (none for a query of card names alone)
+        object.__setattr__(self, "phrases", phrases)
+        object.__setattr__(self, "lang", lang)
+        object.__setattr__(self, "weak", weak)  # capitalised words and names: weak evidence
+        object.__setattr__(self, "named", named)  # of those, the words of a name's run or brackets
+        object.__setattr__(self, "light", light)  # a question long enough that its light verbs are weak
+        object.__setattr__(self, "respelled", respelled)  # (as typed, as searched), said in a note
+        object.__setattr__(self, "said", said)  # a player's phrases (lowercased) and the documents' words for them
 
 
 class Searcher(QueryTerms):

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
 from rulebase.core.eras import today
 from rulebase.core.records import fold_accents as fold
+from rulebase.core.value import Frozen
 from rulebase.index.scorer import Clause, Scorer
 
 RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
@@ -202,14 +202,16 @@ _WORD = re.compile(r"[\w’'-]+")
 _INFLECTED = "(?:s|es|d|ed)?"  # "removed", "comes"; not "summoning" (summoning sickness is today's)
 
 
-@dataclass(frozen=True)
-class Spelling:
+class Spelling(Frozen):
     """A term's spellings as one pattern, compiled on first need: a question holds the words of
     few of the glossary's forty renamed terms, and compiling every pattern cost each new process
     35 ms."""
 
-    source: str
-    needles: tuple[tuple[str, ...], ...]  # each spelling's words, which every match of it holds
+    __slots__ = ("source", "needles")
+
+    def __init__(self, source: str, needles: tuple[tuple[str, ...], ...]):
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "needles", needles)  # each spelling's words, which every match of it holds
 
     def search(self, text: str) -> re.Match | None:
         """The pattern's first match in `text` (folded, lower case), tried only when `text` holds
@@ -224,16 +226,18 @@ def _compiled(source: str) -> re.Pattern:
     return re.compile(source)
 
 
-@dataclass(frozen=True)
-class Rename:
+class Rename(Frozen):
     """An older term (`pattern` finds it in a question, in any of its spellings) and what the
     rules in force now call it (`today_pattern` finds that)."""
 
-    old: str
-    today: str
-    pattern: Spelling
-    today_pattern: Spelling
-    since: int | None = None  # the first day the glossary listed it as obsolete (YYYYMMDD)
+    __slots__ = ("old", "today", "pattern", "today_pattern", "since")
+
+    def __init__(self, old: str, today: str, pattern: Spelling, today_pattern: Spelling, since: int | None = None):
+        object.__setattr__(self, "old", old)
+        object.__setattr__(self, "today", today)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "today_pattern", today_pattern)
+        object.__setattr__(self, "since", since)  # the first day the glossary listed it as obsolete (YYYYMMDD)
 
 
 def today_name(text: str) -> str | None:

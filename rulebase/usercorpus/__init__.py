@@ -15,7 +15,6 @@ touched, and no new copy is given the name of a file already there.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import json
 import os
@@ -36,6 +35,7 @@ from rulebase.core.sources import (
     is_edition,
     user_corpus_dir,
 )
+from rulebase.core.value import replace
 from rulebase.ingest import parser_for
 from rulebase.ingest.bounds import MAX_RECORDS, binary_kind, check_lines
 from rulebase.ingest.detect import Detected, detect, detect_as
@@ -254,7 +254,7 @@ def _commit(folder: Path, checked: list[_Checked], bundled: list[Source], users:
     entries = "".join("\n" + _entry(source) for _, source in planned)
     _write_atomic(manifest, (before.rstrip("\n") + "\n" + entries).encode("utf-8"))
     (folder / PENDING).unlink(missing_ok=True)
-    return [Added(dataclasses.replace(source, path=folder / source.file), item.found, item.encoding,
+    return [Added(replace(source, path=folder / source.file), item.found, item.encoding,
                   item.repairs, item.records, item.kinds) for item, source in planned]
 
 

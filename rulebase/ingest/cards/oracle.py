@@ -16,12 +16,12 @@ import json
 import lzma
 from collections import Counter
 
+from rulebase.core.cardnames import FACES, face_names, ruling_id
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, slugify
 from rulebase.core.sources import Source
 from rulebase.ingest.cards import mtgjson
 from rulebase.ingest.cards.mana import mana_value, shown_value
-from rulebase.ingest.cards.names import FACES, face_names, ruling_id
 from rulebase.ingest.cards.supplement import CURRENT, supplement
 from rulebase.ingest.text import Parsed, Warning_
 

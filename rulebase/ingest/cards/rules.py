@@ -24,10 +24,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from rulebase.core.cardnames import face_names
 from rulebase.core.records import Record, number_key
 from rulebase.ingest.cards.basics import Basics
 from rulebase.ingest.cards.mana import kinds as symbol_kinds
-from rulebase.ingest.cards.names import face_names
 from rulebase.ingest.cards.subrules import Subrules
 from rulebase.ingest.cards.templates import Templates
 from rulebase.ingest.cards.vocabulary import GENERAL, SUBRULE, Vocabulary, is_within, on_the_board, parent_of

@@ -22,7 +22,7 @@ import hashlib
 import re
 import tarfile
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebase.core.eras import edition_for_date
@@ -31,6 +31,7 @@ from rulebase.core.pool import pool
 from rulebase.core.pool import workers as default_workers
 from rulebase.core.records import Record, Ref, fold_space, number_key
 from rulebase.core.sources import Source
+from rulebase.core.value import replace
 from rulebase.ingest.comprules import release as comprules
 from rulebase.ingest.comprules.lineage import Traced, trace
 from rulebase.ingest.link import fold_term

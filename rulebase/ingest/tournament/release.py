@@ -9,11 +9,12 @@ go through `read_file`, which keeps what dating and merging need.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from rulebase.core.records import Record
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, Source
+from rulebase.core.value import replace
 from rulebase.ingest.text import Parsed, Warning_
 from rulebase.ingest.tournament import dating, sections
 from rulebase.ingest.tournament.units import Read

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 
 from rulebase.core.eras import edition_for_date
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, Ref, fold_space, fold_typography
 from rulebase.core.sources import Source
+from rulebase.core.value import replace
 from rulebase.ingest.comprules.lineage import trace
 from rulebase.ingest.text import Parsed
 from rulebase.ingest.tournament import dating
