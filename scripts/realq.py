@@ -255,15 +255,16 @@ def _metrics(ranks: list[int | None]) -> dict[str, float]:
             "mrr@10": sum(1 / r for r in ranks if r is not None and r <= DEPTH) / n}
 
 
-_CONTEXTS: dict[int, tuple[Library, Evaluation]] = {}
+_CONTEXTS: dict[str, Evaluation] = {}
 
 
 def context(library: Library) -> Evaluation:
-    """One Evaluation per library (the baselines index every record: build them once)."""
-    held = _CONTEXTS.get(id(library))
-    if held is None or held[0] is not library:
-        held = _CONTEXTS[id(library)] = (library, Evaluation(library))
-    return held[1]
+    """One Evaluation per index generation (the baselines index every record: build them once,
+    for every Library that reads the same generation)."""
+    where = str(library.ensure().path)
+    if where not in _CONTEXTS:
+        _CONTEXTS[where] = Evaluation(library)
+    return _CONTEXTS[where]
 
 
 def evaluate(library: Library, mode: str, questions: list[Question] | None = None,

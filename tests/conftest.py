@@ -1,17 +1,48 @@
-"""Shared fixtures: one real index built once per test session, isolated from the user's files."""
+"""Shared fixtures: one real index built once per test run, isolated from the user's files.
+
+The README's test command runs the tests in two processes (pytest-xdist, `-n auto --dist
+loadfile` in pyproject.toml: each file's tests in one process). The run's user folders, the real
+index and the glossary site are made once for the whole run, by whichever process needs them
+first, under a lock: the other waits and reads them, as a second command of the same user would.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import pickle
 from pathlib import Path
 
 import pytest
 
 
+def shared(tmp_path_factory, name: str) -> Path:
+    """A folder every test process of this run sees (one run of pytest-xdist's processes share
+    their base temporary folder's parent; a run without workers has its own)."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    root.mkdir(exist_ok=True)
+    (root / name).mkdir(exist_ok=True)
+    return root / name
+
+
+@contextlib.contextmanager
+def once(folder: Path):
+    """Held while one process makes what `folder` holds; the others wait, then find it made."""
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_user_dirs(tmp_path_factory):
-    """Tests never read or write the developer's own per-user corpus or index."""
-    home = tmp_path_factory.mktemp("user-data")
+    """Tests never read or write the developer's own per-user corpus or index. One user for the
+    whole run: its key seals the shared index for every test process."""
+    home = shared(tmp_path_factory, "user-data")
     old = {k: os.environ.get(k) for k in ("RULEBASE_USER_CORPUS", "XDG_DATA_HOME", "RULEBASE_INDEX",
                                           "RULEBASE_CACHE", "XDG_STATE_HOME")}
     os.environ["RULEBASE_USER_CORPUS"] = str(home / "corpus")
@@ -41,8 +72,9 @@ def index_dir(tmp_path_factory) -> Path:
     """The real corpus, built once (the first use builds it, as for a user)."""
     from rulebase.library import Library
 
-    path = tmp_path_factory.mktemp("index") / "index"
-    Library(path).ensure()
+    path = shared(tmp_path_factory, "index") / "index"
+    with once(path.parent):
+        Library(path).ensure()
     return path
 
 
@@ -153,7 +185,12 @@ def html_site(library, tmp_path_factory):
     summary, the progress stages). Tests read it; one that changes a site copies it first."""
     from rulebase.glossary.plan import build_from_library
 
-    out = tmp_path_factory.mktemp("glossary") / "site"
-    stages = []
-    summary = build_from_library(library, out, progress=lambda *a: stages.append(a))
+    folder = shared(tmp_path_factory, "glossary")
+    out, made = folder / "site", folder / "built.pickle"
+    with once(folder):
+        if made.is_file():
+            return out, *pickle.loads(made.read_bytes())
+        stages = []
+        summary = build_from_library(library, out, progress=lambda *a: stages.append(a))
+        made.write_bytes(pickle.dumps((summary, stages)))
     return out, summary, stages
