@@ -22,6 +22,13 @@ def md_site(library, tmp_path_factory):
     return out, build_from_library(library, out, fmt="md")
 
 
+@pytest.fixture(scope="module")
+def site_input(library):
+    """What build_from_library reads from the library (from_library: every record, the archives'
+    versions and their histories), read once for the tests that look at it directly."""
+    return from_library(library)
+
+
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -109,7 +116,7 @@ def test_every_internal_link_and_anchor_resolves(html_site):
     assert check_html_links(html_site[0]) > 3000
 
 
-def test_every_glossary_entry_is_on_exactly_one_term_page_with_its_parts(html_site, library):
+def test_every_glossary_entry_is_on_exactly_one_term_page_with_its_parts(html_site, library, site_input):
     out = html_site[0]
     found: dict[str, list[str]] = {}
     for page in (out / "terms").glob("*.html"):
@@ -128,7 +135,7 @@ def test_every_glossary_entry_is_on_exactly_one_term_page_with_its_parts(html_si
             else:
                 assert parts == kids
     store = library.store
-    records, _, archives, _ = from_library(library)
+    records, _, archives, _ = site_input
     entries = [r for r in records if r.kind == "glossary" and (not r.parent or store.get(r.parent).kind != "glossary")]
     entries += archives[0].glossary  # every version of every release, but for twins of cr2008's entries
     assert len(archives[0].glossary) > 5000
@@ -191,8 +198,8 @@ def test_referrers_and_see_also_are_linked(html_site):
     assert rule.find(id="cr2008:502.83a").get_text().strip().startswith("502.83a")
 
 
-def test_editions_are_diffed_side_by_side(library, html_site):
-    records, sources, archives, also_named = from_library(library)  # what build_from_library builds
+def test_editions_are_diffed_side_by_side(site_input, html_site):
+    records, sources, archives, also_named = site_input  # what build_from_library builds
     site = plan(records, sources, None, None, archives, also_named)
     with_diffs = [p for p in site.terms if p.diffs]
     assert with_diffs

@@ -143,13 +143,21 @@ def test_search_quality_floor(library, name, mrr_floor, recall_floor, baselines)
     assert mrr > max(scores[b][0] for b in baselines)
 
 
-def test_graded_questions_beat_both_baselines_on_every_slice(library):
+@pytest.fixture(scope="module")
+def judged_systems(library):
+    """rulebase and the two baselines over every record, built once for the judged sets below."""
+    import judged
+
+    return judged.Systems(library)
+
+
+def test_graded_questions_beat_both_baselines_on_every_slice(judged_systems):
     """67 questions written blind and graded 0/1/2 over pooled results (tests/eval/judged):
     per language and style, rulebase is at least as good as SQLite FTS5 and grep on MRR@10 and
     recall@5 (both can be perfect) and better on nDCG@10; no rulebase hit goes ungraded."""
     import judged
 
-    table = judged.score(judged.Systems(library), [n for n in judged.names() if n not in ("tournament", "hu-blind")])
+    table = judged.score(judged_systems, [n for n in judged.names() if n not in ("tournament", "hu-blind")])
     assert table[("all", "unjudged")] == (0,)
     slices = {s for s, system in table if system == "rulebase"}
     assert {"en", "hu", "en-keyword", "en-natural", "hu-keyword", "hu-natural"} <= slices
@@ -162,26 +170,26 @@ def test_graded_questions_beat_both_baselines_on_every_slice(library):
     assert all(a >= b for a, b in zip(table[("all", "rulebase")][1:], (0.9, 0.7, 0.95), strict=True))
 
 
-def test_tournament_questions_beat_fts5(library):
+def test_tournament_questions_beat_fts5(judged_systems):
     """40 tournament questions (MTR, IPG, JAR) written blind, pooled hits graded blind
     (tests/eval/judged/tournament.*): rulebase ahead of SQLite FTS5 on every measure, ahead of grep
     on nDCG@10, no hit ungraded (measured: MRR@10 0.820, nDCG@10 0.752, recall@5 0.900)."""
     import judged
 
-    table = judged.score(judged.Systems(library), ["tournament"])
+    table = judged.score(judged_systems, ["tournament"])
     assert table[("all", "unjudged")] == (0,)
     ours, fts5, grep = (table[("all", system)] for system in ("rulebase", "fts5", "grep"))
     assert all(a > b for a, b in zip(ours[1:], fts5[1:], strict=True)) and ours[2] > grep[2]
     assert all(a >= b for a, b in zip(ours[1:], (0.75, 0.7, 0.85), strict=True))  # each measure, not the tuple
 
 
-def test_hungarian_questions_away_from_the_guides_words_beat_both_baselines(library):
+def test_hungarian_questions_away_from_the_guides_words_beat_both_baselines(judged_systems):
     """29 Hungarian questions written blind by someone who had not seen the guide, every guide
     record that answers graded (tests/eval/judged/hu-blind.*): rulebase ahead of FTS5 and grep on
     every measure, no hit ungraded (measured: MRR@10 0.841, nDCG@10 0.614, recall@5 0.931)."""
     import judged
 
-    table = judged.score(judged.Systems(library), ["hu-blind"])
+    table = judged.score(judged_systems, ["hu-blind"])
     assert table[("all", "unjudged")] == (0,)
     ours = table[("all", "rulebase")]
     for baseline in ("fts5", "grep"):
