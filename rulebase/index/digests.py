@@ -48,8 +48,8 @@ def scanned(root: str | os.PathLike) -> tuple[dict[str, list[int]], str | None]:
     """Every regular file under `root` (but meta.json and its seal) by relative name, with its
     stat tuple (device, inode, size, modification and change times), and the first entry that is
     not a regular file or folder (a symlink, a FIFO), if any; each folder's entries are taken in
-    name order, before its subfolders. One scandir a folder and one lstat a file: 0.4 ms for the
-    real index's 120 files, where os.walk with a Path a file took 9 ms of a 30 ms cold lookup."""
+    name order, before its subfolders. One scandir a folder and one lstat a file: 0.6 ms for the
+    real index's 107 files, where os.walk, a Path and two lstat calls a file took 3.3 ms."""
     files: dict[str, list[int]] = {}
     folders = [("", os.fspath(root))]
     while folders:

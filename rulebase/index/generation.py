@@ -338,8 +338,8 @@ def stamp_matches(recorded: list | None, watched: list[Path] = ()) -> bool:
     """True when no input changed since the build: a few stat calls, so the common case (nothing
     changed) neither parses the manifest nor hashes the corpus; any difference falls back to the
     full fingerprint. `watched` are inputs that must have been recorded (the manifests this run
-    reads, which the environment may point elsewhere). (os.stat of the recorded names: a Path
-    each cost 2 ms of a cold lookup's 30.)"""
+    reads, which the environment may point elsewhere). (os.stat of the recorded names, no Path
+    made: 0.25 ms for the real index's 87 inputs.)"""
     if not recorded or not {str(p) for p in watched} <= {p for p, _, _ in recorded}:
         return False
     for name, size, mtime in recorded:

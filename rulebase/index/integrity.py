@@ -58,7 +58,7 @@ def damage(generation: Generation) -> str | None:
     checks = generation.meta.get("integrity") or {}
     root = os.fspath(generation.path)
     for name, size in (generation.meta.get("files") or {}).items():
-        path = os.path.join(root, name)  # (not a Path a file: 1 ms of a cold lookup)
+        path = os.path.join(root, name)  # (a string, not a Path: every command runs this loop)
         try:
             st = os.stat(path)
         except OSError:
