@@ -157,3 +157,15 @@ def test_lookups_read_only_a_sealed_generation(mini, index):
     assert result.returncode == 0
     assert result.stderr.startswith(f"warning: the index at {index} is damaged (it has no seal from this user's "
                                     "rulebase: built elsewhere or by an older version); rebuilding from the corpus\n")
+
+
+def test_a_state_file_is_written_whole_or_quietly_not(tmp_path):
+    """seal.keep: the verified stamps and the vocabulary's parse are shortcuts, never an error."""
+    path = tmp_path / "state" / "rulebase" / "x" / "kept.json"
+    seal.keep(path, b"first")
+    seal.keep(path, b"second")
+    assert path.read_bytes() == b"second" and [p.name for p in path.parent.iterdir()] == ["kept.json"]
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    seal.keep(blocked / "kept.json", b"x")  # its folder cannot be made: nothing written, nothing raised
+    assert blocked.read_text() == "not a folder"

@@ -115,13 +115,7 @@ def remember(generation_dir: Path, files: dict[str, list]) -> None:
         return
     path = _stamp_path(key, generation_dir)
     body = json.dumps({"generation": os.path.realpath(generation_dir), "files": files}, sort_keys=True).encode()
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp.write_bytes(hmac.new(key, body, hashlib.sha256).hexdigest().encode() + b"\n" + body)
-        os.replace(tmp, path)
-    with contextlib.suppress(OSError):
-        tmp.unlink(missing_ok=True)
+    seal.keep(path, hmac.new(key, body, hashlib.sha256).hexdigest().encode() + b"\n" + body)
 
 
 STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each generation leaves one)

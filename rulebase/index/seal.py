@@ -12,6 +12,7 @@ way (build/cache.py: seal_of, sealed).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
@@ -25,6 +26,18 @@ def state_dir() -> Path:
     """$XDG_STATE_HOME/rulebase, else ~/.local/state/rulebase."""
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "rulebase"
+
+
+def keep(path: Path, data: bytes) -> None:
+    """Write a file of the state folder whole (a temporary file renamed over it), quietly not when
+    the folder is not writable: what is kept there is only ever a shortcut, read again if missing."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
 
 
 def user_key(create: bool = False) -> bytes | None:

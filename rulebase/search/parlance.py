@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rulebase.core.errors import ManifestError
 from rulebase.core.value import Frozen, Value
-from rulebase.index.seal import state_dir
+from rulebase.index.seal import keep, state_dir
 
 VOCABULARY_FILE = "vocabulary.toml"
 PARSED = "vocabulary"  # under seal.state_dir(): the file as last parsed, by its path
@@ -166,11 +166,6 @@ def _read(path: Path) -> dict:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"not valid TOML ({exc})", str(path), "fix the vocabulary file (see the comment at its top)") \
             from None
-    tmp = kept.with_name(f".{kept.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(OSError, TypeError, ValueError):  # (kept or not, the answer is the same)
-        kept.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp.write_text(json.dumps({"version": version, "data": data}, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, kept)
-    with contextlib.suppress(OSError):
-        tmp.unlink(missing_ok=True)
+    with contextlib.suppress(TypeError, ValueError):  # (a value JSON cannot hold: not kept, the answer is the same)
+        keep(kept, json.dumps({"version": version, "data": data}, ensure_ascii=False).encode("utf-8"))
     return data
