@@ -1,7 +1,7 @@
 """Shared fixtures: one real index built once per test run, isolated from the user's files.
 
-The README's test command runs the tests in two processes (pytest-xdist, `-n auto --dist
-loadfile` in pyproject.toml: each file's tests in one process). The run's user folders, the real
+The README's test command runs the tests in as many processes as there are cores, two on CI
+(pytest-xdist, `-n auto --dist loadfile` in pyproject.toml: each file's tests in one process). The run's user folders, the real
 index and the glossary site are made once for the whole run, by whichever process needs them
 first, under a lock: the other waits and reads them, as a second command of the same user would.
 """
