@@ -568,3 +568,23 @@ def test_a_resolving_effect_that_counts_links_the_rule_that_counts_once(cards_of
     assert "608.2h" in _linked(cards_of("Threefold Thunderhulk"))  # a trigger: "tokens equal to its power"
     assert "608.2h" in _linked(cards_of("Soul's Might"))  # a sorcery: "where X is that creature's power"
     assert "608.2h" not in _linked(cards_of("Nightmare"))  # static: "equal to the number of Swamps you control"
+
+
+def test_a_word_of_a_longer_term_a_spells_own_instead_and_a_coin_flip_link_no_misread_rule(cards_of):
+    """"mana value" is 202.3's term, not the mana of 106 ("mana abilities" 605's, unless a rule of 106
+    says the whole term); "instead" with
+    no event that "would" happen is a spell's own condition, no replacement effect (614.1a); "lose
+    the flip" is a coin's, not a flip card's (710.1a); a card that says "draw" draws, and 121.5's
+    "without using the word “draw”" is not about it."""
+    oskar = _linked(cards_of("Oskar, Rubbish Reclaimer"))  # "for each different mana value among cards"
+    assert "202.3" in oskar and not any(is_within(n, "106") for n in oskar)
+    assert not any(is_within(n, "106") for n in _linked(cards_of("Thunderous Snapper")))  # "spell with mana value 5"
+    assert "605" in _linked(cards_of("Hand to Hand"))  # "abilities that aren't mana abilities"
+    denial = _linked(cards_of("Stubborn Denial"))  # "counter that spell instead"
+    assert not any(is_within(n, "614") for n in denial)
+    assert "614.1a" in _linked(cards_of("Reverberation"))  # "damage that would be dealt ... instead"
+    efreet = _linked(cards_of("Fickle Efreet"))  # "flip a coin ... If you lose the flip"
+    assert "705" in efreet and "710.1a" not in efreet
+    assert any(is_within(n, "710") for n in _linked(cards_of("Bushi Tenderfoot // Kenzo the Hardhearted")))  # a flip card flips
+    assert "121.5" not in _linked(cards_of("Divination"))
+    assert any(is_within(n, "121") for n in _linked(cards_of("Divination")))

@@ -60,6 +60,7 @@ class Basics:
     """The rules above, read once from the rules in force now."""
 
     def __init__(self, vocabulary: Vocabulary):
+        self.vocabulary = vocabulary
         rules = {n: " ".join(words_of(r.text)) for n, r in vocabulary.rules.items()}
         self.chapters: dict[str, list[tuple[str, list[str]]]] = {}  # term's form -> [(rule, its words)]
         self.nouns: set[str] = set()  # forms of a term whose chapter names a thing, its other sense an action
@@ -112,10 +113,13 @@ class Basics:
     def _chapters(self, words: list[str]) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         done: set[str] = set()
+        elsewhere = self._elsewhere(words)
         for at, word in enumerate(words):
             rules = self.chapters.get(word)
             if not rules or word in self.nouns and as_verb(words, at, at + 1):  # "counter target spell": 701.6's
                 continue
+            if at in elsewhere:
+                rules = [(number, said) for number, said in rules if _in_order(said, elsewhere[at])]
             near = [w for w in words[max(0, at - PAIR_WITHIN):at] + words[at + 1:at + 1 + PAIR_WITHIN]
                     if w not in _FUNCTION and not w.isdigit() and w != word]
             for number, said in rules:
@@ -127,6 +131,23 @@ class Basics:
                     found.append((number, " ".join(words[start:end])))
                     break
         return found
+
+
+    def _elsewhere(self, words: list[str]) -> dict[int, list[str]]:
+        """The places of words that modify a longer term the rules define elsewhere, each with
+        the term's words as the card says them: "mana" in "mana value" (202.3) or "mana
+        abilities" (605), "draw" in "draw step" (504), is that term's word, not the quantity or
+        action of section 1, unless a rule of the chapter says the whole term ("starting life
+        total": 119.1a). The term's last word is its head and stays ("combat damage" is damage)."""
+        places: dict[int, list[str]] = {}
+        for term, start, end in self.vocabulary.named(words):
+            for at in range(start, end - 1):
+                if not any(is_within(n, chapter) for chapter in self._chapter_of(words[at]) for n in term.numbers):
+                    places[at] = words[start:end]
+        return places
+
+    def _chapter_of(self, word: str) -> set[str]:
+        return {n.split(".")[0] for n, _ in self.chapters.get(word, [])}
 
 
 def _sense(definition: str, chapter: str) -> str:

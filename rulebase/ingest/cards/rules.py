@@ -62,6 +62,16 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
     common_words = {form for name in common for form in forms(name.lower())}
     templates = Templates([shape for shape in vocabulary.templates if (share[id(shape)] <= most or shape.own)
                            and not (shape.literal and set(words_of(shape.literal)) <= common_words)])
+    # a word a layout's rules quote that another chapter titles too is theirs on a card of that
+    # layout only: 710.1a's "flip" is a flip card's; any other card flips a coin (705 Flipping a
+    # Coin). (A word no other chapter titles stays: "unlock a locked door" is a Room's, 709.5.)
+    layouts = {layout: layout_chapter(layout, vocabulary)[:1] for layout in {card.card["layout"] for card in cards}}
+    titled = [(form, term.numbers[0]) for term in vocabulary.terms if term.origin == "chapter"
+              for word in term.words for form in forms(word)]  # ("Flipping a Coin" says "flip a coin")
+    elsewhere = {chapter: frozenset(form for form, number in titled if number != chapter)
+                 for chapters in layouts.values() for chapter in chapters}
+    foreign = {layout: [(chapter, elsewhere[chapter]) for other, chapters in layouts.items() if other != layout
+                        for chapter in chapters] for layout in layouts}
     categories = _categories(vocabulary)
     subrules = Subrules(vocabulary)
     basics = Basics(vocabulary)
@@ -74,7 +84,8 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
         found = _what_it_is(card, vocabulary, common, subrules)
         found += _abilities(card, text, vocabulary, categories, subrules)
         found += _what_it_says(words, vocabulary, common_words, _keywords(card, vocabulary),
-                               (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)))
+                               (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)),
+                               foreign[card.card["layout"]])
         found += subrules.in_text(words, text)
         found += subrules.of_card(card.card, text)
         shaped = _replacing(_together(templates.found(text, words), vocabulary.together), found, replacement)
@@ -243,12 +254,9 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
             numbers = [subrules.basic_rule]  # a basic land type: its intrinsic mana ability (305.6)
         found += [(n, f"type line: {subtype}") for n in numbers[:1]]
     layout = facts["layout"]
-    if layout not in ("normal", "token"):
-        words = layout.replace("_", " ")
-        numbers = vocabulary.lookup(words + " cards", stems=True) or vocabulary.lookup(_spelled(words, vocabulary)
-                                                                                       + " cards", stems=True)
-        value = subrules.of_layout(numbers[0]) if numbers else []
-        found += [(n, f"layout: {layout}") for n in numbers[:1] + value]
+    numbers = layout_chapter(layout, vocabulary)
+    value = subrules.of_layout(numbers[0]) if numbers else []
+    found += [(n, f"layout: {layout}") for n in numbers[:1] + value]
     costed = symbol_kinds(facts["mana_cost"])
     for kind in costed:
         numbers = _symbol_rule(kind, vocabulary)
@@ -257,6 +265,16 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
         if kind != "X" and kind not in costed:  # (X in the text: its own words, 107.3)
             found += [(n, f"mana symbol: {kind}") for n in _symbol_rule(kind, vocabulary)[:1]]
     return found
+
+
+def layout_chapter(layout: str, vocabulary: Vocabulary) -> list[str]:
+    """The chapter of the rules for cards of a layout ("flip": 710 Flip Cards; "modal_dfc": 712
+    Double-Faced Cards); none for a normal card or a token."""
+    if layout in ("normal", "token"):
+        return []
+    words = layout.replace("_", " ")
+    return vocabulary.lookup(words + " cards", stems=True) or vocabulary.lookup(_spelled(words, vocabulary)
+                                                                                + " cards", stems=True)
 
 
 def _symbol_rule(kind: str, vocabulary: Vocabulary) -> list[str]:
@@ -304,15 +322,17 @@ def _trigger_events(text: str, ability_words: set[str]) -> set[int]:
 
 
 def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], keywords: set = frozenset(),
-                  events: tuple[str | None, set[int]] = (None, set())) -> list[tuple[str, str]]:
+                  events: tuple[str | None, set[int]] = (None, set()),
+                  other_layouts: Iterable[tuple[str, frozenset[str]]] = ()) -> list[tuple[str, str]]:
     """(number, the words) for each term of the rules the text names; a common card type's name
     ("artifact", "creatures") is the game's vocabulary, as on the type line; words a keyword's
     subrule quotes in its sense only beside that keyword (the card's `keywords` or its text); the
     words of the rules of triggered abilities (`events`: their chapter, and where the card's trigger
-    events are) only in a trigger event ("becomes blocked", not "its life total becomes 1": 603.2e)."""
+    events are) only in a trigger event ("becomes blocked", not "its life total becomes 1": 603.2e);
+    not the words the rules of `other_layouts` (their chapters, each with the words other
+    chapters' titles say) quote in another chapter's words."""
     found = []
     triggered, places = events
-    replacing = (vocabulary.glossary.get("replacement effect") or [""])[0]
     said = set(words)
     for term, at, end in vocabulary.named(words):
         if all(word in common for word in words[at:end]):
@@ -337,8 +357,10 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
         needed = vocabulary.needs.get(term.words)
         if needed and not forms(needed) & set(words[max(0, at - NEAR):end + NEAR]):
             continue  # "if able" qualifies casting (118.8c), "another target" damage (115.4)
-        if replacing and term.origin == "word" and is_within(term.numbers[0], replacing) \
-                and "would" not in words[max(0, at - NEAR):at]:
+        if term.origin == "word" and any(is_within(term.numbers[0], chapter) and set(term.words) & titled
+                                         for chapter, titled in other_layouts):
+            continue
+        if term.words in vocabulary.would and "would" not in words[max(0, at - 2 * NEAR):at]:
             continue  # "instead" with no event that would happen: a spell's own condition, no replacement
         if triggered and at not in places and all(n != triggered and is_within(n, triggered) for n in term.numbers):
             continue

@@ -37,6 +37,8 @@ _GIVEN = re.compile(r"\babilit(?:y|ies)\s+“[^”]*”")
 _SENSE = re.compile(r"(?:^|\n)\s*\d+\.\s+")
 _STATUSES = re.compile(r"status is its physical state\b[^:]*:\s*([^.]+)\.", re.I)
 _ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
+# a quotation of a word the effect does without ("without using the word “draw”", 121.5)
+_WITHOUT_WORD = re.compile(r"\b(?:without|not|n[’']t)\b[^,.;“]*\bthe (?:word|term)s? $")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
 
@@ -130,10 +132,13 @@ class Vocabulary:
                 # require “another target”") is the rule's beside that action's word only
                 opening = sentence.split("“")[0]
                 action = re.search(r"\bto (?!(?:be|see|the|a|an)\b)([a-z]+)(?: (?:a|an|the))? [a-z]+ $", opening)
+                if sentence.startswith("For example"):
+                    continue  # an illustration quotes a card's words, not the rule's ("odds" or "evens": 705.1)
                 for match in _QUOTED.finditer(sentence):
                     words = match.group(1).strip(" .,")
                     around = sentence[max(0, match.start() - 12):match.start()] + sentence[match.end():match.end() + 8]
-                    if len(words.split()) > 3 or re.search(r"\bneither is\b|^ is not\b", around.lower()):
+                    if len(words.split()) > 3 or re.search(r"\bneither is\b|^ is not\b", around.lower()) \
+                            or _WITHOUT_WORD.search(sentence[:match.start()]):
                         continue
                     held = quoted.setdefault(words, [])
                     if number not in held:
@@ -198,6 +203,11 @@ class Vocabulary:
                     self.senses.add(tuple(words_of(entry.title)))
                     if any(not sense.startswith(("To ", "(")) for sense in _SENSE.split(entry.text)[1:]):
                         self.nouns.add(tuple(words_of(entry.title)))  # "Exile: 1. A zone. 2. To put ..."
+        # the words of a replacement effect that replaces an event that "would" happen ("Most
+        # replacement effects use the word “instead”", 614.1a): without that event, a spell's own
+        # condition ("counter that spell instead")
+        defining = [f"{n}.1a" for n in self.glossary.get("replacement effect", [])[:1]]
+        self.would = {t.words for t in self.terms if t.origin == "word" and t.numbers[0] in defining}
         # first word's form -> (length, the other words' forms, term), longest first
         self.by_first: dict[str, list[tuple[int, tuple[frozenset[str], ...], Term]]] = {}
         for term in self.terms:
