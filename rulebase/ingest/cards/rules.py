@@ -30,7 +30,15 @@ from rulebase.ingest.cards.basics import Basics
 from rulebase.ingest.cards.mana import kinds as symbol_kinds
 from rulebase.ingest.cards.subrules import Subrules
 from rulebase.ingest.cards.templates import Templates
-from rulebase.ingest.cards.vocabulary import GENERAL, SUBRULE, Vocabulary, is_within, on_the_board, parent_of
+from rulebase.ingest.cards.vocabulary import (
+    GENERAL,
+    SUBRULE,
+    Vocabulary,
+    is_within,
+    layout_chapter,
+    on_the_board,
+    parent_of,
+)
 from rulebase.ingest.cards.words import TYPOGRAPHY, WORD, as_verb, forms, words_of
 
 SAMPLE = 5
@@ -267,16 +275,6 @@ def _what_it_is(card: Record, vocabulary: Vocabulary, common: set[str], subrules
     return found
 
 
-def layout_chapter(layout: str, vocabulary: Vocabulary) -> list[str]:
-    """The chapter of the rules for cards of a layout ("flip": 710 Flip Cards; "modal_dfc": 712
-    Double-Faced Cards); none for a normal card or a token."""
-    if layout in ("normal", "token"):
-        return []
-    words = layout.replace("_", " ")
-    return vocabulary.lookup(words + " cards", stems=True) or vocabulary.lookup(_spelled(words, vocabulary)
-                                                                                + " cards", stems=True)
-
-
 def _symbol_rule(kind: str, vocabulary: Vocabulary) -> list[str]:
     return vocabulary.lookup(kind) or vocabulary.lookup(f"{kind} mana symbol") or vocabulary.lookup(f"{kind} mana symbols")
 
@@ -288,16 +286,6 @@ def _variant(numbers: list[str], vocabulary: Vocabulary) -> list[str]:
     if first is None or "casual variant" not in first.text:
         return []
     return [ref.key for ref in first.refs if ref.kind == "rule" and ref.key[:1] == "9" and ref.key in vocabulary.rules][:1]
-
-
-def _spelled(words: str, vocabulary: Vocabulary) -> str:
-    """A layout's abbreviation read as the glossary's term it is the initials of ("modal dfc" ->
-    "modal double faced cards")."""
-    out = []
-    for word in words.split():
-        expanded = vocabulary.initials.get(word, []) if len(word) > 1 else []
-        out.append(expanded[0] if len(expanded) == 1 else word)
-    return " ".join(out).removesuffix(" cards")
 
 
 def _keywords(card: Record, vocabulary: Vocabulary) -> set:

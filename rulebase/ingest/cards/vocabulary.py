@@ -435,3 +435,23 @@ def on_the_board(number: str, term: Term) -> bool:
     concepts or a card's parts (sections 1 and 2: "mana", "color", "damage", "token"), but a word
     a rule quotes as its own ("can't", 101.2)."""
     return number[0] in "45" or number[0] in "12" and len(term.words) == 1 and term.origin != "word"
+
+
+def layout_chapter(layout: str, vocabulary: Vocabulary) -> list[str]:
+    """The chapter of the rules for cards of a layout ("flip": 710 Flip Cards; "modal_dfc": 712
+    Double-Faced Cards); none for a normal card or a token."""
+    if layout in ("normal", "token"):
+        return []
+    words = layout.replace("_", " ")
+    return vocabulary.lookup(words + " cards", stems=True) or vocabulary.lookup(_spelled(words, vocabulary)
+                                                                                + " cards", stems=True)
+
+
+def _spelled(words: str, vocabulary: Vocabulary) -> str:
+    """A layout's abbreviation read as the glossary's term it is the initials of ("modal dfc" ->
+    "modal double faced cards")."""
+    out = []
+    for word in words.split():
+        expanded = vocabulary.initials.get(word, []) if len(word) > 1 else []
+        out.append(expanded[0] if len(expanded) == 1 else word)
+    return " ".join(out).removesuffix(" cards")
