@@ -586,5 +586,8 @@ def test_a_word_of_a_longer_term_a_spells_own_instead_and_a_coin_flip_link_no_mi
     efreet = _linked(cards_of("Fickle Efreet"))  # "flip a coin ... If you lose the flip"
     assert "705" in efreet and "710.1a" not in efreet
     assert any(is_within(n, "710") for n in _linked(cards_of("Bushi Tenderfoot // Kenzo the Hardhearted")))  # a flip card flips
+    # 105.3's aside quotes "in addition" to a color; a keyword's rule lists its variants so
+    assert "105.3" not in _linked(cards_of("Saheeli's Artistry"))  # "in addition to its other types"
+    assert any(is_within(n, "702.14") for n in _linked(cards_of("River Bear")))  # islandwalk (702.14c)
     assert "121.5" not in _linked(cards_of("Divination"))
     assert any(is_within(n, "121") for n in _linked(cards_of("Divination")))

@@ -39,6 +39,11 @@ _STATUSES = re.compile(r"status is its physical state\b[^:]*:\s*([^.]+)\.", re.I
 _ABILITY_WORDS = re.compile(r"\bThe ability words are ([^.]+)\.")
 # a quotation of a word the effect does without ("without using the word “draw”", 121.5)
 _WITHOUT_WORD = re.compile(r"\b(?:without|not|n[’']t)\b[^,.;“]*\bthe (?:word|term)s? $")
+# a quotation in a rule's aside ("(unless the effect said the object became that color “in
+# addition” to its other colors)", 105.3) is of a card's words in the aside's sense only; a keyword's
+# rule lists its variants so ("(such as “islandwalk”)"), and those are the keyword's
+_ASIDE = re.compile(r"\([^()]*$")
+_KEYWORD_RULE = re.compile(r"^70[12]\.")
 _GAME_SECTIONS = "1234567"  # 8: multiplayer rules, 9: casual variants, whose quotations reword cards
 
 
@@ -138,7 +143,8 @@ class Vocabulary:
                     words = match.group(1).strip(" .,")
                     around = sentence[max(0, match.start() - 12):match.start()] + sentence[match.end():match.end() + 8]
                     if len(words.split()) > 3 or re.search(r"\bneither is\b|^ is not\b", around.lower()) \
-                            or _WITHOUT_WORD.search(sentence[:match.start()]):
+                            or _WITHOUT_WORD.search(sentence[:match.start()]) \
+                            or not _KEYWORD_RULE.match(number) and _ASIDE.search(sentence[:match.start()]):
                         continue
                     held = quoted.setdefault(words, [])
                     if number not in held:
