@@ -60,10 +60,10 @@ class Basics:
     """The rules above, read once from the rules in force now."""
 
     def __init__(self, vocabulary: Vocabulary):
-        self.vocabulary = vocabulary
         rules = {n: " ".join(words_of(r.text)) for n, r in vocabulary.rules.items()}
         self.chapters: dict[str, list[tuple[str, list[str]]]] = {}  # term's form -> [(rule, its words)]
         self.nouns: set[str] = set()  # forms of a term whose chapter names a thing, its other sense an action
+        self.chapter_of: dict[str, set[str]] = {}  # term's form -> its chapters
         for term, numbers in vocabulary.glossary.items():
             chapter = next((n for n in numbers if re.match(r"^1\d\d$", n)), None)
             if chapter is None or len(words_of(term)) != 1 or not _acted(term, vocabulary.definitions.get(term, "")):
@@ -72,6 +72,8 @@ class Basics:
             noun = not _acted(term, _sense(vocabulary.definitions.get(term, ""), chapter))
             for form in forms(words_of(term)[0]):
                 self.chapters.setdefault(form, []).extend((n, rules[n].split()) for n in inside)
+                if inside:
+                    self.chapter_of.setdefault(form, set()).add(chapter)
                 if noun:
                     self.nouns.add(form)
         layer = vocabulary.glossary.get("layer", [])[:1]
@@ -87,9 +89,10 @@ class Basics:
                 for said in _SAY.findall(record.text.translate(TYPOGRAPHY).lower()):
                     self.says.append((words_of(said), number))
 
-    def of_text(self, text: str, words: list[str], facts: dict) -> list[tuple[str, str]]:
-        """(number, the card's words) for the basic rules its lower-case `text` (`words`) uses."""
-        found = self._chapters(words)
+    def of_text(self, text: str, words: list[str], facts: dict, named: list) -> list[tuple[str, str]]:
+        """(number, the card's words) for the basic rules its lower-case `text` (`words`) uses;
+        `named`: the terms of the rules it names (Vocabulary.named), read once a card."""
+        found = self._chapters(words, named)
         found += [(self.adds_up, m.group(0)) for m in _ADDS_UP.finditer(text) if self.adds_up][:1]
         found += [(self.control, m.group(0)) for m in _CONTROL.finditer(text) if self.control][:1]
         if self.locked:
@@ -110,10 +113,10 @@ class Basics:
                     found.append((number, " ".join(said[span[0]:span[1]])))
         return found
 
-    def _chapters(self, words: list[str]) -> list[tuple[str, str]]:
+    def _chapters(self, words: list[str], named: list) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         done: set[str] = set()
-        elsewhere = self._elsewhere(words)
+        elsewhere = self._elsewhere(words, named)
         for at, word in enumerate(words):
             rules = self.chapters.get(word)
             if not rules or word in self.nouns and as_verb(words, at, at + 1):  # "counter target spell": 701.6's
@@ -132,22 +135,18 @@ class Basics:
                     break
         return found
 
-
-    def _elsewhere(self, words: list[str]) -> dict[int, list[str]]:
+    def _elsewhere(self, words: list[str], named: list) -> dict[int, list[str]]:
         """The places of words that modify a longer term the rules define elsewhere, each with
         the term's words as the card says them: "mana" in "mana value" (202.3) or "mana
         abilities" (605), "draw" in "draw step" (504), is that term's word, not the quantity or
         action of section 1, unless a rule of the chapter says the whole term ("starting life
         total": 119.1a). The term's last word is its head and stays ("combat damage" is damage)."""
         places: dict[int, list[str]] = {}
-        for term, start, end in self.vocabulary.named(words):
+        for term, start, end in named:
             for at in range(start, end - 1):
-                if not any(is_within(n, chapter) for chapter in self._chapter_of(words[at]) for n in term.numbers):
+                if not any(is_within(n, chapter) for chapter in self.chapter_of.get(words[at], ()) for n in term.numbers):
                     places[at] = words[start:end]
         return places
-
-    def _chapter_of(self, word: str) -> set[str]:
-        return {n.split(".")[0] for n, _ in self.chapters.get(word, [])}
 
 
 def _sense(definition: str, chapter: str) -> str:

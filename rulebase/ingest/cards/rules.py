@@ -76,9 +76,9 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
     layouts = {layout: layout_chapter(layout, vocabulary)[:1] for layout in {card.card["layout"] for card in cards}}
     titled = [(form, term.numbers[0]) for term in vocabulary.terms if term.origin == "chapter"
               for word in term.words for form in forms(word)]  # ("Flipping a Coin" says "flip a coin")
-    elsewhere = {chapter: frozenset(form for form, number in titled if number != chapter)
-                 for chapters in layouts.values() for chapter in chapters}
-    foreign = {layout: [(chapter, elsewhere[chapter]) for other, chapters in layouts.items() if other != layout
+    other_titles = {chapter: frozenset(form for form, number in titled if number != chapter)
+                    for chapters in layouts.values() for chapter in chapters}
+    foreign = {layout: [(chapter, other_titles[chapter]) for other, chapters in layouts.items() if other != layout
                         for chapter in chapters] for layout in layouts}
     categories = _categories(vocabulary)
     subrules = Subrules(vocabulary)
@@ -91,14 +91,15 @@ def link_cards(cards: list[Record], rules: Iterable[Record], workers: int = 1) -
         words = words_of(text)
         found = _what_it_is(card, vocabulary, common, subrules)
         found += _abilities(card, text, vocabulary, categories, subrules)
-        found += _what_it_says(words, vocabulary, common_words, _keywords(card, vocabulary),
+        named = vocabulary.named(words)
+        found += _what_it_says(words, named, vocabulary, common_words, _keywords(card, vocabulary),
                                (categories.get("triggered"), _trigger_events(text, vocabulary.ability_words)),
                                foreign[card.card["layout"]])
         found += subrules.in_text(words, text)
         found += subrules.of_card(card.card, text)
         shaped = _replacing(_together(templates.found(text, words), vocabulary.together), found, replacement)
         found += shaped
-        found += basics.of_text(text, words, card.card)
+        found += basics.of_text(text, words, card.card, named)
         return [vocabulary.link(number, "; ".join(said_once([printed.quote(why) for why in reasons])))
                 for number, reasons in _fewest(found, vocabulary, set(shaped))]
 
@@ -309,11 +310,12 @@ def _trigger_events(text: str, ability_words: set[str]) -> set[int]:
     return places
 
 
-def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], keywords: set = frozenset(),
-                  events: tuple[str | None, set[int]] = (None, set()),
+def _what_it_says(words: list[str], named: list, vocabulary: Vocabulary, common: set[str],
+                  keywords: set = frozenset(), events: tuple[str | None, set[int]] = (None, set()),
                   other_layouts: Iterable[tuple[str, frozenset[str]]] = ()) -> list[tuple[str, str]]:
-    """(number, the words) for each term of the rules the text names; a common card type's name
-    ("artifact", "creatures") is the game's vocabulary, as on the type line; words a keyword's
+    """(number, the words) for each term of the rules the text names (`named`: Vocabulary.named of
+    its `words`); a common card type's name ("artifact", "creatures") is the game's vocabulary, as
+    on the type line; words a keyword's
     subrule quotes in its sense only beside that keyword (the card's `keywords` or its text); the
     words of the rules of triggered abilities (`events`: their chapter, and where the card's trigger
     events are) only in a trigger event ("becomes blocked", not "its life total becomes 1": 603.2e);
@@ -322,7 +324,7 @@ def _what_it_says(words: list[str], vocabulary: Vocabulary, common: set[str], ke
     found = []
     triggered, places = events
     said = set(words)
-    for term, at, end in vocabulary.named(words):
+    for term, at, end in named:
         if all(word in common for word in words[at:end]):
             continue
         if term.origin == "glossary" and term.words in vocabulary.senses:

@@ -135,10 +135,10 @@ class Vocabulary:
                 # a quotation the rules deny ("Neither is “colorless.”") defines nothing; one that
                 # qualifies an action ("to cast a spell “if able,”"; abilities "that refer to damage
                 # require “another target”") is the rule's beside that action's word only
-                opening = sentence.split("“")[0]
-                action = re.search(r"\bto (?!(?:be|see|the|a|an)\b)([a-z]+)(?: (?:a|an|the))? [a-z]+ $", opening)
                 if sentence.startswith("For example"):
                     continue  # an illustration quotes a card's words, not the rule's ("odds" or "evens": 705.1)
+                opening = sentence.split("“")[0]
+                action = re.search(r"\bto (?!(?:be|see|the|a|an)\b)([a-z]+)(?: (?:a|an|the))? [a-z]+ $", opening)
                 for match in _QUOTED.finditer(sentence):
                     words = match.group(1).strip(" .,")
                     around = sentence[max(0, match.start() - 12):match.start()] + sentence[match.end():match.end() + 8]
