@@ -159,6 +159,7 @@ class Run:
         header = lines[0].split("\t")
         tallies = {p: Tally([], []) for p in ("tune", "test")}
         fts5 = {p: Tally([], []) for p in ("tune", "test")}
+        kinds: dict[tuple[str, str], Tally] = {}  # (part, the question's style or its gold document)
         unresolved = 0
         for line in lines[1:]:
             if not line.strip():
@@ -176,9 +177,15 @@ class Run:
                 tally.ranks.append(rank)
                 tally.recalls.append(sum(1 for g in golds if g and any(k in g for k in keys[:5])) / len(golds))
             rank = tallies[part].ranks[-1]
+            for kind in {row["style"], *(item.split()[0].rstrip(":") for item in row["gold"].split(";"))}:
+                kept = kinds.setdefault((part, kind), Tally([], []))
+                kept.ranks.append(rank)
+                kept.recalls.append(tallies[part].recalls[-1])
             self.show(part, f"{row['id']} {row['style']}: {rank or '-'} [{' '.join(h.id for h in results.hits[:3])}]")
         out = [tallies[p].line(f"tournament {p}", recall=True) for p in self.parts]
         out += [fts5[p].line(f"  fts5 tournament {p}", recall=True) for p in self.parts]
+        # (by style and by gold document: a part's figures in aggregate, no row shown)
+        out += [kinds[key].line(f"  {key[1]} {key[0]}", recall=True) for key in sorted(kinds, key=lambda k: (k[1], k[0]))]
         out.append(f"  (gold items naming no section in force: {unresolved})")
         return out
 

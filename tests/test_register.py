@@ -39,6 +39,8 @@ def test_a_word_only_the_tournament_uses_leans_its_way_and_a_shared_word_does_no
     assert not register.is_tournament(["stack"])
     assert not register.is_tournament(["unknown"])  # a word neither holds says nothing, nor does the prior
     assert not register.is_tournament([])
+    assert [register.body(w) for w in (["penalti"], ["stack"], ["card"], ["unknown"], [])] == [
+        "tournament", "game", "game", None, None]  # (a tie is the game's: the larger body's)
 
 
 def test_the_smaller_body_needs_more_words_that_lean_its_way():
@@ -100,6 +102,15 @@ def test_a_forgotten_trigger_asked_as_a_player_finds_the_ipg_first(library):
 def test_a_game_question_keeps_the_game_rules_first(library):
     hits = run_search(library, "what happens if I have to draw from an empty library", {}, 3).hits
     assert hits[0].id.startswith("cr:")
+
+
+def test_a_game_question_lists_the_game_rules_before_a_tournament_section(library):
+    """The register works both ways: a question in the game's words counts the tournament
+    documents at half, as a tournament question counts the game's. The IPG's Missed Trigger
+    shares "trigger", "order" and "ability" with this question and came third, above 603.7b."""
+    hits = run_search(library, "who chooses the order of triggered abilities that trigger at the same time", {}, 3).hits
+    assert [h.id.split(":")[0] for h in hits] == ["cr", "cr", "cr"]
+    assert any(h.id.startswith("cr:603.3b@") for h in hits)
 
 
 def test_the_title_of_a_game_text_reads_as_the_games(library):

@@ -191,11 +191,13 @@ class Searcher(QueryTerms):
         now_first = current_first and lang != "hu" and not self.history.asks_old(
             words, query_terms, texts, in_older_words=bool(renamed))
         # (a question naming a Rules Enforcement Level is a tournament's, whatever its other words)
-        if now_first and scores and (apart or self._in_tournament_words(text, word_terms, weights)):
-            tournament = self.register.tournament  # their sections first (search/register.py)
-            for docnum in scores:
-                if docnum not in tournament:
-                    scores[docnum] *= OTHER_BODY_FACTOR
+        if now_first and scores:
+            body = "tournament" if apart else self._body(text, word_terms, weights)
+            if body is not None:  # the other body's texts count at half (search/register.py)
+                tournament = self.register.tournament
+                for docnum in scores:
+                    if (docnum in tournament) != (body == "tournament"):
+                        scores[docnum] *= OTHER_BODY_FACTOR
         field = "title_hu" if lang == "hu" else "title"
         title = tuple(self._tokens(field, text))  # (as respelled: "legnd rule" is "legend rule")
         if scores and title and not phrases:  # (a title that is the query, word for word, or nearly)
@@ -303,18 +305,17 @@ class Searcher(QueryTerms):
         return Reading(text, names, words, phrases, lang, weak, named, light, shorthand + spelled_out + respelled,
                        said)
 
-    def _in_tournament_words(self, text: str, word_terms: list[set], weights: list[float]) -> bool:
-        """Whether a question's words, names and light words aside, are the tournament documents'
-        rather than the game's, and it is not the title of a game text in force ("minimum deck
-        size" is the Comprehensive Rules' term, though the MTR's words)."""
-        strong = [t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
-                  for f, t in terms if f == "text"]
-        if not self.register.is_tournament(strong):
-            return False
-        title = tuple(self._tokens("title", text))
+    def _body(self, text: str, word_terms: list[set], weights: list[float]) -> str | None:
+        """Register.body of a question's words, names and light words aside; the title of a game
+        text in force tells neither ("minimum deck size" is the Comprehensive Rules' term, though
+        the MTR's words)."""
+        body = self.register.body([t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
+                                   for f, t in terms if f == "text"])
+        title = tuple(self._tokens("title", text)) if body == "tournament" else ()
         current, tournament = self.in_force(today()), self.register.tournament
-        return not title or not any(current(d) and d not in tournament
-                                    for d in self.scorer.whole("title", title, TITLE_SLACK))
+        if title and any(current(d) and d not in tournament for d in self.scorer.whole("title", title, TITLE_SLACK)):
+            return None
+        return body
 
     def _pooled(self, docnum: int) -> tuple[str, float]:
         """The id a document is listed by (a heading's lead paragraph stands for it) and its
