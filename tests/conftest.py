@@ -60,11 +60,13 @@ def _isolated_user_dirs(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def corpus_without_archive(tmp_path_factory) -> Path:
-    """The bundled corpus less the Comprehensive Rules archive: for tests of documents a user adds
-    (a release the archive lacks), where the archive would only add a minute of building."""
+    """The bundled corpus less the Comprehensive Rules archive, the tournament documents and the
+    cards: the rules texts a user's added release stands beside (a release the archive lacks),
+    without the minute of building the others would add to every add and remove."""
     from rulebase.core.sources import copy_without, default_corpus_dir
 
-    return copy_without(default_corpus_dir(), tmp_path_factory.mktemp("bundled") / "corpus", "comprules-archive")
+    return copy_without(default_corpus_dir(), tmp_path_factory.mktemp("bundled") / "corpus", "comprules-archive",
+                        "tournament-archive", "oracle-cards")
 
 
 @pytest.fixture(scope="session")

@@ -145,16 +145,16 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
     return sources
 
 
-def copy_without(corpus_dir: Path, out: Path, fmt: str) -> Path:
-    """A copy of a corpus folder whose manifest leaves out the documents of one format (the
-    benchmark's and the tests' bundled-only corpus: without the archive). Returns `out`."""
+def copy_without(corpus_dir: Path, out: Path, *formats: str) -> Path:
+    """A copy of a corpus folder whose manifest leaves out the documents of these formats (the
+    benchmark's bundled-only corpus: without the archive). Returns `out`."""
     # lazy: only this rarer path needs it
     import shutil
     import tomllib
 
     shutil.copytree(corpus_dir, out)
     blocks = (out / MANIFEST_NAME).read_text(encoding="utf-8").split("\n[[source]]\n")
-    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]\n" + b)["source"][0]["format"] != fmt]
+    kept = [b for b in blocks[1:] if tomllib.loads("[[source]]\n" + b)["source"][0]["format"] not in formats]
     for block in blocks[1:]:
         if block not in kept:
             (out / tomllib.loads("[[source]]\n" + block)["source"][0]["file"]).unlink(missing_ok=True)
