@@ -123,6 +123,25 @@ def test_the_bundled_vocabulary_loads_and_every_entry_has_its_source():
     assert len(parlance.entries) > 40 and all(e.source for e in parlance.entries)
 
 
+def test_every_phrase_means_words_a_text_in_force_says(library):
+    """A player's phrase of several words is scored as the documents' phrase it means
+    (Searcher._meant: the words in order, one apart at most): a meaning no text in force says
+    matches nothing, and the phrase counted for nothing ("respond" meant "priority stack", which
+    the rules never say together)."""
+    from rulebase.core.eras import today
+    from rulebase.index.scorer import Clause
+
+    searcher = library.searcher
+    current = searcher.in_force(today())
+    said = {e.means for e in searcher.parlance.entries if e.kind == "phrase"}
+    unsaid = []
+    for means in sorted(said):
+        toks = tuple(searcher._tokens("text", means))
+        if len(toks) > 1 and not any(current(d) for d in searcher.scorer.score([Clause("text", toks, 1.0, slop=1)])):
+            unsaid.append(means)
+    assert len(said) > 20 and unsaid == []
+
+
 @pytest.mark.parametrize("query, section", [("HCE", "ipg:2.3@"), ("GRV", "ipg:2.5@"), ("LEC", "ipg:2.2@"),
                                             ("FtMGS", "ipg:2.6@"), ("CPV", "ipg:3.7@")])
 def test_judges_shorthand_finds_the_ipg_section_in_force_first(library, query, section):
