@@ -21,6 +21,19 @@ def test_a_term_only_older_rules_use_asks_about_them(library):
     assert _asks_old(library, "fast effect")
 
 
+def test_a_players_word_the_vocabulary_reads_is_how_people_speak_today(library):
+    """"fizzle" was the rules' own word until 2009, and older texts say it; players still do, for
+    today's "doesn't resolve" (corpus/vocabulary.toml): spoken, it asks nothing about the past."""
+    searcher = library.searcher
+    words = ["spell", "fizzled"]
+    terms = [set(per) for per in searcher.word_terms(words, "en")]
+    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
+    assert searcher.history.asks_old(words, terms, texts)
+    assert not searcher.history.asks_old(words, terms, texts, spoken=["fizzled"])
+    results = run_search(library, "my spell fizzled", {}, 3)
+    assert results.hits and all(h.id in results.now for h in results.hits)
+
+
 def test_words_of_many_versions_of_one_tournament_section_are_no_old_terms(library):
     """Counted by document, "forgot" and "remind" were old words: each IPG section has up to twenty
     releases' versions, one in force. Counted by rule, they are today's."""

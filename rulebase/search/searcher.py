@@ -189,7 +189,7 @@ class Searcher(QueryTerms):
             if docnum in scores:
                 scores[docnum] *= factor
         now_first = current_first and lang != "hu" and not self.history.asks_old(
-            words, query_terms, texts, in_older_words=bool(renamed))
+            words, query_terms, texts, in_older_words=bool(renamed), spoken=[typed for typed, _ in said])
         # (a question naming a Rules Enforcement Level is a tournament's, whatever its other words)
         if now_first and scores:
             body = "tournament" if apart else self._body(text, word_terms, weights)

@@ -52,12 +52,18 @@ class TermHistory:
         """Whether the rules in force now hardly use a word (a card name, not a rules term)."""
         return all(self.current_count(f, t, RARE_NOW + 1) <= RARE_NOW for f, t in terms if f in ("title", "text"))
 
-    def asks_old(self, words: list[str], word_terms: list[set], texts, in_older_words: bool = False) -> bool:
+    def asks_old(self, words: list[str], word_terms: list[set], texts, in_older_words: bool = False,
+                 spoken: list[str] = ()) -> bool:
         """Whether a question uses a term of older rules: one the current glossary calls obsolete
         ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
         use and the rules in force now (almost) never do ("fast effect"). A question that names
         today's terms in older words (`in_older_words`: "comes into play") is read by the first
-        test only: its other old-sounding words ("comes") are how the asker speaks."""
+        test only: its other old-sounding words ("comes") are how the asker speaks. So are the
+        words of `spoken`, the player's phrases the vocabulary reads as today's rules' words
+        ("fizzle": "doesn't resolve", the rules' own word until 2009)."""
+        told = {fold(w.lower()) for phrase in spoken for w in phrase.split()}
+        kept = [(w, t) for w, t in zip(words, word_terms, strict=True) if fold(w.lower()) not in told]
+        words, word_terms = [w for w, _ in kept], [t for _, t in kept]
         lowered = " " + " ".join(fold(w.lower()) for w in words) + " "
         obsolete = [t for t in self._obsolete_terms(texts) if f" {t} " in lowered]
         if any(" " in term for term in obsolete):
