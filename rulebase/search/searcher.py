@@ -312,10 +312,10 @@ class Searcher(QueryTerms):
         body = self.register.body([t for terms, weight in zip(word_terms, weights, strict=True) if weight == 1.0
                                    for f, t in terms if f == "text"])
         title = tuple(self._tokens("title", text)) if body == "tournament" else ()
+        if not title:
+            return body
         current, tournament = self.in_force(today()), self.register.tournament
-        if title and any(current(d) and d not in tournament for d in self.scorer.whole("title", title, TITLE_SLACK)):
-            return None
-        return body
+        return None if any(current(d) and d not in tournament for d in self.scorer.whole("title", title, TITLE_SLACK)) else body
 
     def _pooled(self, docnum: int) -> tuple[str, float]:
         """The id a document is listed by (a heading's lead paragraph stands for it) and its

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 from rulebase.core.errors import SourceError
 from rulebase.core.sources import Source
+from rulebase.index.seal import keep
 from rulebase.ingest.text import decode
 
 
@@ -126,7 +126,7 @@ def _kept_text_digest(bytes_digest: str, data: bytes) -> str:
     except (OSError, ValueError):
         pass
     digest = text_digest(data)
-    _keep(path, digest)
+    keep(path, digest.encode())
     return digest
 
 
@@ -135,8 +135,9 @@ SCHEME = "text_digest 1"  # changed with text_digest or the names kept: the kept
 
 def kept(paths: list[Path], label: str, read: Callable[[], dict[str, str]]) -> dict[str, str]:
     """`read()` (an archive's release digests), kept in the build cache under the archives' bytes,
-    `label` and SCHEME; read again when the kept file is missing or unreadable. Keeping is best
-    effort: a cache folder that cannot be written costs the time, never the add."""
+    `label` and SCHEME; read again when the kept file is missing or unreadable. Kept as the state
+    folder's shortcuts are (seal.keep): a cache folder that cannot be written costs the time,
+    never the add."""
     # lazy: only an add needs it
     from rulebase.build.cache import cache_root, entry_key
 
@@ -152,17 +153,5 @@ def kept(paths: list[Path], label: str, read: Callable[[], dict[str, str]]) -> d
     except (OSError, ValueError):
         pass
     digests = read()
-    _keep(path, json.dumps(digests, ensure_ascii=False))
+    keep(path, json.dumps(digests, ensure_ascii=False).encode())
     return digests
-
-
-def _keep(path: Path, text: str) -> None:
-    """Write `text` to `path` whole or not at all (a concurrent add reads either); a cache folder
-    that cannot be written is left alone."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    except OSError:
-        pass
