@@ -85,6 +85,13 @@ def test_a_question_with_no_date_is_answered_by_the_rules_in_force_now_first(lib
     assert (flags[0] or flags[1]) and sum(flags[:5]) >= 2 and not all(flags)
 
 
+def test_a_rule_holding_every_word_of_the_question_is_ranked_whatever_its_score(library):
+    # 616.1 says "replacement and/or prevention effects": no word pair matches, and texts saying
+    # "replacement effects" thrice outscored it; it holds every word, so it is pooled and ranked
+    results = search(library, "two replacement effects apply, who chooses the order", 3)
+    assert "cr:616.1@" in " ".join(h.id for h in results.hits)
+
+
 @pytest.mark.parametrize("query", ["what is an interrupt", "mana burn", "fast effect", "bury"])
 def test_a_term_only_older_rules_use_brings_their_texts_up(library, query):
     results = search(library, query, 5)

@@ -216,7 +216,8 @@ class Searcher(QueryTerms):
         suggestion = None
         if scores:
             # Every match of a phrase is read, so its total is exact: a phrase's matches are few.
-            top, total = self._best_per_group(scores, pool, MAX_COUNTED if phrases else POOL)
+            order = self._pool_order(scores, word_terms)
+            top, total = self._best_per_group(scores, pool, MAX_COUNTED if phrases else POOL, order)
             matched = self._matched([docnum for docnum, _ in top], set().union(*word_terms))
         elif words and not phrases and not numbers:  # ('what does 702.2c say': the rule is the answer)
             suggestion = corrected(self, words, lang)
@@ -404,37 +405,36 @@ class Searcher(QueryTerms):
                 scores[docnum] = scores.get(docnum, 0.0) + bonus
         return scores
 
-    def _best_per_group(self, scores: dict[int, float], pool: int,
-                        keep_all: int) -> tuple[list[tuple[int, float]], int]:
-        """The top `pool` groups (every group, when no more than `keep_all` match), each as its
-        version in force today (an upcoming one is not yet the rule), else its newest, with the
-        group's best score, and the number of matching groups (rules)."""
+    def _best_per_group(self, scores: dict[int, float], pool: int, keep_all: int,
+                        order: dict[int, float]) -> tuple[list[tuple[int, float]], int]:
+        """The top `pool` groups by `order` (every group, when no more than `keep_all` match), each
+        as its version in force today (an upcoming one is not yet the rule), else its newest, with
+        the group's best score, and the number of matching groups (rules)."""
         group, first, last = self.docmeta()
         now = today()
         total = len(set(map(group.__getitem__, scores)))
         if total <= keep_all:
             pool = max(pool, total)
-            candidates = list(scores.items())
+            candidates = list(order)
         else:
             # Versions of one rule score alike, so the group's best and newest are among the top
             # candidates: collapsing only those keeps a broad query's cost off the whole match set.
             # (sorted() with a C key outruns heapq.nlargest with a Python one here, ties kept
             # in the scores' own order)
-            candidates = [(d, scores[d]) for d in sorted(scores, key=scores.__getitem__, reverse=True)[:20 * pool]]
-        best: dict[int, tuple[int, float]] = {}  # group -> (docnum, score): the newest version
-        for docnum, score in candidates:
-            g = group[docnum]
-            held = best.get(g)
+            candidates = sorted(order, key=order.__getitem__, reverse=True)[:20 * pool]
+        best: dict[int, tuple[int, float, float]] = {}  # group -> (docnum, score, order): the newest version
+        for docnum in candidates:
+            g, score, rank, held = group[docnum], scores[docnum], order[docnum], best.get(group[docnum])
             if held is None:
-                best[g] = (docnum, score)
+                best[g] = (docnum, score, rank)
             else:
                 kept, live = held[0], first[docnum] <= now <= last[docnum]
                 if live != (first[kept] <= now <= last[kept]):
                     better = live
                 else:
                     better = last[docnum] > last[kept] or (last[docnum] == last[kept] and docnum < kept)
-                best[g] = (docnum if better else kept, max(score, held[1]))
-        return sorted(best.values(), key=itemgetter(1), reverse=True)[:pool], total
+                best[g] = (docnum if better else kept, max(score, held[1]), max(rank, held[2]))
+        return [(d, s) for d, s, _ in sorted(best.values(), key=itemgetter(2), reverse=True)[:pool]], total
 
     def docmeta(self):
         """Each document's group number and days in force (DOCMETA), read once per searcher."""

@@ -215,6 +215,28 @@ class QueryTerms:
                     matched[docnum].add((field, token))
         return matched
 
+    def _pool_order(self, scores: dict[int, float], word_terms: list[set]) -> dict[int, float]:
+        """The order the pool of hits to rank is chosen in: by score, with every document that holds
+        each of the query's words (in any field) ahead of the rest. Coordination (ranking.py) puts
+        such a document first among the pooled, but chosen by score alone one could stay out of
+        the pool: "two replacement effects apply, who chooses the order" has all its words in 616.1,
+        which says "replacement and/or prevention effects" (no pair matched), scored 394th, under
+        texts saying "replacement effects" thrice and nothing else of the question."""
+        if len(word_terms) < 2 or not scores:
+            return scores
+        holding: set[int] = set(scores)
+        for terms in word_terms:
+            docs: set[int] = set()
+            for field, token in terms:
+                postings = self.scorer.postings(field, token)
+                if postings:
+                    docs.update(postings.ids)
+            holding &= docs
+            if not holding:
+                return scores
+        lead = max(scores.values())
+        return {docnum: score + lead if docnum in holding else score for docnum, score in scores.items()}
+
     def _rarity(self, word_terms: list[set]) -> list[float]:
         """Each query word's idf (BM25's), by its most common spelling among the fields."""
         count, df = self.reader.doc_count_all(), self._df
