@@ -46,3 +46,16 @@ def test_respellings_read_only_lowercase_words_no_document_holds(library):
     words = ["Altac", "deathtuch", "trample", "deathtuch", "buddy", "x2x2x2"]
     assert respellings.of(words) == [("deathtuch", "deathtouch")]  # each word once; names, words held, none near: kept
     assert respellings.of(["Deathtuch"]) == []  # capitalised: a name, as typed
+
+
+def test_a_form_of_a_word_the_rules_say_is_no_slip(library):
+    """No text says "shades" or "heated", but the rules say "Shade" (a creature type) and "heat":
+    a form of a held word is the word, not "shares" or "headed". A slip's stem is held by no text
+    ("taped", "deathtuch"): it is still respelled."""
+    from rulebase.search.request import run_search
+
+    results = run_search(library, "my shades got heated, do they shrink at end of turn", {}, 3)
+    assert not any("read" in note for note in results.notes)
+    results = run_search(library, "can I attack with a taped creature", {}, 3)
+    assert "read 'taped' as 'tapped'" in results.notes
+    assert library.searcher._inflected("deathtuch") == 0 and library.searcher._inflected("shades") > 0

@@ -100,7 +100,7 @@ class Searcher(QueryTerms):
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
         self._pool_meta: dict[int, tuple[str, float]] = {}
-        self._respellings = Respellings(self.reader, "exact", lambda word: self._df("exact", word))
+        self._respellings = Respellings(self.reader, "exact", lambda word: self._df("exact", word) or self._inflected(word))
         self.path = Path(path)
         self._vocabulary_file = vocabulary  # (read on the first query: corpus/vocabulary.toml)
         self._docmeta = None

@@ -215,6 +215,14 @@ class QueryTerms:
                     matched[docnum].add((field, token))
         return matched
 
+    def _inflected(self, word: str) -> int:
+        """How many documents hold a word's stem, when the stem is not the word itself: a form of a
+        word the rules say ("shades": the creature type Shade; "heated"), which no text spells so,
+        is no misspelling ("shades" was read as "shares", "heated" as "headed"). A word that is
+        its own stem ("triggger", "wich") or whose stem nothing holds ("taped") still is."""
+        stems = [t for t in self._tokens("text", word) if t != word]
+        return sum(self._df("text", t) for t in stems)
+
     def _pool_order(self, scores: dict[int, float], word_terms: list[set]) -> dict[int, float]:
         """The order the pool of hits to rank is chosen in: by score, with every document that holds
         each of the query's words (in any field) ahead of the rest. Coordination (ranking.py) puts
