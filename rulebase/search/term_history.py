@@ -56,10 +56,7 @@ class TermHistory:
                  spoken: list[str] = ()) -> bool:
         """Whether a question uses a term of older rules: one the current glossary calls obsolete
         ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
-        use and the rules in force now (almost) never do ("fast effect") and some glossary, of any
-        release, names in an entry's title: a term, not a word of their prose ("him", "seems",
-        "anymore", "figure": read as older rules' terms, they made 10 of 117 real questions ones
-        about the past, today's rules no longer first). A question that names
+        use and the rules in force now (almost) never do ("fast effect"). A question that names
         today's terms in older words (`in_older_words`: "comes into play") is read by the first
         test only: its other old-sounding words ("comes") are how the asker speaks. So are the
         words of `spoken`, the player's phrases the vocabulary reads as today's rules' words
@@ -83,7 +80,7 @@ class TermHistory:
                     continue
                 held, current = self.rules_holding(field, token)
                 if held >= OLD_TERM_MIN and current <= held // share \
-                        and token not in self._current_glossary_words(texts) and self._glossary_titled(word):
+                        and token not in self._current_glossary_words(texts):
                     return True
         return not in_older_words and self._old_pair(words, word_terms)
 
@@ -128,15 +125,6 @@ class TermHistory:
             if first[docnum] <= now <= last[docnum]:
                 current.add(group[docnum])
         return len(held), len(current)
-
-    def _glossary_titled(self, word: str) -> bool:
-        """Whether an entry of some glossary (any release, any document) has the word in its title."""
-        glossaries = self.scorer.docs("kind", ["glossary", "term"])
-        for token in self._tokens("title", word):
-            postings = self.scorer.postings("title", token)
-            if postings and not glossaries.isdisjoint(postings.ids):
-                return True
-        return False
 
     def _current_glossary_words(self, texts) -> set[str]:
         """The words of the glossary in force now, obsolete entries aside, as the text field reads
