@@ -150,6 +150,16 @@ def test_judges_shorthand_finds_the_ipg_section_in_force_first(library, query, s
     assert any(query in note for note in results.notes)  # said: "read 'HCE' as 'hidden card error'"
 
 
+@pytest.mark.parametrize("query, rule", [
+    ("can I look at my opponent's graveyard", "cr:404.2@"),  # the rules: "examine the cards in any graveyard"
+    ("how much extra time does the match get after a deck check", "mtr:2.6@"),  # Time Extensions
+    ("can we ID in the last round", "mtr:2.5@"),  # an intentional draw
+])
+def test_a_players_words_find_the_text_that_says_it_otherwise(library, query, rule):
+    results = run_search(library, query, {}, 3)
+    assert any(h.id.startswith(rule) and h.id in results.now for h in results.hits)
+
+
 def test_a_paper_question_is_not_answered_by_the_digital_documents_first(library):
     """The DMTR has an End-of-Match Procedure of its own; a paper question gets the MTR's."""
     paper = run_search(library, "end of match procedure", {}, 3)
