@@ -52,12 +52,13 @@ def test_the_document_that_does_not_apply_at_the_level_counts_half_and_is_set_ap
 
     scorer = library.searcher.scorer
     ipg, jar = scorer.docs("source", ["ipg", "dipg"]), scorer.docs("source", ["jar"])
-    query, regular, apart = _at_level(library, "at a prerelease I drew an extra card", {})
-    assert set(regular) == ipg == apart and set(regular.values()) == {0.5}
+    query, regular, apart, leads = _at_level(library, "at a prerelease I drew an extra card", {})
+    assert set(regular) == ipg == apart and set(regular.values()) == {0.5} and leads == ("jar",)
     assert query == "at a I drew an extra card"
-    query, competitive, apart = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
+    query, competitive, apart, leads = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
     assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0) and apart == jar
-    assert _at_level(library, "I drew an extra card", {7: 2.0}) == ("I drew an extra card", {7: 2.0}, set())
+    assert leads == ()  # (the MTR and the IPG both apply there)
+    assert _at_level(library, "I drew an extra card", {7: 2.0}) == ("I drew an extra card", {7: 2.0}, set(), ())
     assert _at_level(library, "drew too many cards at FNM", {})[2] == ipg
     assert _at_level(library, "what REL is FNM", {})[0] == "what REL is FNM"  # (nothing else to ask)
 
@@ -68,12 +69,21 @@ def test_a_question_naming_regular_rel_lists_the_jar_before_the_ipg(library):
     assert not any(h.id.startswith("ipg:") for h in results.hits)
 
 
+def test_a_question_naming_regular_rel_leads_with_the_jar_before_the_mtr(library):
+    """The MTR applies at every level; the JAR is written for Regular REL, where a judge reads it
+    first: its best answer leads, the MTR's after it."""
+    results = run_search(library, "my opponent insulted me during our match at a prerelease", {}, 3)
+    assert results.hits[0].id.startswith("jar:") and any(h.id.startswith("mtr:") for h in results.hits)
+    plain = run_search(library, "my opponent insulted me during our match", {}, 3)
+    assert not plain.hits[0].id.startswith("jar:")  # (no level named: no document leads)
+
+
 def test_a_source_filter_reads_no_level(library, monkeypatch):
     """`--source ipg` asks for the IPG: the level a question names does not count it down."""
     import rulebase.search.request as request
 
     read = []
-    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or (args[1], args[2], set()))
+    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or (args[1], args[2], set(), ()))
     hits = run_search(library, "at a prerelease I drew an extra card", {"source": ["ipg"]}, 3).hits
     assert hits and all(h.id.startswith("ipg:") for h in hits) and read == []
     run_search(library, "at a prerelease I drew an extra card", {}, 3)

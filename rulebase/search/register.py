@@ -128,6 +128,10 @@ _NAMED_LEVEL = re.compile(rf"\b({'|'.join(LEVELS)})\s+(?:rel|rules\s+enforcement
                           rf"|\b({'|'.join(SHORT_LEVELS)})\.?\s+rel\b", re.I)
 # The document that does not apply at a level: the IPG and DIPG below Competitive, the JAR above.
 NOT_AT = {"Regular": ("ipg", "dipg"), "Competitive": ("jar",), "Professional": ("jar",)}
+# The document written for a level, whose best answer leads: the JAR ("Judging at Regular REL") at
+# Regular, where it stands in for the IPG. At Competitive and Professional the MTR and the IPG both
+# apply, and neither is written for one level alone.
+LEADS_AT = {"Regular": ("jar",)}
 
 
 def programs(text: str) -> dict[str, str]:

@@ -15,7 +15,7 @@ from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import read_cards, shared_short_name
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, read_era, split_query, straight_quotes, without_links
-from rulebase.search.register import NOT_AT, OTHER_BODY_FACTOR, level_named, without_level
+from rulebase.search.register import LEADS_AT, NOT_AT, OTHER_BODY_FACTOR, level_named, without_level
 from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
@@ -50,8 +50,9 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     rules_word = _rules_word(library)
     named = read_cards(library.store, query, rules_word) if read_cards_named else []
     cards = Cards([record for record, _ in named], [typed for _, typed in named], _lift(library, [r for r, _ in named]))
+    leads: tuple[str, ...] = ()  # the sources written for the level the question names
     if not filters.get("source"):  # the document of the level the question names comes first
-        query, cards.lift, cards.apart = _at_level(library, query, cards.lift)
+        query, cards.lift, cards.apart, leads = _at_level(library, query, cards.lift)
     current_first = when is None and not filters.get("edition")
     if current_first:
         era = read_era(query, today() // 10000)
@@ -74,6 +75,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
         results.notes.append(note)
     if move:
         _cited_next(library, results, when)
+        _level_first(library, results, leads)
     if not cards.records:
         _note_shared_name(library, original, results, rules_word)
     if cards.records and results.hits and not any(filters.values()):  # (none answers: "No results", exit 1)
@@ -197,24 +199,35 @@ def _lift(library, records: list) -> dict[int, float]:
     return card_lift(records, store.cards_total(), docs_of)
 
 
-def _at_level(library, query: str, lift: dict[int, float]) -> tuple[str, dict[int, float], set[int]]:
+def _at_level(library, query: str, lift: dict[int, float]) -> tuple[str, dict[int, float], set[int], tuple[str, ...]]:
     """The query, `lift` and the documents apart; for a question that names a Rules Enforcement
     Level (as the vocabulary spells its events out: "FNM"), the documents that do not apply at it
     (search/register.py) counted at half and set apart: a question about the present lists them
     after those that apply, as it lists older texts after those in force. The words naming the
     level are cut when the question says more: they chose the document, and as words they matched
-    the MTR's table of levels ("player drew too many cards at FNM" led with Appendix F)."""
+    the MTR's table of levels ("player drew too many cards at FNM" led with Appendix F). Last, the
+    sources written for that level (register.LEADS_AT), whose best answer comes first."""
     spelled = library.searcher.parlance.spell_out(query)[0]
     level = level_named(spelled, library.programs)
     if level is None:
-        return query, lift, set()
+        return query, lift, set(), ()
     out = dict(lift)
     apart = library.searcher.scorer.docs("source", list(NOT_AT[level]))
     for docnum in apart:
         out[docnum] = out.get(docnum, 1.0) * OTHER_BODY_FACTOR
     rest = without_level(spelled, library.programs)
     words, _ = split_query(rest)
-    return (rest if len(language.content_words(words, "en")) >= 2 else query), out, set(apart)
+    return (rest if len(language.content_words(words, "en")) >= 2 else query), out, set(apart), LEADS_AT.get(level, ())
+
+
+def _level_first(library, results: Results, leads: tuple[str, ...]) -> None:
+    """For a question naming Regular REL or one of its events ("kicked out of FNM", "late at a
+    prerelease"), the JAR's best answer in force among the first CITED_WITHIN hits comes first:
+    the document written for that level, as a judge there reads it before the MTR."""
+    at = next((n for n, hit in enumerate(results.hits[:CITED_WITHIN]) if hit.id.split(":", 1)[0] in leads
+               and hit.id in results.records and in_force(library.store, [results.records[hit.id]], today())), 0)
+    if at > 0:
+        results.hits.insert(0, results.hits.pop(at))
 
 
 def _search_cards(library, query: str, filters: dict[str, list[str]], limit: int, note: str | None) -> Results:
