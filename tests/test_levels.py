@@ -53,14 +53,18 @@ def test_the_document_that_does_not_apply_at_the_level_counts_half_and_is_set_ap
     scorer = library.searcher.scorer
     ipg, jar = scorer.docs("source", ["ipg", "dipg"]), scorer.docs("source", ["jar"])
     query, regular, apart, leads = _at_level(library, "at a prerelease I drew an extra card", {})
-    assert set(regular) == ipg == apart and set(regular.values()) == {0.5} and leads == ("jar",)
+    assert set(regular) == ipg == apart and set(regular.values()) == {0.5}
+    assert leads(library.store.get(library.searcher.search("serious problems", {"source": ["jar"]}, 1).hits[0].id))
     assert query == "at a I drew an extra card"
     query, competitive, apart, leads = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
     assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0) and apart == jar
-    assert leads == ()  # (the MTR and the IPG both apply there)
-    assert _at_level(library, "I drew an extra card", {7: 2.0}) == ("I drew an extra card", {7: 2.0}, set(), ())
+    assert not leads(library.store.get(library.searcher.search("hidden card error", {"source": ["ipg"]}, 1).hits[0].id))
+    # (the MTR and the IPG both apply there: neither leads)
+    assert _at_level(library, "I drew an extra card", {7: 2.0}) == ("I drew an extra card", {7: 2.0}, set(), None)
     assert _at_level(library, "drew too many cards at FNM", {})[2] == ipg
     assert _at_level(library, "what REL is FNM", {})[0] == "what REL is FNM"  # (nothing else to ask)
+    table = library.store.titled("mtr", ["rules enforcement levels of programs"])[-1]
+    assert _at_level(library, "what REL is FNM", {})[3](table)  # (the level is the question: its table leads)
 
 
 def test_a_question_naming_regular_rel_lists_the_jar_before_the_ipg(library):
@@ -83,7 +87,7 @@ def test_a_source_filter_reads_no_level(library, monkeypatch):
     import rulebase.search.request as request
 
     read = []
-    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or (args[1], args[2], set(), ()))
+    monkeypatch.setattr(request, "_at_level", lambda *args: read.append(args) or (args[1], args[2], set(), None))
     hits = run_search(library, "at a prerelease I drew an extra card", {"source": ["ipg"]}, 3).hits
     assert hits and all(h.id.startswith("ipg:") for h in hits) and read == []
     run_search(library, "at a prerelease I drew an extra card", {}, 3)

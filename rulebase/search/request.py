@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
-from rulebase.core.records import fold_typography
+from rulebase.core.records import Record, fold_typography
 from rulebase.core.value import Value
 from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search import language
@@ -15,7 +15,14 @@ from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import read_cards, shared_short_name
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, read_era, split_query, straight_quotes, without_links
-from rulebase.search.register import LEADS_AT, NOT_AT, OTHER_BODY_FACTOR, level_named, without_level
+from rulebase.search.register import (
+    LEADS_AT,
+    NOT_AT,
+    OTHER_BODY_FACTOR,
+    PROGRAMS_TITLE,
+    level_named,
+    without_level,
+)
 from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
@@ -30,6 +37,7 @@ _SEE_RULE = re.compile(r"\b[Ss]ee rules? (\d{3}\.\d+[a-z]?)")  # a rule's own po
 CITED_WITHIN = 10
 SHARED_SHOWN = 4  # cards named in the note for a query that is a name several cards share
 CARD_KINDS = {"card", "card-ruling"}  # searched in the cards' own index
+Lead = Callable[[Record], bool]  # the text that leads at the level a question names (_at_level)
 RULINGS_SHOWN, RULINGS_READ = 3, 30  # card rulings beside the rules; read to find the named cards' own
 
 
@@ -50,7 +58,7 @@ def run_search(library, query: str, filters: dict[str, list[str]], limit: int = 
     rules_word = _rules_word(library)
     named = read_cards(library.store, query, rules_word) if read_cards_named else []
     cards = Cards([record for record, _ in named], [typed for _, typed in named], _lift(library, [r for r, _ in named]))
-    leads: tuple[str, ...] = ()  # the sources written for the level the question names
+    leads: Lead | None = None  # which text leads at the level the question names
     if not filters.get("source"):  # the document of the level the question names comes first
         query, cards.lift, cards.apart, leads = _at_level(library, query, cards.lift)
     current_first = when is None and not filters.get("edition")
@@ -199,33 +207,39 @@ def _lift(library, records: list) -> dict[int, float]:
     return card_lift(records, store.cards_total(), docs_of)
 
 
-def _at_level(library, query: str, lift: dict[int, float]) -> tuple[str, dict[int, float], set[int], tuple[str, ...]]:
+def _at_level(library, query: str, lift: dict[int, float]) -> tuple[str, dict[int, float], set[int], Lead | None]:
     """The query, `lift` and the documents apart; for a question that names a Rules Enforcement
     Level (as the vocabulary spells its events out: "FNM"), the documents that do not apply at it
     (search/register.py) counted at half and set apart: a question about the present lists them
     after those that apply, as it lists older texts after those in force. The words naming the
     level are cut when the question says more: they chose the document, and as words they matched
     the MTR's table of levels ("player drew too many cards at FNM" led with Appendix F). Last, the
-    sources written for that level (register.LEADS_AT), whose best answer comes first."""
+    test of the hit that leads: a text of the sources written for that level (register.LEADS_AT),
+    or, when the level is what the question asks about, the MTR's table of levels (Appendix F)."""
     spelled = library.searcher.parlance.spell_out(query)[0]
     level = level_named(spelled, library.programs)
     if level is None:
-        return query, lift, set(), ()
+        return query, lift, set(), None
     out = dict(lift)
     apart = library.searcher.scorer.docs("source", list(NOT_AT[level]))
     for docnum in apart:
         out[docnum] = out.get(docnum, 1.0) * OTHER_BODY_FACTOR
     rest = without_level(spelled, library.programs)
     words, _ = split_query(rest)
-    return (rest if len(language.content_words(words, "en")) >= 2 else query), out, set(apart), LEADS_AT.get(level, ())
+    if len(language.content_words(words, "en")) < 2:  # the level is what is asked ("what REL is FNM"):
+        return query, out, set(apart), lambda record: fold_typography(record.title or "").casefold() in PROGRAMS_TITLE
+    return rest, out, set(apart), lambda record: record.source in LEADS_AT.get(level, ())
 
 
-def _level_first(library, results: Results, leads: tuple[str, ...]) -> None:
+def _level_first(library, results: Results, lead: Lead | None) -> None:
     """For a question naming Regular REL or one of its events ("kicked out of FNM", "late at a
     prerelease"), the JAR's best answer in force among the first CITED_WITHIN hits comes first:
-    the document written for that level, as a judge there reads it before the MTR."""
-    at = next((n for n, hit in enumerate(results.hits[:CITED_WITHIN]) if hit.id.split(":", 1)[0] in leads
-               and hit.id in results.records and in_force(library.store, [results.records[hit.id]], today())), 0)
+    the document written for that level, as a judge there reads it before the MTR; for one asking
+    which level an event is ("what REL is FNM"), the MTR's table of levels."""
+    if lead is None:
+        return
+    at = next((n for n, hit in enumerate(results.hits[:CITED_WITHIN]) if hit.id in results.records
+               and lead(results.records[hit.id]) and in_force(library.store, [results.records[hit.id]], today())), 0)
     if at > 0:
         results.hits.insert(0, results.hits.pop(at))
 
