@@ -54,11 +54,11 @@ def test_the_document_that_does_not_apply_at_the_level_counts_half_and_is_set_ap
     ipg, jar = scorer.docs("source", ["ipg", "dipg"]), scorer.docs("source", ["jar"])
     query, regular, apart, leads = _at_level(library, "at a prerelease I drew an extra card", {})
     assert set(regular) == ipg == apart and set(regular.values()) == {0.5}
-    assert leads(library.store.get(library.searcher.search("serious problems", {"source": ["jar"]}, 1).hits[0].id))
+    assert leads(library.store.titled("jar", ["serious problems"])[-1])
     assert query == "at a I drew an extra card"
     query, competitive, apart, leads = _at_level(library, "at a Pro Tour Qualifier I drew an extra card", {7: 2.0})
     assert set(competitive) == jar | {7} and competitive[7] == 2.0 * (0.5 if 7 in jar else 1.0) and apart == jar
-    assert not leads(library.store.get(library.searcher.search("hidden card error", {"source": ["ipg"]}, 1).hits[0].id))
+    assert not leads(library.store.titled("ipg", ["hidden card error"])[-1])
     # (the MTR and the IPG both apply there: neither leads)
     assert _at_level(library, "I drew an extra card", {7: 2.0}) == ("I drew an extra card", {7: 2.0}, set(), None)
     assert _at_level(library, "drew too many cards at FNM", {})[2] == ipg

@@ -227,7 +227,8 @@ def _at_level(library, query: str, lift: dict[int, float]) -> tuple[str, dict[in
     rest = without_level(spelled, library.programs)
     words, _ = split_query(rest)
     if len(language.content_words(words, "en")) < 2:  # the level is what is asked ("what REL is FNM"):
-        return query, out, set(apart), lambda record: fold_typography(record.title or "").casefold() in PROGRAMS_TITLE
+        table = {r.id for r in library.store.titled("mtr", list(PROGRAMS_TITLE))}  # (as current_programs finds it)
+        return query, out, set(apart), lambda record: record.id in table
     return rest, out, set(apart), lambda record: record.source in LEADS_AT.get(level, ())
 
 

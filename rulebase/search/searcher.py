@@ -424,16 +424,16 @@ class Searcher(QueryTerms):
             candidates = sorted(order, key=order.__getitem__, reverse=True)[:20 * pool]
         best: dict[int, tuple[int, float, float]] = {}  # group -> (docnum, score, order): the newest version
         for docnum in candidates:
-            g, score, rank, held = group[docnum], scores[docnum], order[docnum], best.get(group[docnum])
+            g, score, key, held = group[docnum], scores[docnum], order[docnum], best.get(group[docnum])
             if held is None:
-                best[g] = (docnum, score, rank)
+                best[g] = (docnum, score, key)
             else:
                 kept, live = held[0], first[docnum] <= now <= last[docnum]
                 if live != (first[kept] <= now <= last[kept]):
                     better = live
                 else:
                     better = last[docnum] > last[kept] or (last[docnum] == last[kept] and docnum < kept)
-                best[g] = (docnum if better else kept, max(score, held[1]), max(rank, held[2]))
+                best[g] = (docnum if better else kept, max(score, held[1]), max(key, held[2]))
         return [(d, s) for d, s, _ in sorted(best.values(), key=itemgetter(2), reverse=True)[:pool]], total
 
     def docmeta(self):
