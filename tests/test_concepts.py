@@ -8,7 +8,7 @@ import re
 from rulebase.build.concepts import concept_table
 from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record, Ref
-from rulebase.index.concepts import read_citing, read_concepts, read_names, write_concepts
+from rulebase.index.concepts import read_concepts, read_names, write_concepts
 from rulebase.search import concepts as concepts_module
 from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.request import run_search
@@ -81,7 +81,7 @@ def test_an_entry_that_sends_the_reader_to_another_entry_names_that_entrys_rules
 def test_the_table_reads_back_and_damage_reads_as_none(tmp_path):
     path = tmp_path / "concepts.json"
     write_concepts(path, {("deathtouch",): [3, 1], ("first", "strike"): [7]})
-    assert read_concepts(path) == {("deathtouch",): frozenset({1, 3}), ("first", "strike"): frozenset({7})}
+    assert read_concepts(path) == ({("deathtouch",): [1, 3], ("first", "strike"): [7]}, {})
     path.write_bytes(path.read_bytes().replace(b"7", b"8", 1))
     assert read_concepts(path) is None
     assert read_concepts(tmp_path / "missing.json") is None
@@ -95,7 +95,7 @@ def test_the_table_keeps_each_terms_name_as_the_rules_write_it(tmp_path):
     assert names == {("state", "based", "actions"): "State-Based Actions"}
     path = tmp_path / "concepts.json"
     write_concepts(path, table, names)
-    assert read_concepts(path) == {("state", "based", "actions"): frozenset({0, 1})}
+    assert read_concepts(path) == ({("state", "based", "actions"): [0, 1]}, {})
     assert read_names(path) == names
     path.write_bytes(path.read_bytes().replace(b"State", b"Stale"))
     assert read_names(path) is None and read_concepts(path) is None
@@ -120,8 +120,7 @@ def test_a_rule_citing_a_terms_rules_is_among_its_citing_documents(tmp_path):
     assert citing == {("state", "based", "actions"): [3, 4, 6], ("handling", "triggered", "abilities"): [3, 6]}
     path = tmp_path / "concepts.json"
     write_concepts(path, table, names, citing)
-    assert read_citing(path) == {tokens: frozenset(docs) for tokens, docs in citing.items()}
-    assert read_concepts(path) == {tokens: frozenset(docs) for tokens, docs in table.items()}
+    assert read_concepts(path) == ({tokens: sorted(docs) for tokens, docs in table.items()}, citing)
     assert read_names(path) == {tokens: name for tokens, name in names.items()}
 
 

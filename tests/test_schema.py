@@ -29,3 +29,14 @@ def test_a_words_forms_are_one_term(analyse, forms):
 def test_forms_that_mean_other_things_stay_apart(analyse):
     assert len(set(analyse("tap untap"))) == 2
     assert len(set(analyse("counter counters")) | set(analyse("count"))) == 2
+
+
+def test_the_columns_a_search_reads_keep_their_offsets(library):
+    """The id, lead and kind columns are written with their table of offsets in every segment of
+    every index: without it Whoosh rebuilds the table in Python each time a column is opened, three
+    times on every cold search."""
+    for searcher in (library.searcher, library.card_searcher, library.ruling_searcher):
+        for leaf, _ in searcher.scorer._leaves:
+            for name in ("id", "lead", "kind"):
+                if leaf.has_column(name):
+                    assert leaf.column_reader(name, translate=False).had_stored_offsets, name

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from math import log
 
-from rulebase.index.concepts import Table
+from rulebase.index.concepts import Listed
 
 BOOST = 0.5  # a document of the rarest term's rules scores up to 1 + BOOST times as much
 # A term at least this rare is an aspect of the question (ranking.cover): deathtouch 0.64, trample
@@ -28,19 +28,27 @@ ASPECT_RARITY = 0.45
 class Concepts:
     """The table, indexed by each term's first token, and the documents citing each term's rules."""
 
-    def __init__(self, table: Table, citing: Table | None = None):
-        self.by_first: dict[str, list[tuple[tuple[str, ...], frozenset[int]]]] = {}
-        for tokens, docs in table.items():
-            self.by_first.setdefault(tokens[0], []).append((tokens, docs))
-        self.citing = citing or {}
+    def __init__(self, table: Listed, citing: Listed | None = None):
+        self.by_first: dict[str, list[tuple[str, ...]]] = {}
+        for tokens in table:
+            self.by_first.setdefault(tokens[0], []).append(tokens)
+        self._table, self._citing = table, citing or {}
+        self._frozen: dict[tuple[tuple[str, ...], bool], frozenset[int]] = {}
+
+    def _docs(self, term: tuple[str, ...], citing: bool = False) -> frozenset[int]:
+        """A term's documents (or those citing its rules), frozen when a question first names it."""
+        key = (term, citing)
+        if key not in self._frozen:
+            self._frozen[key] = frozenset((self._citing if citing else self._table).get(term, ()))
+        return self._frozen[key]
 
     def named(self, tokens: list[str]) -> list[tuple[tuple[str, ...], frozenset[int]]]:
         """The terms whose tokens stand in the query's, in order and adjacent."""
         found = {}
         for at, token in enumerate(tokens):
-            for term, docs in self.by_first.get(token, ()):
+            for term in self.by_first.get(token, ()):
                 if tuple(tokens[at:at + len(term)]) == term:
-                    found[term] = docs
+                    found[term] = self._docs(term)
         return list(found.items())
 
     def boosts(self, tokens: list[str], frequency: Callable[[str], int], total: int) -> dict[int, float]:
@@ -64,7 +72,7 @@ class Concepts:
         kept = {docs: term for term, docs in named
                 if not any(len(other) > len(term) and _inside(term, other) for other, _ in named)}
         counts: dict[int, int] = {}
-        for docs in {self.citing.get(term, frozenset()) for term in kept.values()}:
+        for docs in {self._docs(term, citing=True) for term in kept.values()}:
             for docnum in docs:
                 counts[docnum] = counts.get(docnum, 0) + 1
         return {docnum: 1 + BOOST for docnum, count in counts.items() if count > 1}

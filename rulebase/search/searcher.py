@@ -28,7 +28,7 @@ from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
 from rulebase.core.value import Frozen
-from rulebase.index.concepts import CONCEPTS, read_citing, read_concepts, read_names
+from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
@@ -452,7 +452,7 @@ class Searcher(QueryTerms):
     @cached_property
     def concepts(self) -> Concepts:
         """The terms of the rules in force now and the rules they name (CONCEPTS), read once."""
-        return Concepts(self._concept_file(read_concepts), self._concept_file(read_citing))
+        return Concepts(*self._concept_file(read_concepts))
 
     @cached_property
     def _abbreviations(self) -> dict[str, list[str]]:
@@ -460,7 +460,7 @@ class Searcher(QueryTerms):
         first query that holds capitals to spell out."""
         return initials(self._concept_file(read_names).values())
 
-    def _concept_file(self, read: Callable[[Path], dict | None]) -> dict:
+    def _concept_file(self, read: Callable[[Path], dict | tuple | None]) -> dict | tuple:
         """What `read` takes from CONCEPTS; damage when the file is missing or fails its checksum."""
         found = read(self.path / CONCEPTS)
         if found is None:
