@@ -8,6 +8,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# The bundled Oracle file's month, as a face's "from" says it (ingest/cards/supplement.py writes it;
+# the card view names a face's source only when it is older). Kept here, below the ingest layer, so
+# the card view reads it without importing that layer (measured: 23 ms of a cold `rulebase card`).
+ORACLE_MONTH = "2026-06"
+
 _LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ø": "o", "Ø": "O",
                             "ð": "d", "þ": "th", "ł": "l", "Ł": "L"})
 _APOSTROPHES = re.compile(r"['’‘`]")

@@ -11,11 +11,9 @@ texts first appeared in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from rulebase.core.eras import today
 from rulebase.core.records import Record, number_key
-from rulebase.core.value import replace
+from rulebase.core.value import Value, replace
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import without_twins
 from rulebase.rules.history import Step, same_text_ids, steps_of
@@ -24,21 +22,30 @@ RULE_KINDS = ("section", "chapter", "rule")  # what gets a page of its own
 LIVE_KINDS = (*RULE_KINDS, "example")  # examples are shown on their rule's page
 
 
-@dataclass(slots=True)
-class Archive:
-    source: str
-    release: dict  # the release in force today (else the oldest): date, first_day, ...
-    live: list[Record]  # in force in the newest release (RULE_KINDS and examples), document order
-    parent: dict[str, str] = field(default_factory=dict)  # live id -> live parent id
-    steps: dict[str, list[Step]] = field(default_factory=dict)  # lineage -> its versions, oldest first
-    linked: dict[str, list[str]] = field(default_factory=dict)  # lineage -> same text in other documents
-    current: dict[str, str] = field(default_factory=dict)  # a version of a live lineage -> the live version
-    glossary: list[Record] = field(default_factory=list)  # every glossary version, twins of shown records left out
-    cards: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # live id -> cards using it, a few names
-    parts: list[Record] = field(default_factory=list)  # the examples filed under those versions
-    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # days in force, glossary versions too
-    step_of: dict[str, Step] = field(default_factory=dict)  # version id -> its step (rules and glossary)
-    twin_of: dict[str, str] = field(default_factory=dict)  # a glossary version left out -> its twin shown
+class Archive(Value):
+    __slots__ = ("source", "release", "live", "parent", "steps", "linked", "current", "glossary", "cards", "parts",
+                 "spans", "step_of", "twin_of")
+
+    def __init__(self, source: str, release: dict, live: list[Record], parent: dict[str, str] | None = None,
+                 steps: dict[str, list[Step]] | None = None, linked: dict[str, list[str]] | None = None,
+                 current: dict[str, str] | None = None, glossary: list[Record] | None = None,
+                 cards: dict[str, tuple[int, list[str]]] | None = None, parts: list[Record] | None = None,
+                 spans: dict[str, tuple[int, int]] | None = None, step_of: dict[str, Step] | None = None,
+                 twin_of: dict[str, str] | None = None) -> None:
+        self.source = source
+        self.release = release  # the release in force today (else the oldest): date, first_day, ...
+        self.live = live  # in force in the newest release (RULE_KINDS and examples), document order
+        self.parent = {} if parent is None else parent  # live id -> live parent id
+        self.steps = {} if steps is None else steps  # lineage -> its versions, oldest first
+        self.linked = {} if linked is None else linked  # lineage -> same text in other documents
+        self.current = {} if current is None else current  # a version of a live lineage -> the live version
+        # every glossary version, twins of shown records left out
+        self.glossary = [] if glossary is None else glossary
+        self.cards = {} if cards is None else cards  # live id -> cards using it, a few names
+        self.parts = [] if parts is None else parts  # the examples filed under those versions
+        self.spans = {} if spans is None else spans  # days in force, glossary versions too
+        self.step_of = {} if step_of is None else step_of  # version id -> its step (rules and glossary)
+        self.twin_of = {} if twin_of is None else twin_of  # a glossary version left out -> its twin shown
 
     def now(self, record_id: str) -> str | None:
         """The version in force now of the lineage `record_id` belongs to."""

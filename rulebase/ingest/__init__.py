@@ -9,12 +9,12 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Link, Record, sort_key
 from rulebase.core.sources import Source
+from rulebase.core.value import Value
 from rulebase.ingest.link import LinkReport, link, same_text_key
 from rulebase.ingest.text import Parsed, read_source
 
@@ -37,20 +37,26 @@ TOURNAMENT = "tournament-archive"
 BINARY: dict[str, str] = {"oracle-cards": "rulebase.ingest.cards.oracle"}  # every card, xz-compressed JSON
 
 
-@dataclass(slots=True)
-class SourceReport:
-    source: Source
-    parsed: Parsed
-    encoding: str
-    repairs: list[str]
-    segment: Path | None = None  # an index segment already written for these records (cache.py)
+class SourceReport(Value):
+    __slots__ = ("source", "parsed", "encoding", "repairs", "segment")
+
+    def __init__(self, source: Source, parsed: Parsed, encoding: str, repairs: list[str],
+                 segment: Path | None = None) -> None:
+        self.source = source
+        self.parsed = parsed
+        self.encoding = encoding
+        self.repairs = repairs
+        self.segment = segment  # an index segment already written for these records (cache.py)
 
 
-@dataclass(slots=True)
-class Ingested:
-    records: list[Record]
-    reports: list[SourceReport] = field(default_factory=list)
-    links: LinkReport | None = None
+class Ingested(Value):
+    __slots__ = ("records", "reports", "links")
+
+    def __init__(self, records: list[Record], reports: list[SourceReport] | None = None,
+                 links: LinkReport | None = None) -> None:
+        self.records = records
+        self.reports = [] if reports is None else reports
+        self.links = links
 
 
 def parser_for(fmt: str, where: str) -> Callable[[str, Source], Parsed]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from rulebase.core.records import Citation, Link, Record, Ref, fold_space, number_key
 from rulebase.core.sources import Source
+from rulebase.core.value import Value
 
 NUMBERED_FORMATS = ("comprules", "crystalkeep-2008", "crystalkeep-1999")
 # How citations name rulebooks -> the edition whose rulebook pages they mean.
@@ -42,14 +42,17 @@ def same_text_key(text: str) -> str:
     return fold_space(text).lower()
 
 
-@dataclass
-class LinkReport:
+class LinkReport(Value):
     """What linking found, for the ingest report."""
 
-    unresolved: list[tuple[str, str, str]] = field(default_factory=list)  # (record id, label, reason)
-    differences: list[tuple[str, str]] = field(default_factory=list)  # (ck id, official id)
-    joined: int = 0
-    resolved: int = 0
+    __slots__ = ("unresolved", "differences", "joined", "resolved")
+
+    def __init__(self, unresolved: list[tuple[str, str, str]] | None = None,
+                 differences: list[tuple[str, str]] | None = None, joined: int = 0, resolved: int = 0) -> None:
+        self.unresolved = [] if unresolved is None else unresolved  # (record id, label, reason)
+        self.differences = [] if differences is None else differences  # (ck id, official id)
+        self.joined = joined
+        self.resolved = resolved
 
 
 class _Linker:

@@ -8,43 +8,50 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record
+from rulebase.core.value import Value
 
 ENCODINGS = ("utf-8", "cp1252", "latin-1")
 
 
-@dataclass(slots=True)
-class Warning_:
+class Warning_(Value):
     """Something a parser could not place: reported with file and line, never dropped."""
 
-    file: str
-    line: int | None
-    message: str
+    __slots__ = ("file", "line", "message")
+
+    def __init__(self, file: str, line: int | None, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.message = message
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
 
 
-@dataclass(slots=True)
-class Parsed:
+class Parsed(Value):
     """What a parser returns: records plus what the ingest report should say about them."""
 
-    records: list[Record]
-    warnings: list[Warning_] = field(default_factory=list)
-    set_aside: Counter = field(default_factory=Counter)  # chrome kind -> lines set aside
-    notes: list[str] = field(default_factory=list)  # free-form report lines
-    meta: dict = field(default_factory=dict)  # document metadata (effective date...)
+    __slots__ = ("records", "warnings", "set_aside", "notes", "meta")
+
+    def __init__(self, records: list[Record], warnings: list[Warning_] | None = None,
+                 set_aside: Counter | None = None, notes: list[str] | None = None, meta: dict | None = None) -> None:
+        self.records = records
+        self.warnings = [] if warnings is None else warnings
+        self.set_aside = Counter() if set_aside is None else set_aside  # chrome kind -> lines set aside
+        self.notes = [] if notes is None else notes  # free-form report lines
+        self.meta = {} if meta is None else meta  # document metadata (effective date...)
 
 
-@dataclass(slots=True)
-class Decoded:
-    text: str
-    encoding: str
-    repairs: list[str]
+class Decoded(Value):
+    __slots__ = ("text", "encoding", "repairs")
+
+    def __init__(self, text: str, encoding: str, repairs: list[str]) -> None:
+        self.text = text
+        self.encoding = encoding
+        self.repairs = repairs
 
 
 def decode(data: bytes, name: str) -> Decoded:

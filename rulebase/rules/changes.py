@@ -9,10 +9,9 @@ and whether the Crystal Keep text appears in it word for word. Pure core: no pri
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, brief, fold_space
+from rulebase.core.value import Value
 from rulebase.rules.definitions import define, grouped
 from rulebase.rules.diff import DiffOp, changed, record_named, similarity, word_diff
 from rulebase.rules.history import typography_only
@@ -21,13 +20,16 @@ from rulebase.rules.lookup import suggest
 CK_SOURCE = "ck2008"
 
 
-@dataclass(slots=True)
-class RecordDiff:
-    a: Record
-    b: Record
-    ops: list[DiffOp]
-    similarity: float
-    notes: list[str] = field(default_factory=list)  # how a rule number given for a side was read
+class RecordDiff(Value):
+    __slots__ = ("a", "b", "ops", "similarity", "notes")
+
+    def __init__(self, a: Record, b: Record, ops: list[DiffOp], similarity: float,
+                 notes: list[str] | None = None) -> None:
+        self.a = a
+        self.b = b
+        self.ops = ops
+        self.similarity = similarity
+        self.notes = [] if notes is None else notes  # how a rule number given for a side was read
 
     @property
     def changed(self) -> bool:
@@ -40,13 +42,17 @@ class RecordDiff:
         return self.changed and typography_only("".join(op.a for op in self.ops), "".join(op.b for op in self.ops))
 
 
-@dataclass(slots=True)
-class TermDiff:
-    term: str
-    definitions: list[Record]  # each definition's first record (a titled paragraph: its title)
-    diffs: list[RecordDiff]
-    skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (a id, b id, why not diffed)
-    parts: dict[str, list[Record]] = field(default_factory=dict)  # first record id -> all of its records
+class TermDiff(Value):
+    __slots__ = ("term", "definitions", "diffs", "skipped", "parts")
+
+    def __init__(self, term: str, definitions: list[Record], diffs: list[RecordDiff],
+                 skipped: list[tuple[str, str, str]] | None = None,
+                 parts: dict[str, list[Record]] | None = None) -> None:
+        self.term = term
+        self.definitions = definitions  # each definition's first record (a titled paragraph: its title)
+        self.diffs = diffs
+        self.skipped = [] if skipped is None else skipped  # (a id, b id, why not diffed)
+        self.parts = {} if parts is None else parts  # first record id -> all of its records
 
     def text(self, record: Record) -> str:
         """A definition's whole text: its paragraphs, as the document prints them."""
@@ -56,25 +62,30 @@ class TermDiff:
         return [r.id for r in self.parts.get(record.id, [record])]
 
 
-@dataclass(slots=True)
-class MarkedChange:
+class MarkedChange(Value):
     """A record Crystal Keep marks as changed (+), with the official text it corresponds to."""
 
-    record: Record
-    counterpart: Record | None
-    relation: str | None  # "same-rule", "glossary-entry" or None
-    diff: RecordDiff | None = None  # same-rule counterparts whose text differs
-    contained: bool | None = None  # glossary entries: is the Crystal Keep text inside the official one?
+    __slots__ = ("record", "counterpart", "relation", "diff", "contained")
+
+    def __init__(self, record: Record, counterpart: Record | None, relation: str | None,
+                 diff: RecordDiff | None = None, contained: bool | None = None) -> None:
+        self.record = record
+        self.counterpart = counterpart
+        self.relation = relation  # "same-rule", "glossary-entry" or None
+        self.diff = diff  # same-rule counterparts whose text differs
+        self.contained = contained  # glossary entries: is the Crystal Keep text inside the official one?
 
     @property
     def identical(self) -> bool:
         return self.relation == "same-rule" and self.diff is None
 
 
-@dataclass(slots=True)
-class ChangeGroup:
-    chapter: Record
-    changes: list[MarkedChange]
+class ChangeGroup(Value):
+    __slots__ = ("chapter", "changes")
+
+    def __init__(self, chapter: Record, changes: list[MarkedChange]) -> None:
+        self.chapter = chapter
+        self.changes = changes
 
 
 def resolve(store, ref: str, notes: list[str] | None = None) -> Record:

@@ -20,11 +20,11 @@ import re
 import stat
 import subprocess
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebase.core.eras import today
 from rulebase.core.errors import UsageError
+from rulebase.core.value import Frozen, Value
 from rulebase.index.store import RecordStore
 from rulebase.rules.citation import CR, Status, Timeline, change_of
 
@@ -42,15 +42,17 @@ _DOC = re.compile(r"(?<![\w.])(?P<doc>MTR|IPG|JAR|DMTR|DTR|DIPG)\s*(?:section\s+
 _DOCS = {"MTR": "mtr", "IPG": "ipg", "JAR": "jar", "DMTR": "dmtr", "DTR": "dmtr", "DIPG": "dipg"}
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(Frozen):
     """A citation in a text: where, as written, and what it names."""
 
-    line: int  # from 1
-    column: int  # from 1
-    written: str  # the number as written
-    source: str  # cr, mtr, ipg, ...
-    number: str
+    __slots__ = ("line", "column", "written", "source", "number")
+
+    def __init__(self, line: int, column: int, written: str, source: str, number: str) -> None:
+        object.__setattr__(self, "line", line)  # from 1
+        object.__setattr__(self, "column", column)  # from 1
+        object.__setattr__(self, "written", written)  # the number as written
+        object.__setattr__(self, "source", source)  # cr, mtr, ipg, ...
+        object.__setattr__(self, "number", number)
 
 
 def find(text: str) -> Iterator[Found]:
@@ -158,27 +160,32 @@ class Checker:
 BATCH = 500  # record ids per query (SQLite's limit on a statement's variables is 999 in old builds)
 
 
-@dataclass(slots=True)
-class Problem:
+class Problem(Value):
     """A citation that does not hold, with what it is now."""
 
-    path: str
-    found: Found
-    status: Status
-    change: str = "same"  # its words then -> now, as citation.change_of says (Checker.settle decides)
+    __slots__ = ("path", "found", "status", "change")
+
+    def __init__(self, path: str, found: Found, status: Status, change: str = "same") -> None:
+        self.path = path
+        self.found = found
+        self.status = status
+        self.change = change  # its words then -> now, as citation.change_of says (Checker.settle decides)
 
     @property
     def text_changed(self) -> bool:
         return self.change != "same"
 
 
-@dataclass(slots=True)
-class Report:
-    day: int
-    files: int = 0
-    citations: int = 0
-    problems: list[Problem] = field(default_factory=list)
-    skipped: dict[str, list[str]] = field(default_factory=dict)  # why -> paths (binary, unreadable, too large)
+class Report(Value):
+    __slots__ = ("day", "files", "citations", "problems", "skipped")
+
+    def __init__(self, day: int, files: int = 0, citations: int = 0, problems: list[Problem] | None = None,
+                 skipped: dict[str, list[str]] | None = None) -> None:
+        self.day = day
+        self.files = files
+        self.citations = citations
+        self.problems = [] if problems is None else problems
+        self.skipped = {} if skipped is None else skipped  # why -> paths (binary, unreadable, too large)
 
     def count(self, state: str) -> int:
         return sum(1 for p in self.problems if p.status.state == state)

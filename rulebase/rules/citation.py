@@ -15,13 +15,12 @@ lineages. Pure reads of the record store.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rulebase.core.eras import next_day, previous_day, show, today
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
-from rulebase.core.value import replace
+from rulebase.core.value import Frozen, Value, replace
 from rulebase.index.store import RecordStore
 from rulebase.ingest.comprules.lineage import mask
 from rulebase.rules import documents
@@ -40,32 +39,43 @@ _WRAPPING = "[](){}<>\"'`*_,;:"
 STATES = ("current", "renumbered", "removed", "unknown")
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
+class Version(Frozen):
     """One version of a numbered record, by its days: who held a number when."""
 
-    id: str
-    lineage: str
-    number: str
-    first: int  # YYYYMMDD
-    last: int
+    __slots__ = ("id", "lineage", "number", "first", "last")
+
+    def __init__(self, id: str, lineage: str, number: str, first: int, last: int) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "lineage", lineage)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "first", first)  # YYYYMMDD
+        object.__setattr__(self, "last", last)
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
+class Status(Frozen):
     """A number cited on `day`, resolved by days alone (Timeline.status)."""
 
-    source: str
-    number: str  # as the document prints it (the version's own number when one held it)
-    day: int
-    state: str  # one of STATES
-    then: Version | None  # the version in force on `day`; for "unknown", the nearest era's (None: never a rule)
-    now: Version | None  # that rule's version in force now
-    moves: tuple[tuple[int, str], ...] = ()  # (first day, new number) of each renumbering after `day`
-    removed: int | None = None  # the first day without the rule
-    last: Version | None = None  # the rule's last version, when removed
-    taken_by: Version | None = None  # what the number names now, when another rule than `then`
-    era: tuple[int, int] | None = None  # the days `then`'s rule held the number, over its versions under it
+    __slots__ = ("source", "number", "day", "state", "then", "now", "moves", "removed", "last", "taken_by", "era")
+
+    def __init__(self, source: str, number: str, day: int, state: str, then: Version | None,
+                 now: Version | None, moves: tuple[tuple[int, str], ...] = (), removed: int | None = None,
+                 last: Version | None = None, taken_by: Version | None = None,
+                 era: tuple[int, int] | None = None) -> None:
+        object.__setattr__(self, "source", source)
+        # as the document prints it (the version's own number when one held it)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "day", day)
+        object.__setattr__(self, "state", state)  # one of STATES
+        # the version in force on `day`; for "unknown", the nearest era's (None: never a rule)
+        object.__setattr__(self, "then", then)
+        object.__setattr__(self, "now", now)  # that rule's version in force now
+        object.__setattr__(self, "moves", moves)  # (first day, new number) of each renumbering after `day`
+        object.__setattr__(self, "removed", removed)  # the first day without the rule
+        object.__setattr__(self, "last", last)  # the rule's last version, when removed
+        # what the number names now, when another rule than `then`
+        object.__setattr__(self, "taken_by", taken_by)
+        # the days `then`'s rule held the number, over its versions under it
+        object.__setattr__(self, "era", era)
 
     @property
     def holds(self) -> bool:
@@ -182,21 +192,25 @@ def _scoped(text: str) -> tuple[str, str] | None:
 # -- one citation in full: `cite` --------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Citation:
+class Citation(Value):
     """A citation resolved with the records themselves: what the number said that day and what
     that rule says now, the word diff between them, or its last text."""
 
-    ref: str  # as written
-    status: Status
-    then: Record | None  # the version in force that day (for "unknown": the nearest era's)
-    now: Record | None  # the same rule now
-    last: Record | None = None  # removed: its last version
-    taken_by: Record | None = None  # what the number names now, when another rule
-    text_changed: bool = False  # then -> now, quotes, dashes and spacing aside
-    diff: list[DiffOp] = field(default_factory=list)
-    parent: Record | None = None  # the rule or chapter `then` is filed under (its title names it)
-    change: str = "same"  # what changed: "same", "references" (only the rule numbers it cites), "changed"
+    __slots__ = ("ref", "status", "then", "now", "last", "taken_by", "text_changed", "diff", "parent", "change")
+
+    def __init__(self, ref: str, status: Status, then: Record | None, now: Record | None,
+                 last: Record | None = None, taken_by: Record | None = None, text_changed: bool = False,
+                 diff: list[DiffOp] | None = None, parent: Record | None = None, change: str = "same") -> None:
+        self.ref = ref  # as written
+        self.status = status
+        self.then = then  # the version in force that day (for "unknown": the nearest era's)
+        self.now = now  # the same rule now
+        self.last = last  # removed: its last version
+        self.taken_by = taken_by  # what the number names now, when another rule
+        self.text_changed = text_changed  # then -> now, quotes, dashes and spacing aside
+        self.diff = [] if diff is None else diff
+        self.parent = parent  # the rule or chapter `then` is filed under (its title names it)
+        self.change = change  # what changed: "same", "references" (only the rule numbers it cites), "changed"
 
 
 def same_words(a: Record, b: Record) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from rulebase.core.eras import OPEN_END, edition_for_date, era_window, show, tod
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_accents, fold_space
 from rulebase.core.sources import DATED, edition_rank, load_manifest
+from rulebase.core.value import Frozen, Value
 from rulebase.ingest import ingest_source
 from rulebase.rules.periods import EraColumn, Period, Removal, is_era, removal, topic_columns
 from rulebase.rules.topics import (  # noqa: F401 (the names compare's callers import from here)
@@ -39,25 +39,32 @@ SEARCH_LIMIT = 3
 STRETCH_LABEL = re.compile(r"^cr\d{4}-\d\d-\d\d$")  # a column that starts inside an era another labels
 
 
-@dataclass(slots=True)
-class Stance:
+class Stance(Value):
     """One edition's column: a curated summary, or None for search results."""
 
-    edition: str
-    summary: str | None
-    citations: list[Quote] = field(default_factory=list)
-    period: Period | None = None  # the days this column's rules were in force
-    removed: list[Removal] = field(default_factory=list)  # rules this era no longer has
-    column: str | None = None  # the curated column shown, when an era asked for is inside another's
+    __slots__ = ("edition", "summary", "citations", "period", "removed", "column")
+
+    def __init__(self, edition: str, summary: str | None, citations: list[Quote] | None = None,
+                 period: Period | None = None, removed: list[Removal] | None = None,
+                 column: str | None = None) -> None:
+        self.edition = edition
+        self.summary = summary
+        self.citations = [] if citations is None else citations
+        self.period = period  # the days this column's rules were in force
+        self.removed = [] if removed is None else removed  # rules this era no longer has
+        self.column = column  # the curated column shown, when an era asked for is inside another's
 
 
-@dataclass(slots=True)
-class Comparison:
-    topic: str
-    curated: bool
-    editions: list[Stance]
-    query: str = ""  # what the user typed
-    searched: dict[str, str] = field(default_factory=dict)  # edition -> query actually searched
+class Comparison(Value):
+    __slots__ = ("topic", "curated", "editions", "query", "searched")
+
+    def __init__(self, topic: str, curated: bool, editions: list[Stance], query: str = "",
+                 searched: dict[str, str] | None = None) -> None:
+        self.topic = topic
+        self.curated = curated
+        self.editions = editions
+        self.query = query  # what the user typed
+        self.searched = {} if searched is None else searched  # edition -> query actually searched
 
 
 def parse_editions(value: str | None, available: Iterable[str] = EDITIONS,
@@ -240,13 +247,15 @@ def comparison_json(comparison: Comparison) -> dict:
 MIN_PREFIX = 4  # shortest folded Hungarian term matched as the stem of an inflected word
 
 
-@dataclass(frozen=True, slots=True)
-class TermEntry:
+class TermEntry(Frozen):
     """One pairing: a Hungarian term, one English term it names, and the term record stating it."""
 
-    hu: str
-    en: str
-    record_id: str
+    __slots__ = ("hu", "en", "record_id")
+
+    def __init__(self, hu: str, en: str, record_id: str) -> None:
+        object.__setattr__(self, "hu", hu)
+        object.__setattr__(self, "en", en)
+        object.__setattr__(self, "record_id", record_id)
 
 
 def term_map(records: Iterable[Record]) -> list[TermEntry]:

@@ -17,32 +17,35 @@ Pure reads of the record store.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rulebase.core.eras import OPEN_END, edition_for_date, in_force_today, show, today
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS, release_label
-from rulebase.core.value import replace
+from rulebase.core.value import Value, replace
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import in_force, text_since
 from rulebase.rules.periods import run_days, runs
 from rulebase.search.request import HEADING_WORDS
 
 
-@dataclass(slots=True)
-class Defined:
+class Defined(Value):
     """One era's defining text: the record shown, its era label and the days it was in force."""
 
-    record: Record
-    era: str  # "4e", or for the archive the eras of its first and last day: "cr2009 to cr2026"
-    first: int
-    last: int  # eras.OPEN_END: open-ended
-    now: bool  # in force on the day asked (today without --as-of)
-    cited: bool = False  # a rule the glossary entry above it cites
-    versions: list[str] = field(default_factory=list)  # the archive versions this text stands for
-    same_text: list[str] = field(default_factory=list)  # other documents' records printing it
-    window: tuple[int, int] | None = None  # an archive version: its own days in force
-    since: int | None = None  # ... in force now: the day its words took effect (versions.text_since)
+    __slots__ = ("record", "era", "first", "last", "now", "cited", "versions", "same_text", "window", "since")
+
+    def __init__(self, record: Record, era: str, first: int, last: int, now: bool, cited: bool = False,
+                 versions: list[str] | None = None, same_text: list[str] | None = None,
+                 window: tuple[int, int] | None = None, since: int | None = None) -> None:
+        self.record = record
+        self.era = era  # "4e", or for the archive the eras of its first and last day: "cr2009 to cr2026"
+        self.first = first
+        self.last = last  # eras.OPEN_END: open-ended
+        self.now = now  # in force on the day asked (today without --as-of)
+        self.cited = cited  # a rule the glossary entry above it cites
+        self.versions = [] if versions is None else versions  # the archive versions this text stands for
+        self.same_text = [] if same_text is None else same_text  # other documents' records printing it
+        self.window = window  # an archive version: its own days in force
+        self.since = since  # ... in force now: the day its words took effect (versions.text_since)
 
 
 def in_time(store: RecordStore, records: list[Record], when: int | None) -> list[Defined]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from rulebase.core.errors import ManifestError, NotFound, UsageError
 from rulebase.core.records import Record, fold_accents
 from rulebase.core.sources import edition_rank
+from rulebase.core.value import Value
 from rulebase.index.store import RecordStore
 from rulebase.ingest.link import bare_title, fold_term
 from rulebase.rules.defined import Defined, in_time
@@ -43,14 +43,17 @@ _NAMED_EN = r"(?:is|are) called|called|known as"
 _NAMED_HU = re.compile(r"(\w+)\s+(?:hívjuk|hivjuk|nevezzük|nevezzuk|hívják|nevezik)\b", re.IGNORECASE)
 
 
-@dataclass(slots=True)
-class Definitions:
-    term: str
-    entries: list[Defined]  # in force first (a glossary entry, then the rule it cites), then history
-    hungarian: list[Record]
-    referrers: list[Record]
-    when: int | None = None  # the day asked (None: today)
-    cited: dict[str, Record] = field(default_factory=dict)  # the records the definitions refer to, by id
+class Definitions(Value):
+    __slots__ = ("term", "entries", "hungarian", "referrers", "when", "cited")
+
+    def __init__(self, term: str, entries: list[Defined], hungarian: list[Record], referrers: list[Record],
+                 when: int | None = None, cited: dict[str, Record] | None = None) -> None:
+        self.term = term
+        self.entries = entries  # in force first (a glossary entry, then the rule it cites), then history
+        self.hungarian = hungarian
+        self.referrers = referrers
+        self.when = when  # the day asked (None: today)
+        self.cited = {} if cited is None else cited  # the records the definitions refer to, by id
 
     def refs_out(self, record: Record) -> list[Record]:
         """The records `record`'s references point at (each named by its title where it is shown)."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Literal
 
 from rulebase.core.eras import in_force_today
 from rulebase.core.records import Record
+from rulebase.core.value import Frozen, Value
 from rulebase.index.store import RecordStore
 from rulebase.index.versions import by_era
 from rulebase.rules.lookup import cited_number, newest_first
@@ -23,13 +23,15 @@ Op = Literal["equal", "insert", "delete", "replace"]
 _WORD = re.compile(r"\S+")
 
 
-@dataclass(frozen=True, slots=True)
-class DiffOp:
+class DiffOp(Frozen):
     """One run of the diff. `a`/`b` are the texts' slices (trailing whitespace included)."""
 
-    op: Op
-    a: str
-    b: str
+    __slots__ = ("op", "a", "b")
+
+    def __init__(self, op: Op, a: str, b: str) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
 
 
 def tokens(text: str) -> tuple[list[str], list[int]]:
@@ -117,15 +119,17 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
-@dataclass(frozen=True, slots=True)
-class SentenceChange:
+class SentenceChange(Frozen):
     """One sentence that differs: the old and the new one (None: added, removed), their word diff,
     and the sentence before it in its text (context; None at the start)."""
 
-    old: str | None
-    new: str | None
-    ops: list[DiffOp]
-    before: str | None
+    __slots__ = ("old", "new", "ops", "before")
+
+    def __init__(self, old: str | None, new: str | None, ops: list[DiffOp], before: str | None) -> None:
+        object.__setattr__(self, "old", old)
+        object.__setattr__(self, "new", new)
+        object.__setattr__(self, "ops", ops)
+        object.__setattr__(self, "before", before)
 
     @property
     def kind(self) -> str:
@@ -199,10 +203,12 @@ _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201
 NAMED_OTHERS = 3  # other records named in the note; the rest are counted
 
 
-@dataclass(slots=True)
-class Named:
-    record: Record
-    note: str | None = None  # how a rule number was read, when others print it too
+class Named(Value):
+    __slots__ = ("record", "note")
+
+    def __init__(self, record: Record, note: str | None = None) -> None:
+        self.record = record
+        self.note = note  # how a rule number was read, when others print it too
 
 
 def record_named(store: RecordStore, ref: str) -> Named | None:

@@ -8,11 +8,10 @@ Pure reads of the record store; the renderers decide how it looks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from rulebase.core.eras import day, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
+from rulebase.core.value import Value
 from rulebase.index.store import RecordStore
 from rulebase.ingest import BINARY
 from rulebase.ingest.comprules.lineage import mask
@@ -21,23 +20,28 @@ from rulebase.rules.diff import DiffOp, merge_short_equals, word_diff
 from rulebase.rules.lookup import cited_number, suggest, unknown
 
 
-@dataclass(slots=True)
-class Step:
+class Step(Value):
     """One version of a rule: what it said, when, and how it differs from the version before."""
 
-    record: Record
-    first: int  # YYYYMMDD
-    last: int
-    change: str  # one of KINDS except "removed"
-    diff: list[DiffOp] = field(default_factory=list)
-    previous_number: str | None = None
+    __slots__ = ("record", "first", "last", "change", "diff", "previous_number")
+
+    def __init__(self, record: Record, first: int, last: int, change: str, diff: list[DiffOp] | None = None,
+                 previous_number: str | None = None) -> None:
+        self.record = record
+        self.first = first  # YYYYMMDD
+        self.last = last
+        self.change = change  # one of KINDS except "removed"
+        self.diff = [] if diff is None else diff
+        self.previous_number = previous_number
 
 
-@dataclass(slots=True)
-class Lineage:
-    key: str
-    steps: list[Step]
-    linked: list[Record]  # the same text in other documents (the bundled 2008 release, Crystal Keep)
+class Lineage(Value):
+    __slots__ = ("key", "steps", "linked")
+
+    def __init__(self, key: str, steps: list[Step], linked: list[Record]) -> None:
+        self.key = key
+        self.steps = steps
+        self.linked = linked  # the same text in other documents (the bundled 2008 release, Crystal Keep)
 
     @property
     def current(self) -> bool:
@@ -46,10 +50,12 @@ class Lineage:
         return any(s.first <= now <= s.last for s in self.steps)
 
 
-@dataclass(slots=True)
-class History:
-    ref: str
-    lineages: list[Lineage]  # the one in force now (or on --as-of) first
+class History(Value):
+    __slots__ = ("ref", "lineages")
+
+    def __init__(self, ref: str, lineages: list[Lineage]) -> None:
+        self.ref = ref
+        self.lineages = lineages  # the one in force now (or on --as-of) first
 
 
 def as_of_day(text: str | None) -> int | None:
@@ -244,22 +250,26 @@ def lost_only(a: str, b: str) -> bool:
 # -- changes between two dates ----------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class ReleaseChange:
+class ReleaseChange(Value):
     """One rule's difference between two releases, as records (lineage.Change is the same, as ids)."""
 
-    kind: str  # one of KINDS
-    old: Record | None
-    new: Record | None
-    diff: list[DiffOp] = field(default_factory=list)
+    __slots__ = ("kind", "old", "new", "diff")
+
+    def __init__(self, kind: str, old: Record | None, new: Record | None, diff: list[DiffOp] | None = None) -> None:
+        self.kind = kind  # one of KINDS
+        self.old = old
+        self.new = new
+        self.diff = [] if diff is None else diff
 
 
-@dataclass(slots=True)
-class Changes:
-    source: str
-    old_release: dict
-    new_release: dict
-    changes: list[ReleaseChange]
+class Changes(Value):
+    __slots__ = ("source", "old_release", "new_release", "changes")
+
+    def __init__(self, source: str, old_release: dict, new_release: dict, changes: list[ReleaseChange]) -> None:
+        self.source = source
+        self.old_release = old_release
+        self.new_release = new_release
+        self.changes = changes
 
     def count(self, kind: str) -> int:
         return sum(1 for c in self.changes if c.kind == kind)

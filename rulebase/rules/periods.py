@@ -18,12 +18,12 @@ Pure reads of the record store.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from rulebase.core.eras import OPEN_END, edition_for_date, era_window, next_day, previous_day, show, today
 from rulebase.core.errors import ManifestError
 from rulebase.core.records import Record
 from rulebase.core.sources import YEAR_LABEL
+from rulebase.core.value import Frozen
 from rulebase.index.store import RecordStore
 from rulebase.rules.history import classify, typography_only
 from rulebase.rules.topics import TOPICS_FILE, Topic
@@ -31,22 +31,26 @@ from rulebase.rules.topics import TOPICS_FILE, Topic
 SAME_RULE = {None, "typography", "lost", "references", "renumbered"}  # history.classify kinds
 
 
-@dataclass(frozen=True, slots=True)
-class Removal:
+class Removal(Frozen):
     """A rule an era no longer has: its last version, the last release that printed it and the
     first day it was not in force."""
 
-    id: str
-    number: str
-    title: str | None
-    last_release: str
-    gone: int
+    __slots__ = ("id", "number", "title", "last_release", "gone")
+
+    def __init__(self, id: str, number: str, title: str | None, last_release: str, gone: int) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "last_release", last_release)
+        object.__setattr__(self, "gone", gone)
 
 
-@dataclass(frozen=True, slots=True)
-class Period:
-    first: int
-    last: int  # eras.OPEN_END: open-ended
+class Period(Frozen):
+    __slots__ = ("first", "last")
+
+    def __init__(self, first: int, last: int) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "last", last)  # eras.OPEN_END: open-ended
 
     @property
     def now(self) -> bool:
@@ -107,26 +111,31 @@ def is_era(edition: str) -> bool:
     return bool(YEAR_LABEL.match(edition))
 
 
-@dataclass(frozen=True, slots=True)
-class EraColumn:
+class EraColumn(Frozen):
     """One column of a topic, in time order: `label` (its key for --editions and --json),
     `curated` (the topics.toml column it shows; None for a column read from the archive alone,
     an era whose text no curated column quotes), its days in force, and for a column read from
     the archive the versions it quotes (each tracked rule in force on its first day) and the last
     versions of the tracked rules it no longer has."""
 
-    label: str
-    curated: str | None
-    period: Period
-    versions: tuple[str, ...] = ()
-    removed: tuple[Removal, ...] = ()
+    __slots__ = ("label", "curated", "period", "versions", "removed")
+
+    def __init__(self, label: str, curated: str | None, period: Period, versions: tuple[str, ...] = (),
+                 removed: tuple[Removal, ...] = ()) -> None:
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "curated", curated)
+        object.__setattr__(self, "period", period)
+        object.__setattr__(self, "versions", versions)
+        object.__setattr__(self, "removed", removed)
 
 
-@dataclass(frozen=True, slots=True)
-class _Era:
-    first: int
-    last: int
-    state: tuple[int | None, ...]  # per tracked lineage, the run in force (None: not in force)
+class _Era(Frozen):
+    __slots__ = ("first", "last", "state")
+
+    def __init__(self, first: int, last: int, state: tuple[int | None, ...]) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "last", last)
+        object.__setattr__(self, "state", state)  # per tracked lineage, the run in force (None: not in force)
 
 
 def column_periods(store: RecordStore, topic: Topic) -> dict[str, Period]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 from rulebase.core.errors import ManifestError
 from rulebase.core.records import fold_accents
 from rulebase.core.sources import YEAR_LABEL
+from rulebase.core.value import Frozen
 
 EDITIONS = ("4e", "5e", "6e", "10e")  # every topic gives these
 OPTIONAL = ("alpha",)  # a bundled edition a topic gives only where its document covers the topic
@@ -23,24 +23,29 @@ TOPICS_FILE = "topics.toml"
 NOT_COVERED = "Not covered in the corpus"
 
 
-@dataclass(frozen=True, slots=True)
-class Quote:
+class Quote(Frozen):
     """A record id, the text quoted from it (or a search snippet) and the pages it is printed on."""
 
-    id: str
-    quote: str
-    pages: tuple[str, ...] = ()
+    __slots__ = ("id", "quote", "pages")
+
+    def __init__(self, id: str, quote: str, pages: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "quote", quote)
+        object.__setattr__(self, "pages", pages)
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(Frozen):
     """One edition's curated column: a summary, its citations, and for a Comprehensive Rules era
     the last versions of the rules it no longer has (ids)."""
 
-    summary: str
-    citations: tuple[Quote, ...]
-    removed: tuple[str, ...] = ()
-    since: str | None = None  # the version whose change starts a Comprehensive Rules era
+    __slots__ = ("summary", "citations", "removed", "since")
+
+    def __init__(self, summary: str, citations: tuple[Quote, ...], removed: tuple[str, ...] = (),
+                 since: str | None = None) -> None:
+        object.__setattr__(self, "summary", summary)
+        object.__setattr__(self, "citations", citations)
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "since", since)  # the version whose change starts a Comprehensive Rules era
 
     def __iter__(self):  # (summary, citations), as the columns were before `removed`
         return iter((self.summary, self.citations))
@@ -49,11 +54,13 @@ class Column:
         return (self.summary, self.citations)[n]
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
-    name: str
-    aliases: tuple[str, ...]
-    editions: dict[str, Column]  # edition -> column
+class Topic(Frozen):
+    __slots__ = ("name", "aliases", "editions")
+
+    def __init__(self, name: str, aliases: tuple[str, ...], editions: dict[str, Column]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "aliases", aliases)
+        object.__setattr__(self, "editions", editions)  # edition -> column
 
 
 def topic_key(text: str) -> str:

@@ -21,7 +21,6 @@ import os
 import re
 import stat
 import tomllib
-from dataclasses import dataclass, field
 from datetime import date as _date
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from rulebase.core.sources import (
     is_edition,
     user_corpus_dir,
 )
-from rulebase.core.value import replace
+from rulebase.core.value import Value, replace
 from rulebase.ingest import parser_for
 from rulebase.ingest.bounds import MAX_RECORDS, binary_kind, check_lines
 from rulebase.ingest.detect import Detected, detect, detect_as
@@ -100,29 +99,35 @@ def load_user_sources(reserved: set[str] | None = None) -> list[Source]:
     return sources
 
 
-@dataclass(slots=True)
-class Added:
-    source: Source
-    detected: Detected
-    encoding: str
-    repairs: list[str]
-    records: int
-    kinds: dict[str, int] = field(default_factory=dict)
+class Added(Value):
+    __slots__ = ("source", "detected", "encoding", "repairs", "records", "kinds")
+
+    def __init__(self, source: Source, detected: Detected, encoding: str, repairs: list[str], records: int,
+                 kinds: dict[str, int] | None = None) -> None:
+        self.source = source
+        self.detected = detected
+        self.encoding = encoding
+        self.repairs = repairs
+        self.records = records
+        self.kinds = {} if kinds is None else kinds
 
 
-@dataclass(slots=True)
-class _Checked:
+class _Checked(Value):
     """One file read, detected and parsed, not yet written: what the locked step needs."""
 
-    path: Path
-    data: bytes
-    digest: str
-    found: Detected
-    label: str
-    encoding: str
-    repairs: list[str]
-    kinds: dict[str, int]
-    records: int
+    __slots__ = ("path", "data", "digest", "found", "label", "encoding", "repairs", "kinds", "records")
+
+    def __init__(self, path: Path, data: bytes, digest: str, found: Detected, label: str, encoding: str,
+                 repairs: list[str], kinds: dict[str, int], records: int) -> None:
+        self.path = path
+        self.data = data
+        self.digest = digest
+        self.found = found
+        self.label = label
+        self.encoding = encoding
+        self.repairs = repairs
+        self.kinds = kinds
+        self.records = records
 
 
 def add_document(path: Path, existing: list[Source], fmt: str | None = None, edition: str | None = None,

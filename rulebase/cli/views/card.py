@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from rulebase.core.cardnames import ORACLE_MONTH
 from rulebase.core.eras import show as day_text
-from rulebase.ingest.cards.supplement import CURRENT
 from rulebase.rules.cards import Card, Found
 
 _REMINDER = re.compile(r"\s*(\([^()]*\))")
@@ -117,7 +117,7 @@ def face_lines(face: dict) -> list[str]:
     if face.get("mana_value") is not None:
         parts.append(f"mana value {face['mana_value']}")
     older = f"  (text of {face['from']}: the current file lacks this face)" \
-        if face.get("from") not in (None, CURRENT) else ""
+        if face.get("from") not in (None, ORACLE_MONTH) else ""
     return [f"  // {face['name']}{cost}  ·  " + "  ·  ".join(p for p in parts if p) + older,
             *oracle_lines(face.get("text") or "", "     ")]
 

@@ -16,13 +16,13 @@ import json
 import lzma
 from collections import Counter
 
-from rulebase.core.cardnames import FACES, face_names, ruling_id
+from rulebase.core.cardnames import FACES, ORACLE_MONTH, face_names, ruling_id
 from rulebase.core.errors import SourceError
 from rulebase.core.records import Record, slugify
 from rulebase.core.sources import Source
 from rulebase.ingest.cards import mtgjson
 from rulebase.ingest.cards.mana import mana_value, shown_value
-from rulebase.ingest.cards.supplement import CURRENT, supplement
+from rulebase.ingest.cards.supplement import supplement
 from rulebase.ingest.text import Parsed, Warning_
 
 FORMAT = "oracle-cards"
@@ -190,7 +190,7 @@ def _face(entry: dict, name: str) -> dict:
     return {"name": name, "mana_cost": _text(entry.get("manaCost")) or None, "type_line": _text(entry.get("type")),
             "text": _text(entry.get("text")), "power": _text(entry.get("power")) or None,
             "toughness": _text(entry.get("toughness")) or None, "loyalty": _text(entry.get("loyalty")) or None,
-            "defense": None, "mana_value": None, "missing": False, "from": CURRENT}
+            "defense": None, "mana_value": None, "missing": False, "from": ORACLE_MONTH}
 
 
 def _record(source: Source, entry: dict, backs: list[dict], n: int, ids: set[str]) -> Record:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rulebase.core.cardnames import ORACLE_MONTH
 from rulebase.core.records import Record
 from rulebase.ingest.cards.mana import mana_value, shown_value
 from rulebase.ingest.cards.mtgjson import DATE, OldCard
 
-CURRENT = "2026-06"  # the current Oracle file's date, as a face's `from` says it
 # 709.4b (aftermath cards are split cards, 702.127): a split card's mana cost is its halves'
 # combined, and its mana value is read from that cost in every zone but the stack.
 SUMMED = {"split", "aftermath"}
@@ -91,7 +91,7 @@ def _fill(face: dict, entry: Record | None, older: OldCard | None) -> str | None
         face.update(mana_cost=facts["mana_cost"], type_line=facts["type_line"], text=entry.text,
                     power=facts["power"], toughness=facts["toughness"], loyalty=facts["loyalty"],
                     missing=False, keywords=facts["keywords"])
-        face["from"] = CURRENT
+        face["from"] = ORACLE_MONTH
         return "current"
     held = older.face(face["name"]) if older is not None else None
     if held is None:

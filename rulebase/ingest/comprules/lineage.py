@@ -42,11 +42,11 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from rulebase.core.records import number_key
+from rulebase.core.value import Frozen, Value
 
 SAME_PLACE_MIN = 0.5  # an edit in place: half the words survive
 MOVED_MIN = 0.7  # a move elsewhere needs more: an even split/merge scores 2/3
@@ -373,17 +373,20 @@ class _Match:
         return scored
 
 
-@dataclass(slots=True)
-class Traced:
+class Traced(Value):
     """Where `trace` stands after the releases it has seen: enough to go on with later releases
     (one added after the archive's newest) without tracing the earlier ones again. `trace` is
     online: a release's ids depend only on it and the releases before it."""
 
-    prev: list[Entry] = field(default_factory=list)  # the last (non-empty) release's entries
-    prev_ids: list[int] = field(default_factory=list)
-    lost: dict[int, tuple[Entry, int]] = field(default_factory=dict)  # lineage -> (its last entry, step it went missing)
-    next_id: int = 0
-    steps: int = 0  # non-empty releases seen
+    __slots__ = ("prev", "prev_ids", "lost", "next_id", "steps")
+
+    def __init__(self, prev: list[Entry] | None = None, prev_ids: list[int] | None = None,
+                 lost: dict[int, tuple[Entry, int]] | None = None, next_id: int = 0, steps: int = 0) -> None:
+        self.prev = [] if prev is None else prev  # the last (non-empty) release's entries
+        self.prev_ids = [] if prev_ids is None else prev_ids
+        self.lost = {} if lost is None else lost  # lineage -> (its last entry, step it went missing)
+        self.next_id = next_id
+        self.steps = steps  # non-empty releases seen
 
 
 def trace(releases: Sequence[Sequence[Entry]], state: Traced | None = None) -> list[list[int]]:
@@ -431,19 +434,22 @@ def trace(releases: Sequence[Sequence[Entry]], state: Traced | None = None) -> l
     return [next(full) if release else [] for release in releases]
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(Frozen):
     """One difference between two releases. `kind` is added, removed, changed (same number, new
     text), renumbered (new number; the text is the same apart from the rule numbers it cites,
     which follow a renumbering) or renumbered+changed. Numbers and texts are None on the side
     where the rule is absent."""
 
-    kind: str
-    lineage: int
-    old_number: str | None
-    new_number: str | None
-    old_text: str | None
-    new_text: str | None
+    __slots__ = ("kind", "lineage", "old_number", "new_number", "old_text", "new_text")
+
+    def __init__(self, kind: str, lineage: int, old_number: str | None, new_number: str | None,
+                 old_text: str | None, new_text: str | None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "lineage", lineage)
+        object.__setattr__(self, "old_number", old_number)
+        object.__setattr__(self, "new_number", new_number)
+        object.__setattr__(self, "old_text", old_text)
+        object.__setattr__(self, "new_text", new_text)
 
 
 Lineaged = tuple[str, str, int]  # (number, text, lineage id)
