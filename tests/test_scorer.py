@@ -23,12 +23,21 @@ def as_whoosh(clauses: list[Clause]):
 
 class FieldAverages(WhooshSearcher):
     """Whoosh's searcher, averaging a field's length over the documents that have it, counted
-    one document at a time through Whoosh's public reader (not the scorer's column read)."""
+    one document at a time through Whoosh's public reader (not the scorer's column read). The
+    count of a field's documents is made once per reader and field (_HELD), not once per term of
+    every query: the same reader gives the same count."""
 
     def avg_field_length(self, fieldname, default=None):
         reader = self.reader()
-        held = sum(1 for d in range(reader.doc_count_all()) if reader.doc_field_length(d, fieldname, 0))
+        key = (id(reader), fieldname)
+        if key not in _HELD:
+            _HELD[key] = (reader, sum(1 for d in range(reader.doc_count_all())
+                                      if reader.doc_field_length(d, fieldname, 0)))
+        held = _HELD[key][1]
         return reader.field_length(fieldname) / held if held else default
+
+
+_HELD: dict[tuple[int, str], tuple[object, int]] = {}  # (reader, its count): the reader kept, so its id is not reused
 
 
 def clauses_for(searcher, text: str) -> list[Clause]:
