@@ -107,8 +107,18 @@ def scope(value: str | None) -> tuple[str | None, str | None]:
     return value, None
 
 
-def evaluate(library: Library, queries, verbose: bool = False) -> dict[str, tuple[float, float]]:
-    records = [r for r in library.store.all() if r.kind != "card"]  # the rules documents
+def baselines(library: Library) -> tuple[list[Record], GrepBaseline, Fts5Baseline]:
+    """The rules documents (every record but the cards) and grep and FTS5 over them: built once,
+    they serve every evaluation of the same index (tests/test_index.py shares them)."""
+    records = [r for r in library.store.all() if r.kind != "card"]
+    return records, GrepBaseline(records), Fts5Baseline(records)
+
+
+def evaluate(library: Library, queries, verbose: bool = False,
+             built: tuple[list[Record], GrepBaseline, Fts5Baseline] | None = None) -> dict[str, tuple[float, float]]:
+    """rulebase, grep and FTS5 on `queries`: (MRR@10, recall@5) each; `built`: baselines(library)
+    made before, else made here."""
+    records, grep, fts5 = built or baselines(library)
     by_id = {r.id: r for r in records}
 
     def ours(query: str, value: str | None) -> list[Record]:
@@ -118,8 +128,8 @@ def evaluate(library: Library, queries, verbose: bool = False) -> dict[str, tupl
 
     systems = {
         "rulebase": ours,
-        "grep": GrepBaseline(records).search,
-        "fts5": Fts5Baseline(records).search,
+        "grep": grep.search,
+        "fts5": fts5.search,
     }
     out = {}
     for name, search in systems.items():

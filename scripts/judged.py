@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from eval import Fts5Baseline, GrepBaseline, fold  # noqa: E402
+from eval import Fts5Baseline, GrepBaseline, baselines, fold  # noqa: E402
 
 from rulebase.library import Library  # noqa: E402
 from rulebase.search.request import run_search  # noqa: E402
@@ -68,12 +68,12 @@ def names() -> list[str]:
 
 
 class Systems:
-    def __init__(self, library: Library):
+    def __init__(self, library: Library, built: tuple[list, GrepBaseline, Fts5Baseline] | None = None):
+        """`built`: eval.baselines(library) made before (the rules documents, grep and FTS5 over
+        them), else made here."""
         self.library = library
-        self.records = [r for r in library.store.all() if r.kind != "card"]  # the rules documents
+        self.records, self.grep, self.fts5 = built or baselines(library)  # the rules documents: no cards
         self.by_id = {r.id: r for r in self.records}
-        self.grep = GrepBaseline(self.records)
-        self.fts5 = Fts5Baseline(self.records)
         self._text_keys: dict[str, str] = {}
 
     def ranked(self, system: str, question: dict, depth: int = 10) -> list[str]:
