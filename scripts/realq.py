@@ -216,6 +216,7 @@ class Evaluation:
                                  default=OPEN_END)
         self._windows: dict[str, tuple[int, int]] | None = None
         self._baselines: dict[int | None, tuple[Fts5Baseline, GrepBaseline]] = {}
+        self._ranked: dict[tuple, list[Record]] = {}  # each system's ranking of a query on a day, made once
 
     def windows(self) -> dict[str, tuple[int, int]]:
         if self._windows is None:
@@ -236,6 +237,14 @@ class Evaluation:
         return self._baselines[day]
 
     def ranked(self, system: str, query: str, day: int | None) -> list[Record]:
+        """A system's top DEPTH for `query` (on `day`): searched once per evaluation context, so
+        a mode evaluated again (the script's table, then a test's floor) reads the same list."""
+        key = (system, query, day, READ_CARDS)
+        if key not in self._ranked:
+            self._ranked[key] = self._search(system, query, day)
+        return list(self._ranked[key])
+
+    def _search(self, system: str, query: str, day: int | None) -> list[Record]:
         if system == "rulebase":
             hits = run_search(self.library, query, self.filters, DEPTH, day, read_cards_named=READ_CARDS).hits
             return self.library.store.get_many([h.id for h in hits])
