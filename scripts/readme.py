@@ -23,6 +23,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,8 +96,12 @@ def run(example: Example, index: Path) -> list[str]:
 def check(index: Path, path: Path = README) -> list[tuple[Example, list[str]]]:
     """The examples whose output differs, each with what it prints today."""
     out = []
-    for example in examples(path.read_text(encoding="utf-8")):
-        printed = run(example, index)
+    found = examples(path.read_text(encoding="utf-8"))
+    # as many at a time as there are cores: each its own process and folder, and none writes to
+    # the index or the user's corpus (the writing commands shown are refusals), so none sees another's
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as running:
+        outputs = list(running.map(lambda example: run(example, index), found))
+    for example, printed in zip(found, outputs, strict=True):
         if printed != example.output:
             out.append((example, printed))
     return out
