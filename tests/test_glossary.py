@@ -716,3 +716,14 @@ def test_no_raw_control_character_reaches_a_page(tmp_path, fmt):
             assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), page
     shown = "\\x1b]0;pwned\\x07" if fmt == "html" else "\\\\x1b\\]0;pwned\\\\x07"  # (md escapes \\ and ])
     assert any(shown in p.read_text(encoding="utf-8") for p in (tmp_path / "out").rglob(f"*.{fmt}"))
+
+
+def test_an_unknown_format_is_refused_before_the_library_is_read(tmp_path):
+    """`glossary build OUT --format pdf` says so at once: it read every record first (20 s)."""
+    class Unread:
+        def __getattr__(self, name):
+            raise AssertionError(f"the library's {name} was read")
+
+    with pytest.raises(UsageError, match="unknown format 'pdf'"):
+        build_from_library(Unread(), tmp_path / "x", fmt="pdf")
+    assert not (tmp_path / "x").exists()
