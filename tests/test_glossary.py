@@ -727,3 +727,20 @@ def test_an_unknown_format_is_refused_before_the_library_is_read(tmp_path):
     with pytest.raises(UsageError, match="unknown format 'pdf'"):
         build_from_library(Unread(), tmp_path / "x", fmt="pdf")
     assert not (tmp_path / "x").exists()
+
+
+def test_an_unknown_edition_is_refused_before_the_records_are_read(tmp_path):
+    """`glossary build OUT --editions 9x` lists the editions the manifest holds at once (it read
+    every record first: 17 s); a well-formed label is checked against the records, as before."""
+    from rulebase.core.sources import load_manifest
+
+    class SourcesOnly:
+        sources = load_manifest()
+
+        def __getattr__(self, name):
+            raise AssertionError(f"the library's {name} was read")
+
+    with pytest.raises(UsageError, match="unknown edition '9x'") as raised:
+        build_from_library(SourcesOnly(), tmp_path / "x", editions=["4e", "9x"])
+    assert raised.value.hint.startswith("use one of alpha, 4e, 5e, 6e, cr2001") and "cr2026" in raised.value.hint
+    assert "mtr" not in raised.value.hint and not (tmp_path / "x").exists()

@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+from rulebase.core.eras import labels_between
 from rulebase.core.errors import ManifestError
 from rulebase.core.value import Frozen
 
@@ -59,6 +60,19 @@ def release_label(record) -> str | None:
     if record.source in TOURNAMENT_DOCUMENTS and record.span:
         return f"{record.source.upper()} {record.span[0]}"
     return None
+
+
+def game_editions(sources: list[Source]) -> set[str]:
+    """The edition labels of the game's rules the sources hold: each document's own, and every era
+    a dated archive's releases span (cr2003 .. 10e .. cr2026). The tournament documents' and the
+    cards' are not editions of the game's rules. Read from the manifest alone: a bad --editions is
+    refused before any record is read."""
+    labels: set[str] = set()
+    for source in sources:
+        if source.format in ("tournament-archive", "oracle-cards"):
+            continue
+        labels |= set(labels_between(*source.date.split("/", 1))) if "/" in source.date else {source.edition}
+    return labels
 
 
 def is_edition(label: str) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rulebase.core.errors import UsageError
 from rulebase.core.records import Record, fold_accents, fold_space, slugify
-from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank, is_edition
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank, game_editions, is_edition
 from rulebase.glossary import site as render
 from rulebase.glossary.current import RULE_KINDS, Archive, load_archives
 from rulebase.glossary.model import (
@@ -444,7 +444,12 @@ def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[
 def build_from_library(library, out: Path | str, fmt: str = "html", editions: Iterable[str] | None = None,
                        force: bool = False, progress: Progress | None = None) -> GlossarySummary:
     """`build_glossary` over a `rulebase.library.Library` (from_library). A format it cannot write
-    is refused before the library's records are read (20 s of CPU on the real corpus)."""
+    is refused before the library's records are read (20 s of CPU on the real corpus), and so is
+    an edition label no edition has ("9x")."""
     check_format(fmt)
+    unknown = sorted(e for e in editions or () if not is_edition(e))
+    if unknown:
+        raise UsageError(f"unknown edition {unknown[0]!r}",
+                         hint=f"use one of {', '.join(sorted(game_editions(library.sources), key=edition_rank))}")
     records, sources, archives, also_named = from_library(library)
     return build_glossary(records, sources, out, fmt, editions, force, progress, archives, also_named)

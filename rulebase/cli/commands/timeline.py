@@ -42,14 +42,10 @@ def compare(
     days (read from the archive) and the rules it no longer has. --as-of DATE keeps the columns
     whose rules had taken effect by that day, the last the one in force then."""
     # lazy: each command loads only what it runs (cold start)
-    from rulebase.core.eras import labels_between
+    from rulebase.core.sources import game_editions
     from rulebase.rules import compare as comparing
 
-    known = set()
-    for s in state.current().library().sources:
-        if s.format in ("tournament-archive", "oracle-cards"):
-            continue  # (the tournament documents' eras and the cards are not editions of the game's rules)
-        known |= set(labels_between(*s.date.split("/", 1))) if "/" in s.date else {s.edition}
+    known = game_editions(state.current().library().sources)
     asked = {v.strip().lower() for v in (editions or "").split(",")}
     known |= {v for v in asked if comparing.STRETCH_LABEL.match(v)}  # (a topic's own columns: checked by compare)
     comparing.parse_editions(editions, known)  # a bad --editions is a usage error before any index work
