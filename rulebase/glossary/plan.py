@@ -280,10 +280,7 @@ def plan(records: Iterable[Record], sources: Sequence[object], editions: Iterabl
     corpus = _Corpus(records, infos, archives)
     present = {r.edition for r in corpus.records}
     chosen = set(editions) if editions is not None else present
-    unknown = sorted(e for e in chosen if not is_edition(e))
-    if unknown:
-        raise UsageError(f"unknown edition {unknown[0]!r}",
-                         hint=f"use one of {', '.join(sorted(present, key=edition_rank))}")
+    check_editions(chosen, lambda: present)
     terms = _merge(corpus, chosen)
     _supplement(corpus, terms, chosen)
     _named(corpus, terms, chosen, also_named)
@@ -394,6 +391,15 @@ def check_format(fmt: str) -> None:
         raise UsageError(f"unknown format {fmt!r}", hint="use --format html or --format md")
 
 
+def check_editions(editions: Iterable[str] | None, known: Callable[[], Iterable[str]]) -> None:
+    """A usage error for an edition label no edition has ("9x"), listing the editions `known()`
+    names (asked only then)."""
+    unknown = sorted(e for e in editions or () if not is_edition(e))
+    if unknown:
+        raise UsageError(f"unknown edition {unknown[0]!r}",
+                         hint=f"use one of {', '.join(sorted(known(), key=edition_rank))}")
+
+
 def build_glossary(records: Iterable[Record], sources: Sequence[object], out: Path | str, fmt: str = "html",
                    editions: Iterable[str] | None = None, force: bool = False,
                    progress: Progress | None = None, archives: Sequence[Archive] = (),
@@ -447,9 +453,6 @@ def build_from_library(library, out: Path | str, fmt: str = "html", editions: It
     is refused before the library's records are read (20 s of CPU on the real corpus), and so is
     an edition label no edition has ("9x")."""
     check_format(fmt)
-    unknown = sorted(e for e in editions or () if not is_edition(e))
-    if unknown:
-        raise UsageError(f"unknown edition {unknown[0]!r}",
-                         hint=f"use one of {', '.join(sorted(game_editions(library.sources), key=edition_rank))}")
+    check_editions(editions, lambda: game_editions(library.sources))
     records, sources, archives, also_named = from_library(library)
     return build_glossary(records, sources, out, fmt, editions, force, progress, archives, also_named)
