@@ -58,9 +58,15 @@ def metrics(ranked: list[list[bool]]) -> tuple[float, float]:
 class GrepBaseline:
     """Rank by how often the query's words occur: what a user with grep gets."""
 
-    def __init__(self, records: list[Record]):
+    def __init__(self, records: list[Record], folded: list[list[str]] | None = None):
         self.records = records
-        self.folded = [fold(f"{r.title or ''} {r.text}").split() for r in records]
+        self.folded = folded if folded is not None else [fold(f"{r.title or ''} {r.text}").split() for r in records]
+
+    def among(self, keep) -> GrepBaseline:
+        """The same baseline over the records `keep(record)` passes, their words not read again
+        (folding every record's text is most of building one: 0.7 s for the real corpus)."""
+        pairs = [(r, words) for r, words in zip(self.records, self.folded, strict=True) if keep(r)]
+        return GrepBaseline([r for r, _ in pairs], [words for _, words in pairs])
 
     def search(self, query: str, edition: str | None, limit: int = 10) -> list[Record]:
         words = set(fold(query).split())

@@ -216,6 +216,7 @@ class Evaluation:
                                  default=OPEN_END)
         self._windows: dict[str, tuple[int, int]] | None = None
         self._baselines: dict[int | None, tuple[Fts5Baseline, GrepBaseline]] = {}
+        self._grep: GrepBaseline | None = None
         self._ranked: dict[tuple, list[Record]] = {}  # each system's ranking of a query on a day, made once
 
     def windows(self) -> dict[str, tuple[int, int]]:
@@ -233,7 +234,11 @@ class Evaluation:
             if day is not None:
                 spans = self.windows()
                 records = [r for r in records if spans[r.id][0] <= day <= spans[r.id][1]]
-            self._baselines[day] = (Fts5Baseline(records), GrepBaseline(records))
+            if self._grep is None:  # (every day's grep reads the words folded once, for all records)
+                self._grep = GrepBaseline(self.records)
+            kept = {id(r) for r in records}
+            grep = self._grep if day is None else self._grep.among(lambda r: id(r) in kept)
+            self._baselines[day] = (Fts5Baseline(records), grep)
         return self._baselines[day]
 
     def ranked(self, system: str, query: str, day: int | None) -> list[Record]:

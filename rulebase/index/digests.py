@@ -1,13 +1,13 @@
 """Every file of a generation under a keyed digest, verified before Whoosh or SQLite opens one.
 
-meta.json (sealed, seal.py) records for each file of the generation an HMAC-SHA256 under this
-user's key of its path and bytes (`digests`). Before a reader lets Whoosh (which unpickles its
+meta.json (sealed, seal.py) records for each file of the generation a keyed digest (BLAKE2b)
+under this user's key of its path and bytes (`digests`). Before a reader lets Whoosh (which unpickles its
 table of contents and postings blocks) or SQLite open anything, `problem` checks that the
 generation holds exactly the files meta.json lists, in every subfolder (a stray `cards/_MAIN_2.toc`
 is refused: Whoosh opens the newest table of contents it finds), each a regular file, and each
 with its recorded digest.
 
-Hashing the whole generation (150 MB for the real corpus: 0.35 s of SHA-256 on one core) on every
+Hashing the whole generation (150 MB for the real corpus: 0.35 s of BLAKE2b on one core) on every
 command would double a cold `lookup`, so a verification is remembered: a per-user stamp in
 $XDG_STATE_HOME/rulebase/verified/ (sealed with the same key) lists each file's device, inode,
 size, modification and change times as they were when its bytes were verified. A reader whose
@@ -21,8 +21,6 @@ as it computes the digests, so the first read after a build hashes nothing eithe
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
 import os
 from pathlib import Path
@@ -36,8 +34,8 @@ _DOMAIN = b"rulebase generation file\0"
 
 
 def keyed_digest(key: bytes, name: str, path: Path) -> str:
-    """HMAC-SHA256 of a file's name (relative to its generation) and bytes, under `key`."""
-    mac = hmac.new(key, _DOMAIN + name.encode("utf-8") + b"\0", hashlib.sha256)
+    """The keyed digest of a file's name (relative to its generation) and bytes, under `key`."""
+    mac = seal.keyed(key, _DOMAIN + name.encode("utf-8") + b"\0")
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             mac.update(block)
@@ -90,13 +88,13 @@ def file_digests(root: Path) -> dict[str, str]:
 
 def _stamp_path(key: bytes, generation_dir: Path) -> Path:
     where = os.path.realpath(generation_dir).encode("utf-8", "surrogateescape")
-    return seal.state_dir() / STAMPS / (hmac.new(key, where, hashlib.sha256).hexdigest()[:32] + ".json")
+    return seal.state_dir() / STAMPS / (seal.keyed(key, where, 16).hexdigest() + ".json")
 
 
 def _load_stamp(key: bytes, generation_dir: Path) -> dict[str, list]:
     try:
         mark, _, body = _stamp_path(key, generation_dir).read_bytes().partition(b"\n")
-        if not hmac.compare_digest(mark.decode("ascii"), hmac.new(key, body, hashlib.sha256).hexdigest()):
+        if not seal.same_digest(mark.decode("ascii"), seal.keyed(key, body).hexdigest()):
             return {}
         data = json.loads(body)
     except (OSError, ValueError):
@@ -115,7 +113,7 @@ def remember(generation_dir: Path, files: dict[str, list]) -> None:
         return
     path = _stamp_path(key, generation_dir)
     body = json.dumps({"generation": os.path.realpath(generation_dir), "files": files}, sort_keys=True).encode()
-    seal.keep(path, hmac.new(key, body, hashlib.sha256).hexdigest().encode() + b"\n" + body)
+    seal.keep(path, seal.keyed(key, body).hexdigest().encode() + b"\n" + body)
 
 
 STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each generation leaves one)
@@ -162,7 +160,7 @@ def problem(generation_dir: Path, meta: dict) -> str | None:
             raise unreadable(generation_dir / name, exc) from None
         except OSError as exc:
             return f"{name} is unreadable ({exc.strerror})"
-        if not hmac.compare_digest(got, digests[name]):
+        if not seal.same_digest(got, digests[name]):
             return f"{name} differs from what was built (keyed digest mismatch)"
     if changed:
         remember(generation_dir, now)

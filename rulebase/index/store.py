@@ -7,7 +7,6 @@ generations are generation.py's; whether a generation is intact, integrity.py's.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -150,7 +149,7 @@ def _stored(records: list[Record], zdicts: dict[str, bytes], workers: int,
 def row_mac(key: bytes, rid: str, kind: str, lineage: str | None, first: int, last: int, data: str | bytes) -> int:
     """A row's keyed digest (BLAKE2b, 64 bits, as a signed SQLite integer) over what a reader
     shows or dates from it: a row moved to another id, or redated, fails as a rewritten one does."""
-    mac = hashlib.blake2b(key=key, digest_size=8)
+    mac = seal.keyed(key, size=8)
     mac.update(json.dumps([rid, kind, lineage, first, last]).encode("utf-8") + b"\0")
     mac.update(data.encode("utf-8") if isinstance(data, str) else data)
     return int.from_bytes(mac.digest(), "big", signed=True)

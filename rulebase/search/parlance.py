@@ -12,7 +12,6 @@ alternatives score (Searcher.search), this module only finds them.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from rulebase.core.errors import ManifestError
 from rulebase.core.value import Frozen, Value
-from rulebase.index.seal import keep, state_dir
+from rulebase.index.seal import blake2b, keep, state_dir
 
 VOCABULARY_FILE = "vocabulary.toml"
 PARSED = "vocabulary"  # under seal.state_dir(): the file as last parsed, by its path
@@ -154,7 +153,7 @@ def _read(path: Path) -> dict:
     st = path.stat()
     where = os.path.realpath(path)
     version = [where, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-    kept = state_dir() / PARSED / (hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json")
+    kept = state_dir() / PARSED / (blake2b(where.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest() + ".json")
     with contextlib.suppress(OSError, ValueError):
         cached = json.loads(kept.read_bytes())
         if isinstance(cached, dict) and cached.get("version") == version and isinstance(cached.get("data"), dict):
