@@ -1,10 +1,11 @@
-"""Spelling on the index's own vocabulary: the word a typing slip stood for."""
+"""Spelling on the index's own vocabulary: the word a typing slip stood for, and the two words a
+word typed closed up stands for."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulebase.search.spelling import Respellings, one_slip, respell
+from rulebase.search.spelling import Respellings, one_slip, respell, split_word
 
 
 @pytest.mark.parametrize("word, other, expected", [
@@ -59,3 +60,35 @@ def test_a_form_of_a_word_the_rules_say_is_no_slip(library):
     results = run_search(library, "can I attack with a taped creature", {}, 3)
     assert "read 'taped' as 'tapped'" in results.notes
     assert library.searcher._inflected("deathtuch") == 0 and library.searcher._inflected("shades") > 0
+
+
+def test_a_closed_up_word_is_split_only_where_the_documents_say_the_two_words_together():
+    counts = {"face": 400, "down": 300, "faced": 120, "own": 150, "off": 90, "hand": 500}
+    together = {("face", "down"): 700, ("faced", "own"): 0, ("off", "hand"): 0}
+    frequency = counts.get
+
+    def phrase(first, second):
+        return together.get((first, second), 0)
+
+    assert split_word("facedown", lambda w: frequency(w, 0), phrase) == "face down"
+    assert split_word("offhand", lambda w: frequency(w, 0), phrase) is None  # never said apart
+    together[("off", "hand")] = 4  # below TYPO_MIN_DOCS documents: not enough
+    assert split_word("offhand", lambda w: frequency(w, 0), phrase) is None
+
+
+@pytest.mark.parametrize("query, typed, read, rule", [
+    ("can a facedown creature be turned face up", "facedown", "face down", "708.2"),
+    ("what happens at endstep", "endstep", "end step", "513"),
+    ("how does firststrike work", "firststrike", "first strike", "702.7a"),
+    ("manaburn", "manaburn", "mana burn", None),  # one word of no known language: split all the same
+])
+def test_a_closed_up_word_is_searched_as_the_rules_write_it(library, query, typed, read, rule):
+    """No text says "facedown" or "endstep": searched as typed, a question lost its main word
+    ("facedown creature dies" was answered by 700.4, "dies"); the rules write "face-down", "end step"."""
+    from rulebase.search.request import run_search
+
+    results = run_search(library, query, {}, 3)
+    assert f"read {typed!r} as {read!r}" in results.notes
+    numbers = [library.store.get(h.id).number or "" for h in results.hits]
+    assert rule is None or any(n.startswith(rule) for n in numbers), numbers
+    assert results.hits

@@ -204,3 +204,23 @@ def _cut(text: str, match: re.Match) -> tuple[bool, str]:
 
 def _day_before_year(year: int) -> int:
     return (year - 1) * 10000 + 1231
+
+
+class Reading(Frozen):
+    """A query's text as the search reads it (Searcher._read)."""
+
+    __slots__ = ("text", "names", "words", "phrases", "lang", "weak", "named", "light", "respelled", "said")
+
+    def __init__(self, text: str, names: list[str], words: list[str], phrases: list[str], lang: str | None,
+                 weak: set[str], named: set[str], light: bool, respelled: list[tuple[str, str]],
+                 said: list[tuple[str, str]]):
+        object.__setattr__(self, "text", text)  # names cut, initials spelled out, near spellings respelled
+        object.__setattr__(self, "names", names)  # the card names cut from it
+        object.__setattr__(self, "words", words)  # its content words (none for a query of card names alone)
+        object.__setattr__(self, "phrases", phrases)
+        object.__setattr__(self, "lang", lang)
+        object.__setattr__(self, "weak", weak)  # capitalised words and names: weak evidence
+        object.__setattr__(self, "named", named)  # of those, the words of a name's run or brackets
+        object.__setattr__(self, "light", light)  # a question long enough that its light verbs are weak
+        object.__setattr__(self, "respelled", respelled)  # (as typed, as searched), said in a note
+        object.__setattr__(self, "said", said)  # a player's phrases (lowercased) and the documents' words for them

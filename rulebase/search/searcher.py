@@ -27,7 +27,6 @@ from rulebase.core.errors import DamagedData, IndexError_, UsageError
 from rulebase.core.records import Record
 from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
-from rulebase.core.value import Frozen
 from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
 from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
@@ -38,7 +37,7 @@ from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
 from rulebase.search.parlance import Parlance, load_parlance
-from rulebase.search.question import QUESTION_WORDS, quoted_in_question, split_query, weak_words
+from rulebase.search.question import QUESTION_WORDS, Reading, quoted_in_question, split_query, weak_words
 from rulebase.search.ranking import cover, rerank
 from rulebase.search.register import OTHER_BODY_FACTOR, Register
 from rulebase.search.spelling import Respellings, corrected, near_spellings
@@ -64,26 +63,6 @@ _ADDRESS = re.compile(r"\S+://\S+|\bwww\.\S+")  # a web address's words are no w
 SAYS_READ, SAYS_BATCH = 200, 20  # texts read for whether the rules say a word in lower case (rules_word)
 
 
-class Reading(Frozen):
-    """A query's text as the search reads it (Searcher._read)."""
-
-    __slots__ = ("text", "names", "words", "phrases", "lang", "weak", "named", "light", "respelled", "said")
-
-    def __init__(self, text: str, names: list[str], words: list[str], phrases: list[str], lang: str | None,
-                 weak: set[str], named: set[str], light: bool, respelled: list[tuple[str, str]],
-                 said: list[tuple[str, str]]):
-        object.__setattr__(self, "text", text)  # names cut, initials spelled out, near spellings respelled
-        object.__setattr__(self, "names", names)  # the card names cut from it
-        object.__setattr__(self, "words", words)  # its content words (none for a query of card names alone)
-        object.__setattr__(self, "phrases", phrases)
-        object.__setattr__(self, "lang", lang)
-        object.__setattr__(self, "weak", weak)  # capitalised words and names: weak evidence
-        object.__setattr__(self, "named", named)  # of those, the words of a name's run or brackets
-        object.__setattr__(self, "light", light)  # a question long enough that its light verbs are weak
-        object.__setattr__(self, "respelled", respelled)  # (as typed, as searched), said in a note
-        object.__setattr__(self, "said", said)  # a player's phrases (lowercased) and the documents' words for them
-
-
 class Searcher(QueryTerms):
     """An open, read-only view of the index. Cheap to query repeatedly; close when done. The
     query's words as the index reads them (their fields, tokens, clauses) are QueryTerms'."""
@@ -100,7 +79,8 @@ class Searcher(QueryTerms):
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
         self._pool_meta: dict[int, tuple[str, float]] = {}
-        self._respellings = Respellings(self.reader, "exact", lambda word: self._df("exact", word) or self._inflected(word))
+        self._respellings = Respellings(self.reader, "exact", lambda w: self._df("exact", w) or self._inflected(w),
+                                        lambda *w: len(self.scorer.containing("text", tuple(self._tokens("text", " ".join(w))))))
         self.path = Path(path)
         self._vocabulary_file = vocabulary  # (read on the first query: corpus/vocabulary.toml)
         self._docmeta = None
@@ -290,7 +270,9 @@ class Searcher(QueryTerms):
         # (a player's word the vocabulary reads, "blink", is no misspelling of the documents' "blank")
         said = [(typed.lower(), means) for typed, means in self.parlance.meanings(text)]
         spoken = {w for typed, _ in said for w in typed.split()}
-        respelled = self._respellings.of([w for w in words if w.lower() not in spoken]) if lang == "en" else []
+        # (a word of no known language is only read as two English words it closes up: "manaburn")
+        respelled = self._respellings.of([w for w in words if w.lower() not in spoken], slips=lang == "en") \
+            if lang in ("en", None) else []
         for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
         if respelled:

@@ -18,6 +18,7 @@ MAX_SPELLINGS = 32  # fuzzy spellings kept per word (a short word can have score
 MAX_SPELLED_LENGTH = 40  # longer words get no spellings: the automaton grows with the word
 TYPO_MIN_LENGTH = 5  # a shorter unknown word ("dude", "guys") is too near too many words to respell
 TYPO_MIN_DOCS = 5  # a respelling must be a word of at least this many documents
+COMPOUND_PART = 2  # the shortest word a closed-up compound is cut into ("faceup": "face up")
 STAR = re.compile(r"(?<![\w*])(\w+)\*+(?![\w*])")  # 'tram*': a word typed as a prefix
 STAR_TERMS = 2000  # index words read for one prefix (the most used of them stands for it)
 
@@ -140,22 +141,46 @@ def respell(reader, field: str, word: str) -> str | None:
     return best[1] if best[0] >= TYPO_MIN_DOCS else None
 
 
-class Respellings:
-    """The respellings of an English query's unknown words (respell), each found once per
-    searcher: (typed, respelled) for each word that no document holds, typed in lowercase
-    ("deathtuch"). A capitalised word is a card name ("Altac" is not "altar"). `frequency` is
-    a word's document count in `field` (the searcher's kept counts: every English query asks)."""
+def split_word(word: str, frequency: Callable[[str], int], phrase: Callable[[str, str], int]) -> str | None:
+    """The two words a word typed closed up stands for, as the documents write them apart or
+    hyphenated ("facedown" is "face-down", "firststrike" "first strike", "manaburn" "mana burn",
+    "endstep" "end step"): of the ways to cut it into two words of at least TYPO_MIN_DOCS
+    documents each, the one whose phrase the most documents hold, if at least TYPO_MIN_DOCS do.
+    `phrase(a, b)` counts the documents holding "a b". A cut the documents never say together
+    ("offhand" as "off hand") is no reading: the word stays unknown."""
+    most, best = TYPO_MIN_DOCS - 1, None
+    for at in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
+        first, second = word[:at], word[at:]
+        if frequency(first) >= TYPO_MIN_DOCS and frequency(second) >= TYPO_MIN_DOCS:
+            held = phrase(first, second)
+            if held > most:
+                most, best = held, f"{first} {second}"
+    return best
 
-    def __init__(self, reader, field: str, frequency: Callable[[str], int]):
-        self.reader, self.field, self.frequency = reader, field, frequency
+
+class Respellings:
+    """The respellings of an English query's unknown words, each found once per searcher:
+    (typed, respelled) for each word that no document holds, typed in lowercase: two words
+    typed closed up (split_word: "facedown"), else a typing slip (respell: "deathtuch"). A
+    capitalised word is a card name ("Altac" is not "altar"). `frequency` is a word's document
+    count in `field` (the searcher's kept counts: every English query asks), `phrase` that of
+    two words together (split_word)."""
+
+    def __init__(self, reader, field: str, frequency: Callable[[str], int],
+                 phrase: Callable[[str, str], int] = lambda first, second: 0):
+        self.reader, self.field, self.frequency, self.phrase = reader, field, frequency, phrase
         self._found: dict[tuple, object] = {}
 
-    def of(self, words: list[str]) -> list[tuple[str, str]]:
+    def of(self, words: list[str], slips: bool = True) -> list[tuple[str, str]]:
+        """(typed, respelled) for each of `words` read otherwise; `slips`: typing slips too, not
+        only closed-up compounds."""
         out = []
         for word in dict.fromkeys(words):
             bare = fold(word.lower())
             if word.islower() and bare.isalpha() and not self.frequency(bare):
-                spelled = remember(self._found, (bare,), lambda bare=bare: respell(self.reader, self.field, bare))
+                spelled = remember(self._found, ("split", bare), lambda bare=bare: split_word(bare, self.frequency, self.phrase))
+                if not spelled and slips:
+                    spelled = remember(self._found, ("slip", bare), lambda bare=bare: respell(self.reader, self.field, bare))
                 if spelled:
                     out.append((word, spelled))
         return out
