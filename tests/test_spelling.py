@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulebase.search.spelling import Respellings, one_slip, respell, split_word
+from rulebase.search.spelling import Respellings, joined_words, one_slip, respell, split_word
 
 
 @pytest.mark.parametrize("word, other, expected", [
@@ -92,3 +92,38 @@ def test_a_closed_up_word_is_searched_as_the_rules_write_it(library, query, type
     numbers = [library.store.get(h.id).number or "" for h in results.hits]
     assert rule is None or any(n.startswith(rule) for n in numbers), numbers
     assert results.hits
+
+
+def test_a_hyphenated_pair_is_joined_where_the_documents_write_it_closed_up_more_often():
+    counts = {"nonland": 20, "noncreature": 21, "twoheaded": 0, "facedown": 0}
+    together = {("non", "land"): 6, ("non", "creature"): 20, ("two", "headed"): 300, ("face", "down"): 700}
+
+    def joined(text):
+        return joined_words(text, lambda w: counts.get(w, 0), lambda a, b: together.get((a, b), 0))
+
+    assert joined("a non-land permanent or a Non-creature spell") == [("non-land", "nonland"),
+                                                                      ("Non-creature", "noncreature")]
+    assert joined("two-headed giant, face-down, non-land-based") == []  # written apart, or no pair of two
+    counts["noncreature"] = 20
+    assert joined("non-creature") == []  # as often apart as closed up: as typed
+
+
+def test_a_hyphenated_pair_is_searched_as_the_rules_write_it(library):
+    """The rules write "precombat" and "nontoken"; searched as typed, "pre-combat main phase"
+    put the Postcombat Main Phase first."""
+    from rulebase.search.request import run_search
+
+    results = run_search(library, "pre-combat main phase", {}, 3)
+    assert "read 'pre-combat' as 'precombat'" in results.notes
+    assert library.store.get(results.hits[0].id).title == "Precombat Main Phase"
+
+
+def test_a_contraction_typed_without_its_apostrophe_is_a_function_word_not_a_slip(library):
+    """"doesnt" is "doesn't" (a function word, as the typed contraction is), not the index's
+    token "doesn": it was respelled so and searched."""
+    from rulebase.search.request import run_search
+
+    typed = run_search(library, "my creature doesnt have flying, can it block", {}, 5)
+    apostrophe = run_search(library, "my creature doesn't have flying, can it block", {}, 5)
+    assert not any("doesnt" in note for note in typed.notes)
+    assert [h.id for h in typed.hits] == [h.id for h in apostrophe.hits]

@@ -42,6 +42,9 @@ EN_FUNCTION = frozenset([
     "works", "mean", "means", "explain", "question", "get", "gets", "just", "also", "really",
     "don't", "didn't", "won't", "isn't", "aren't", "wasn't", "weren't", "haven't",
     "hasn't", "wouldn't", "shouldn't", "couldn't",
+    # (the same, typed without the apostrophe: "doesnt" was respelled "doesn", "cant" kept as a word)
+    "doesnt", "cant", "dont", "didnt", "wont", "isnt", "arent", "wasnt", "werent", "havent", "hasnt",
+    "wouldnt", "shouldnt", "couldnt",
     "under", "against", "versus", "vs", "stuff",
 ])
 # ("under", "against", "versus": a question's prepositions of place and comparison set cards or

@@ -257,6 +257,9 @@ class Searcher(QueryTerms):
         text, names = without_names(text, names)
         # (people's shorthand first, as the vocabulary file spells it out: "HCE", "FtMGS", "CMC")
         text, shorthand = self.parlance.spell_out(text)
+        for typed, closed in self._respellings.joined(text):  # ("non-land": the rules' "nonland")
+            text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", closed, text)
+            shorthand.append((typed, closed))
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
         # "ETB", "SBA": the rules' own terms by their initials, searched as the rules write them
@@ -270,9 +273,9 @@ class Searcher(QueryTerms):
         # (a player's word the vocabulary reads, "blink", is no misspelling of the documents' "blank")
         said = [(typed.lower(), means) for typed, means in self.parlance.meanings(text)]
         spoken = {w for typed, _ in said for w in typed.split()}
+        unknown = [w for w in words if w.lower() not in spoken and not language.is_function(w, lang)]
         # (a word of no known language is only read as two English words it closes up: "manaburn")
-        respelled = self._respellings.of([w for w in words if w.lower() not in spoken], slips=lang == "en") \
-            if lang in ("en", None) else []
+        respelled = self._respellings.of(unknown, slips=lang == "en") if lang in ("en", None) else []
         for typed, spelled in respelled:  # searched as if typed so: its rules terms, pairs, era
             text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", spelled, text)
         if respelled:

@@ -158,6 +158,25 @@ def split_word(word: str, frequency: Callable[[str], int], phrase: Callable[[str
     return best
 
 
+_HYPHENATED = re.compile(r"(?<![\w'’-])([A-Za-z]+)-([A-Za-z]+)(?![\w'’-])")
+
+
+def joined_words(text: str, frequency: Callable[[str], int], phrase: Callable[[str, str], int]) -> list[tuple[str, str]]:
+    """(typed, closed) for each word pair typed hyphenated that the documents write closed up
+    ("non-land" is "nonland", "pre-combat" "precombat", "non-token" "nontoken"): the closed word
+    is in at least TYPO_MIN_DOCS documents and in more than the two words together (the 1990s
+    rulebooks' "non-creature" is today's "noncreature"). Searched as typed, "non-land permanent"
+    read "non" and "land": the MTR's Game Layout first."""
+    out = []
+    for match in dict.fromkeys(m.group() for m in _HYPHENATED.finditer(text)):
+        first, _, second = match.lower().partition("-")
+        closed = fold(first + second)
+        held = frequency(closed)
+        if held >= TYPO_MIN_DOCS and phrase(first, second) < held:
+            out.append((match, closed))
+    return out
+
+
 class Respellings:
     """The respellings of an English query's unknown words, each found once per searcher:
     (typed, respelled) for each word that no document holds, typed in lowercase: two words
@@ -170,6 +189,10 @@ class Respellings:
                  phrase: Callable[[str, str], int] = lambda first, second: 0):
         self.reader, self.field, self.frequency, self.phrase = reader, field, frequency, phrase
         self._found: dict[tuple, object] = {}
+
+    def joined(self, text: str) -> list[tuple[str, str]]:
+        """The hyphenated pairs of `text` the documents write as one word (joined_words)."""
+        return joined_words(text, self.frequency, self.phrase)
 
     def of(self, words: list[str], slips: bool = True) -> list[tuple[str, str]]:
         """(typed, respelled) for each of `words` read otherwise; `slips`: typing slips too, not
