@@ -121,16 +121,14 @@ def test_references_lead_by_date(library):
     assert mtr and store.get(mtr[0].target).source == "mtr"
 
 
-def test_the_site_has_a_page_for_each_section_with_its_history(library, tmp_path):
-    from rulebase.glossary.plan import build_from_library
-
-    build_from_library(library, tmp_path / "site", "html")
-    pages = {p.name for p in (tmp_path / "site" / "rules").iterdir()}
+def test_the_site_has_a_page_for_each_section_with_its_history(html_site):
+    site = html_site[0]  # conftest's site of the real index, built once per session
+    pages = {p.name for p in (site / "rules").iterdir()}
     assert {"mtr-2-2.html", "ipg-2-1.html", "jar-common-issues.html"} <= pages
-    page = (tmp_path / "site" / "rules" / "ipg-2-1.html").read_text(encoding="utf-8")
+    page = (site / "rules" / "ipg-2-1.html").read_text(encoding="utf-8")
     assert "Magic Infraction Procedure Guide (IPG), release of 2024-09-23: in force now" in page
     assert page.count('class="version ') >= 15  # every version since 2013, with its days and diff
-    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    index = (site / "index.html").read_text(encoding="utf-8")
     for name in ("Magic: The Gathering Tournament Rules (MTR)", "Magic Infraction Procedure Guide (IPG)",
                  "Judging at Regular Rules Enforcement Level (JAR)"):
         assert f"{name} in force now" in index
