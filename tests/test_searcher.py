@@ -455,3 +455,15 @@ def test_a_question_about_the_past_still_gets_the_old_text(library):
     results = search(library, "how did mana burn work in 2005", 3)
     assert any("mana burn" in results.records[h.id].text.lower() for h in results.hits)
     assert not any(h.id in results.now for h in results.hits[:1])
+
+
+def test_a_negation_the_rules_say_is_read_as_its_phrase(library):
+    """"can't" and "without" are function words of a question: "spell that cannot be countered"
+    read "countered" alone, as if it asked how spells are countered. A negation the rules say word
+    for word is scored as its phrase; one no text says is left to the words."""
+    searcher = library.searcher
+    assert searcher.negations("Can a creature without flying block? This one cannot be countered.") == [
+        ("without flying", "without flying"), ("cannot be countered", "can't be countered")]
+    assert searcher.negations("it doesn't have zorblax, and can’t block") == [("can’t block", "can't block")]
+    hits = run_search(library, "what does it mean that a spell cannot be countered", {}, 3).hits
+    assert any("can’t be countered" in library.store.get(h.id).text.replace("'", "’") for h in hits)

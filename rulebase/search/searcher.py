@@ -272,6 +272,7 @@ class Searcher(QueryTerms):
             lang = language.detect(words, self.known)
         # (a player's word the vocabulary reads, "blink", is no misspelling of the documents' "blank")
         said = [(typed.lower(), means) for typed, means in self.parlance.meanings(text)]
+        said += [(typed, means) for typed, means in self.negations(text) if not any(typed in t for t, _ in said)]
         spoken = {w for typed, _ in said for w in typed.split()}
         unknown = [w for w in words if w.lower() not in spoken and not language.is_function(w, lang)]
         # (a word of no known language is only read as two English words it closes up: "manaburn")

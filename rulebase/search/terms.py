@@ -30,6 +30,11 @@ PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
 MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
 _FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
+# A negated verb or quality ("can't block", "can't be countered", "without flying"): the rules say
+# many of them in these words, and a question's "can't" is otherwise a function word, dropped.
+_NEGATED = re.compile(r"\b(?:can['’]t|cannot|can not|doesn['’]t|don['’]t|isn['’]t|won['’]t|without)\s+"
+                      r"(?:(?:be|have)\s+)?[a-z]+\b", re.IGNORECASE)
+NEGATION_DOCS = 5  # documents that must say a negation in the question's words for it to be read so
 
 
 class QueryTerms:
@@ -47,6 +52,19 @@ class QueryTerms:
                 if toks:
                     clauses.append(Clause(field, toks, WEAK_WEIGHT * TEXT_FIELDS[field]))
         return clauses
+
+    def negations(self, text: str) -> list[tuple[str, str]]:
+        """(as typed, as the rules write it) for each negation the question says that at least
+        NEGATION_DOCS documents say word for word ("can't block", "without flying"; "cannot" read
+        as the rules' "can't"): scored as the phrase it is (_meant), where its function word was
+        dropped and the word it negates read alone, as if the question asked for it."""
+        out = []
+        for match in dict.fromkeys(m.group(0) for m in _NEGATED.finditer(text)):
+            phrase = re.sub(r"^can(?:not| not)\b", "can't", match.lower().replace("’", "'"))
+            tokens = tuple(self._tokens("text", phrase))
+            if len(tokens) > 1 and len(self.scorer.containing("text", tokens)) >= NEGATION_DOCS:
+                out.append((match.lower(), phrase))
+        return out
 
     def _meant(self, said: list[tuple[str, str]]) -> list[Clause]:
         """The documents' words for a player's phrase, scored as the phrase they are: "drew an
