@@ -80,7 +80,7 @@ class Searcher(QueryTerms):
         self._columns: dict[str, object] = {}
         self._pool_meta: dict[int, tuple[str, float]] = {}
         self._respellings = Respellings(self.reader, "exact", lambda w: self._df("exact", w) or self._inflected(w),
-                                        lambda *w: len(self.scorer.containing("text", tuple(self._tokens("text", " ".join(w))))))
+                                        self.said_together)
         self.path = Path(path)
         self._vocabulary_file = vocabulary  # (read on the first query: corpus/vocabulary.toml)
         self._docmeta = None

@@ -61,10 +61,14 @@ class QueryTerms:
         out = []
         for match in dict.fromkeys(m.group(0) for m in _NEGATED.finditer(text)):
             phrase = re.sub(r"^can(?:not| not)\b", "can't", match.lower().replace("’", "'"))
-            tokens = tuple(self._tokens("text", phrase))
-            if len(tokens) > 1 and len(self.scorer.containing("text", tokens)) >= NEGATION_DOCS:
+            if len(self._tokens("text", phrase)) > 1 and self.said_together(phrase) >= NEGATION_DOCS:
                 out.append((match.lower(), phrase))
         return out
+
+    def said_together(self, *words: str) -> int:
+        """How many documents say `words` in a row in their text, as the text field reads them."""
+        tokens = tuple(self._tokens("text", " ".join(words)))
+        return len(self.scorer.containing("text", tokens)) if tokens else 0
 
     def _meant(self, said: list[tuple[str, str]]) -> list[Clause]:
         """The documents' words for a player's phrase, scored as the phrase they are: "drew an
