@@ -236,8 +236,10 @@ class Evaluation:
                 records = [r for r in records if spans[r.id][0] <= day <= spans[r.id][1]]
             if self._grep is None:  # (every day's grep reads the words folded once, for all records)
                 self._grep = GrepBaseline(self.records)
-            kept = {id(r) for r in records}
-            grep = self._grep if day is None else self._grep.among(lambda r: id(r) in kept)
+            grep = self._grep
+            if day is not None:
+                kept = {id(r) for r in records}
+                grep = grep.among(lambda r: id(r) in kept)
             self._baselines[day] = (Fts5Baseline(records), grep)
         return self._baselines[day]
 

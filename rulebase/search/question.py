@@ -48,6 +48,14 @@ def split_query(text: str) -> tuple[list[str], list[str]]:
 _LINK = re.compile(r"(?:\bhttps?://|\bwww\.)\S+", re.IGNORECASE)
 
 
+def read_as(text: str, readings: list[tuple[str, str]]) -> str:
+    """The text with each word or words typed as the first of a pair replaced by the second, where
+    it stands whole: not part of a longer or hyphenated word ("ETB", not "ETBs"; "non-land")."""
+    for typed, read in readings:
+        text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", read, text)
+    return text
+
+
 def without_links(text: str) -> str:
     """The query without its web addresses: a pasted bug report's link to a card page
     ("https://scryfall.com/card/m10/146/lightning-bolt") is no words of the asker's, and its

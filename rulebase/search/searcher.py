@@ -37,7 +37,14 @@ from rulebase.search.concepts import Concepts, initials, spell_out
 from rulebase.search.hits import Hit, Results
 from rulebase.search.listing import fill
 from rulebase.search.parlance import Parlance, load_parlance
-from rulebase.search.question import QUESTION_WORDS, Reading, quoted_in_question, split_query, weak_words
+from rulebase.search.question import (
+    QUESTION_WORDS,
+    Reading,
+    quoted_in_question,
+    read_as,
+    split_query,
+    weak_words,
+)
 from rulebase.search.ranking import cover, rerank
 from rulebase.search.register import OTHER_BODY_FACTOR, Register
 from rulebase.search.spelling import Respellings, corrected, near_spellings
@@ -257,16 +264,15 @@ class Searcher(QueryTerms):
         text, names = without_names(text, names)
         # (people's shorthand first, as the vocabulary file spells it out: "HCE", "FtMGS", "CMC")
         text, shorthand = self.parlance.spell_out(text)
-        for typed, closed in self._respellings.joined(text):  # ("non-land": the rules' "nonland")
-            text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", closed, text)
-            shorthand.append((typed, closed))
+        joined = self._respellings.joined(text)  # ("non-land": the rules' "nonland")
+        text = read_as(text, joined)
+        shorthand += joined
         words, phrases = split_query(text)
         lang = language.detect(words, self.known)
         # "ETB", "SBA": the rules' own terms by their initials, searched as the rules write them
         spelled_out = spell_out(text, lambda: self._abbreviations, lambda w: self._df("exact", w) > 0) \
             if lang != "hu" else []
-        for typed, term in spelled_out:
-            text = re.sub(rf"(?<![\w'’-]){re.escape(typed)}(?![\w'’-])", term, text)
+        text = read_as(text, spelled_out)
         if spelled_out:
             words, phrases = split_query(text)
             lang = language.detect(words, self.known)
