@@ -198,7 +198,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
             if rulings:
                 indexer.write_index(tmp / RULINGS, rulings, None, spans, workers(), groups=[group], stored=False)
         if records_db is None:
-            write_db(*db_args)
+            write_db(*db_args, workers=workers())
     finally:
         try:
             if records_db is not None:

@@ -24,8 +24,11 @@ def fold_name(name: str) -> str:
     """The form names are compared in: lower case, accents and ligatures folded, apostrophes
     dropped (Urza's -> urzas), any other punctuation a space, spaces collapsed; letters of other
     scripts kept (a card's name in Japanese or Russian: "神の怒り", "гнев божий")."""
-    text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    if name.isascii():  # (most names: no accent or ligature to fold, a third of a build's card names' time)
+        text = name.lower()
+    else:
+        text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
+        text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     text = _APOSTROPHES.sub("", text)
     return _NOT_WORD.sub(" ", text).strip()
 
