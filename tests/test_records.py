@@ -87,3 +87,17 @@ def test_typography_folding_matches_a_table_on_real_rules_text():
     assert sum("\u2019" in line for line in lines) > 1000
     for line in lines:
         assert fold_typography(line) == fold_space(line.translate(table)).lower()
+
+
+def test_exported_is_to_dict_of_the_stored_form_for_every_record(library):
+    """`export` writes records.exported of each stored form: the same JSON as to_dict of the
+    record read back, for every record of the real corpus (cards, versions, glossary, sections)."""
+    from rulebase.core.records import exported, stored_form
+
+    seen = 0
+    for data in library.store.stored_forms():
+        assert json.dumps(exported(data), ensure_ascii=False) == json.dumps(to_dict(from_dict(data)), ensure_ascii=False)
+        seen += 1
+    assert seen == library.status(checksums=False).generation.meta["records"] > 90_000
+    bare = stored_form(make(order=0, changed=False, line=None, card=None))
+    assert exported(bare) == to_dict(make()) and "card" not in exported(bare)

@@ -145,6 +145,20 @@ def stored_form(record: Record) -> dict[str, object]:
             if name in _ALWAYS or value not in (None, False, 0, "", [], {})}
 
 
+_SCALARS = {"order": 0, "changed": False}  # FIELD_ORDER's defaults that are not None or a list
+_LISTS = frozenset(("pages", "section", "refs", "citations", "flags", "aliases", "terms", "links", "refs_in", "span"))
+
+
+def exported(data: dict) -> dict[str, object]:
+    """to_dict(from_dict(data)) of a stored_form, without the Record between: what `export`
+    writes for each of a corpus's 95,000 records (building them was a third of its time)."""
+    out = {name: data[name] if name in data else [] if name in _LISTS else _SCALARS.get(name)
+           for name in FIELD_ORDER}
+    if data.get("card") is not None:
+        out["card"] = data["card"]
+    return out
+
+
 def from_dict(data: dict) -> Record:
     values = dict(data)
     values["refs"] = [Ref(**r) for r in values.get("refs", [])]

@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from rulebase.core.eras import release_windows, windows
@@ -148,9 +149,12 @@ def _stored(records: list[Record], zdicts: dict[str, bytes], workers: int,
 
 def row_mac(key: bytes, rid: str, kind: str, lineage: str | None, first: int, last: int, data: str | bytes) -> int:
     """A row's keyed digest (BLAKE2b, 64 bits, as a signed SQLite integer) over what a reader
-    shows or dates from it: a row moved to another id, or redated, fails as a rewritten one does."""
+    shows or dates from it: a row moved to another id, or redated, fails as a rewritten one does.
+    The columns go in length-prefixed, so no two rows' columns read alike (0.6 microseconds a row;
+    as a JSON list, 4.5: 0.4 s of reading every record)."""
     mac = seal.keyed(key, size=8)
-    mac.update(json.dumps([rid, kind, lineage, first, last]).encode("utf-8") + b"\0")
+    held = -1 if lineage is None else len(lineage)
+    mac.update(f"{len(rid)}:{rid},{len(kind)}:{kind},{held}:{lineage or ''},{first},{last}\0".encode())
     mac.update(data.encode("utf-8") if isinstance(data, str) else data)
     return int.from_bytes(mac.digest(), "big", signed=True)
 
@@ -205,9 +209,16 @@ class RecordStore:
         """Records from a 'SELECT data FROM ...' query, each checked against its keyed digest
         (row_mac: a microsecond a record) before it is unpacked or parsed: a row that fails is
         damage (DamagedData), never an answer."""
+        return [from_dict(data) for data in self._stored(sql, args)]
+
+    def stored_forms(self) -> Iterator[dict]:
+        """Every record's stored form (records.stored_form), checked as every read is, one at a
+        time in export order: `export` writes them without holding or building 95,000 Records."""
+        return self._stored("SELECT data FROM records ORDER BY rank")
+
+    def _stored(self, sql: str, args: tuple = ()) -> Iterator[dict]:
         rows = self.conn.execute(sql.replace(
             "SELECT data FROM", "SELECT data, mac, kind, id, lineage, first_day, last_day FROM", 1), args)
-        out = []
         for data, mac, kind, rid, lineage, first, last in rows:
             if not self._key or row_mac(self._key, rid, kind, lineage, first, last, data) != mac:
                 raise DamagedData(f"the record {rid[:80]!r} in records.db fails its keyed digest")
@@ -216,8 +227,7 @@ class RecordStore:
                     data = unpack(data, self._zdicts()[kind], MAX_RECORD)
                 except (KeyError, zlib.error) as exc:
                     raise DamagedData(f"a packed {kind} record in records.db does not unpack ({exc})") from None
-            out.append(from_dict(json.loads(data)))
-        return out
+            yield json.loads(data)
 
     def _zdicts(self) -> dict[str, bytes]:
         if self._dictionaries is None:

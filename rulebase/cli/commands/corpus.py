@@ -68,12 +68,12 @@ def export() -> None:
     """Every record as JSON Lines on stdout, in a deterministic order."""
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.views.shapes import escape_raw
-    from rulebase.core.records import to_dict
+    from rulebase.core.records import exported
 
     library = ready_library(True, beside=False)
     out = sys.stdout
-    for record in library.store.all():  # control and bidi characters as \uXXXX, as --json writes them
-        out.write(escape_raw(json.dumps(to_dict(record), ensure_ascii=False)) + "\n")
+    for data in library.store.stored_forms():  # control and bidi characters as \uXXXX, as --json writes them
+        out.write(escape_raw(json.dumps(exported(data), ensure_ascii=False)) + "\n")
     out.flush()
 
 
