@@ -90,7 +90,7 @@ class Scorer:
             if kept is not None:
                 found = Postings(kept[0], kept[1], kept[2])
             else:
-                found = self._read(field, token, positions) if key in self.reader else None
+                found = self._read(field, token, positions)
             self._terms[key] = found
             if len(self._terms) > self.cache_terms:
                 self._terms.popitem(last=False)
@@ -106,30 +106,38 @@ class Scorer:
     def _read_values(self, field: str, token: str) -> list[bytes]:
         values: list[bytes] = []
         for leaf, _ in self._leaves:
-            if (field, token) in leaf:
-                for _, _, block_values in _blocks(leaf.postings(field, token), True):
+            matcher = _leaf_postings(leaf, field, token)
+            if matcher is not None:
+                for _, _, block_values in _blocks(matcher, True):
                     values.extend(block_values)
         return values
 
-    def _read(self, field: str, token: str, positions: bool = False) -> Postings:
+    def _read(self, field: str, token: str, positions: bool = False) -> Postings | None:
+        """None when no segment holds the term. Segment by segment: a multi-segment reader wraps
+        every posting in an offsetting matcher, which doubled the cost of this loop, and asks each
+        segment's table of terms four times a term (holds it? how many documents? holds it? its
+        postings), here once (the documents counted are the postings read)."""
+        positions = positions and self._positional[field]
+        blocks, values = [], []
+        for n, (leaf, offset) in enumerate(self._leaves):
+            matcher = _leaf_postings(leaf, field, token)
+            if matcher is not None:
+                for block_ids, weights, block_values in _blocks(matcher, positions):
+                    values.extend(block_values)
+                    blocks.append((n, offset, block_ids, weights))
+        if not blocks:
+            return None
         # Whoosh's WeightingModel.idf, over the same counts, and the loop whoosh.scoring.bm25
         # inlined, the same operations in the same order; the average length is average_length's.
-        idf = log(self.doc_count / (self.reader.doc_frequency(field, token) + 1)) + 1
+        idf = log(self.doc_count / (sum(len(block_ids) for _, _, block_ids, _ in blocks) + 1)) + 1
         avgfl = self.average_length(field)
         K1, K1_1, B, B_1 = self.K1, self.K1 + 1, self.B, 1 - self.B
-        positions = positions and self._positional[field]
-        ids, scores, values = [], [], []
-        # Segment by segment: a multi-segment reader wraps every posting in an offsetting matcher,
-        # which doubled the cost of this loop (the archive's segment sits beside the others').
-        for n, (leaf, offset) in enumerate(self._leaves):
-            if (field, token) not in leaf:
-                continue
+        ids, scores = [], []
+        for n, offset, block_ids, weights in blocks:
             lengths = self._field_lengths(n, field)
-            for block_ids, weights, block_values in _blocks(leaf.postings(field, token), positions):
-                values.extend(block_values)
-                ids.extend([local + offset for local in block_ids])
-                scores.extend([idf * ((tf * K1_1) / (tf + K1 * (B_1 + B * lengths[local] / avgfl)))
-                               for local, tf in zip(block_ids, weights, strict=True)])
+            ids.extend([local + offset for local in block_ids])
+            scores.extend([idf * ((tf * K1_1) / (tf + K1 * (B_1 + B * lengths[local] / avgfl)))
+                           for local, tf in zip(block_ids, weights, strict=True)])
         return Postings(ids, scores, values if positions else None)
 
     def frequencies(self, field: str, token: str) -> tuple[list[int], list[float]]:
@@ -137,11 +145,11 @@ class Scorer:
         ids: list[int] = []
         counts: list[float] = []
         for leaf, offset in self._leaves:
-            if (field, token) not in leaf:
-                continue
-            for block_ids, weights, _ in _blocks(leaf.postings(field, token), False):
-                ids.extend([local + offset for local in block_ids])
-                counts.extend(weights)
+            matcher = _leaf_postings(leaf, field, token)
+            if matcher is not None:
+                for block_ids, weights, _ in _blocks(matcher, False):
+                    ids.extend([local + offset for local in block_ids])
+                    counts.extend(weights)
         return ids, counts
 
     def average_length(self, field: str) -> float:
@@ -188,8 +196,10 @@ class Scorer:
         """Documents whose ID-type `field` holds any of `values` (filters)."""
         found: set[int] = set()
         for value in values:
-            if (field, value) in self.reader:
-                found.update(self.reader.postings(field, value).all_ids())
+            for leaf, offset in self._leaves:
+                matcher = _leaf_postings(leaf, field, value)
+                if matcher is not None:
+                    found.update(offset + docnum for docnum in matcher.all_ids())
         return found
 
     def score(self, clauses: list[Clause], allowed: set[int] | None = None) -> dict[int, float]:
@@ -269,6 +279,24 @@ class Scorer:
             if near(positions, clause.slop,
                     bit_set=lambda k, at=at, positions=positions: _bit_set(parts[k], at[k], positions[k])):
                 yield docnum, sum(p.scores[i] for p, i in zip(parts, at, strict=True))
+
+
+def _leaf_postings(leaf, field: str, token: str):
+    """The term's matcher in one segment, or None: one look in its table of terms (asking
+    `term in leaf` first was a second look, for each of a search's hundreds of terms and each of
+    an index's seven segments)."""
+    try:
+        return leaf.postings(field, token)
+    except _term_not_found():  # (evaluated only when something is raised)
+        return None
+
+
+@cache
+def _term_not_found() -> type[Exception]:
+    # lazy: Whoosh's reading module is imported by whoever opened the reader
+    from whoosh.reading import TermNotFound
+
+    return TermNotFound
 
 
 def _blocks(matcher, positional: bool):
