@@ -32,11 +32,12 @@ def leads(records: list[Record]) -> dict[str, str]:
     """Where a hit should lead: a title-only record to its first child with content (searching
     'Takarítás' shows the cleanup step's text), a term-map entry to the passage it stands in, a
     book's index entry to the first record it points to (the Alpha rulebook's "Trample")."""
+    titled = {r.id for r in records if title_only(r)}  # (once a record: it folds the record's whole text)
     first: dict[str, str] = {}
     for record in records:
-        if record.parent and record.parent not in first and not title_only(record) and record.kind != "term":
+        if record.parent and record.parent not in first and record.id not in titled and record.kind != "term":
             first[record.parent] = record.id
-    lead = {r.id: first[r.id] for r in records if title_only(r) and r.id in first}
+    lead = {r.id: first[r.id] for r in records if r.id in titled and r.id in first}
     lead.update({r.id: r.parent for r in records if r.kind == "term" and r.parent})
     lead.update({r.id: r.refs[0].target for r in records if r.kind == "index" and r.refs and r.refs[0].target})
     return lead
