@@ -230,16 +230,16 @@ class Evaluation:
     def baselines(self, day: int | None) -> tuple[Fts5Baseline, GrepBaseline]:
         """FTS5 and grep over every record, or over the records in force on `day`."""
         if day not in self._baselines:
-            records = self.records
-            if day is not None:
-                spans = self.windows()
-                records = [r for r in records if spans[r.id][0] <= day <= spans[r.id][1]]
             if self._grep is None:  # (every day's grep reads the words folded once, for all records)
                 self._grep = GrepBaseline(self.records)
-            grep = self._grep
+            records, grep = self.records, self._grep
             if day is not None:
-                kept = {id(r) for r in records}
-                grep = grep.among(lambda r: id(r) in kept)
+                spans = self.windows()
+
+                def alive(record: Record) -> bool:
+                    return spans[record.id][0] <= day <= spans[record.id][1]
+
+                records, grep = [r for r in records if alive(r)], grep.among(alive)
             self._baselines[day] = (Fts5Baseline(records), grep)
         return self._baselines[day]
 

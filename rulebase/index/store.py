@@ -209,14 +209,14 @@ class RecordStore:
         """Records from a 'SELECT data FROM ...' query, each checked against its keyed digest
         (row_mac: a microsecond a record) before it is unpacked or parsed: a row that fails is
         damage (DamagedData), never an answer."""
-        return [from_dict(data) for data in self._stored(sql, args)]
+        return [from_dict(data) for data in self._checked(sql, args)]
 
     def stored_forms(self) -> Iterator[dict]:
         """Every record's stored form (records.stored_form), checked as every read is, one at a
         time in export order: `export` writes them without holding or building 95,000 Records."""
-        return self._stored("SELECT data FROM records ORDER BY rank")
+        return self._checked("SELECT data FROM records ORDER BY rank")
 
-    def _stored(self, sql: str, args: tuple = ()) -> Iterator[dict]:
+    def _checked(self, sql: str, args: tuple = ()) -> Iterator[dict]:
         rows = self.conn.execute(sql.replace(
             "SELECT data FROM", "SELECT data, mac, kind, id, lineage, first_day, last_day FROM", 1), args)
         for data, mac, kind, rid, lineage, first, last in rows:
