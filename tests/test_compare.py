@@ -41,7 +41,7 @@ ALPHA = {
 
 @pytest.fixture(scope="module")
 def topics():
-    return load_topics(default_corpus_dir() / TOPICS_FILE)
+    return load_topics(Path(default_corpus_dir()) / TOPICS_FILE)
 
 
 def test_required_topics_are_curated(topics):
@@ -79,7 +79,7 @@ def test_every_citation_exists_in_its_edition_and_quotes_verbatim(topics, librar
     assert checked >= 150
 
 
-@pytest.mark.parametrize("name", [t.name for t in load_topics(default_corpus_dir() / TOPICS_FILE)])
+@pytest.mark.parametrize("name", [t.name for t in load_topics(Path(default_corpus_dir()) / TOPICS_FILE)])
 def test_the_columns_cover_every_day_from_the_first_text_to_now_without_overlap(topics, library, name):
     """Every era the topic's text was in force has a column, the Comprehensive Rules releases of
     1999-2026 included (`compare "mana burn"` jumped from 6th Edition's 1999 text to 10th's, and

@@ -187,7 +187,7 @@ def test_a_forged_verified_stamp_is_ignored(mini, index, monkeypatch):
     data = bytearray(pst.read_bytes())
     data[0] ^= 1
     pst.write_bytes(bytes(data))
-    (stamp,) = (seal.state_dir() / digests.STAMPS).glob(f"{digests._stamp_path(seal.user_key(), generation).name}")
+    (stamp,) = Path(seal.state_dir(), digests.STAMPS).glob(os.path.basename(digests._stamp_path(seal.user_key(), generation)))
     mark, _, body = stamp.read_bytes().partition(b"\n")
     held = json.loads(body)
     st = pst.stat()

@@ -268,7 +268,7 @@ def _reader_state(index: Path) -> Path:
 
     state = Path(tempfile.mkdtemp(prefix="reader-state-"))
     (state / "rulebase").mkdir()
-    shutil.copy(seal.state_dir() / "key", state / "rulebase" / "key")
+    shutil.copy(os.path.join(seal.state_dir(), "key"), state / "rulebase" / "key")
     for path in (state, state / "rulebase", state / "rulebase" / "key"):
         path.chmod(0o755 if path.is_dir() else 0o644)
     return state

@@ -146,13 +146,13 @@ def test_a_read_never_waits_for_a_build_that_took_the_lock_after_it_looked(tmp_p
     import threading
 
     from rulebase.build.builder import build_lock
-    from rulebase.library import upkeep
+    from rulebase.core import locking
 
     first = _two_user_documents(tmp_path, monkeypatch, one_source_corpus)
     old = first.build()
     manifest = tmp_path / "user" / "sources.toml"
     manifest.write_text(manifest.read_text().split("[[source]]\nid = \"doc2\"")[0])  # an add or remove's change
-    monkeypatch.setattr(upkeep, "held", lambda _: False)  # the lock was free when the read looked
+    monkeypatch.setattr(locking, "held", lambda _: False)  # the lock was free when the read looked
     got: list = []
     with build_lock(tmp_path / "index"):  # ... and taken just after
         reader = threading.Thread(target=lambda: got.append(Library(tmp_path / "index", first.corpus_dir).ensure()))

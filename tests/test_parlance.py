@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from rulebase.core.errors import ManifestError
@@ -119,7 +121,7 @@ def test_a_malformed_vocabulary_is_refused_with_where_and_what(tmp_path, text, m
 
 
 def test_the_bundled_vocabulary_loads_and_every_entry_has_its_source():
-    parlance = load_parlance(default_corpus_dir() / VOCABULARY_FILE)
+    parlance = load_parlance(os.path.join(default_corpus_dir(), VOCABULARY_FILE))
     assert len(parlance.entries) > 40 and all(e.source for e in parlance.entries)
 
 

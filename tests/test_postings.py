@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from rulebase.index import postings
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
@@ -13,7 +14,7 @@ from rulebase.index.scorer import Scorer
 def test_every_stored_term_equals_its_postings_read_from_whoosh(library):
     searcher = library._open("searcher")
     reader = searcher.reader
-    table = json.loads((searcher.path / postings.TABLE).read_text(encoding="utf-8"))
+    table = json.loads(Path(searcher.path, postings.TABLE).read_text(encoding="utf-8"))
     assert len(table) > 100  # "rule", "spell", "ability"... in every field that has them
     stored, plain = Stored(searcher.path), Scorer(reader, B=BM25_B, K1=BM25_K1)
     for key in table:

@@ -76,6 +76,7 @@ def build(index_dir: Path, sources: list[Source], progress: Progress | None = No
     Only into a directory that is ours (generation.claim); a full disk is a DiskFull error, with
     nothing half-written left and the previous generation still published, and is remembered
     beside the generations (generation.remember_failure) until a build succeeds."""
+    index_dir = Path(index_dir)
     claim(index_dir)
     try:
         built = _build(index_dir, sources, progress, force, watch, wait, locked)
@@ -130,7 +131,7 @@ def _build(index_dir: Path, sources: list[Source], progress: Progress | None, fo
             if final.exists() and _pointer(index_dir) != final.name:
                 shutil.rmtree(final, ignore_errors=True)  # renamed but never published
             raise
-        _prune(index_dir, keep={final.name, current.path.name if current else ""})
+        _prune(index_dir, keep={final.name, current.name if current else ""})
         return Generation(final, meta)
 
 
@@ -300,13 +301,14 @@ def _healthy(generation: Generation) -> bool:
 
     return (damage(generation) is None and digests.trusted(generation.path, generation.meta) is None
             and index.check(generation.whoosh_path)
-            and (not generation.cards_path.exists() or index.check(generation.cards_path))
-            and (not generation.rulings_path.exists() or index.check(generation.rulings_path)))
+            and (not os.path.exists(generation.cards_path) or index.check(generation.cards_path))
+            and (not os.path.exists(generation.rulings_path) or index.check(generation.rulings_path)))
 
 
 def clean_leftovers(index_dir: Path) -> int:
     """Remove a killed build's leftovers unless a builder is running; returns how many went.
     Only in a directory that is ours (generation.owned): elsewhere those names are the user's files."""
+    index_dir = Path(index_dir)
     found = leftovers(index_dir)
     if not found or not owned(index_dir):
         return 0
@@ -322,7 +324,7 @@ def clean_leftovers(index_dir: Path) -> int:
     try:
         _clean_partial(index_dir)
         current = current_generation(index_dir)
-        _prune(index_dir, keep={current.path.name} if current else set(), orphans_only=True)
+        _prune(index_dir, keep={current.name} if current else set(), orphans_only=True)
     finally:
         fcntl.flock(handle, fcntl.LOCK_UN)
         handle.close()

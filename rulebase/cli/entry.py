@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from pathlib import Path
 
 _VALUE_OPTS = {"--limit": "limit", "-n": "limit", "--edition": "edition", "-e": "edition", "--kind": "kind",
                "-k": "kind", "--lang": "lang", "--source": "source", "-s": "source"}
@@ -97,7 +96,7 @@ def serve(opts: dict) -> int:
     try:
         try:
             typed = opts["index"] or os.environ.get("RULEBASE_INDEX")  # (a folder the user named)
-            library = Library(Path(opts["index"]) if opts["index"] else None, typed=bool(typed))
+            library = Library(opts["index"] or None, typed=bool(typed))
             library.notify = lambda message: print(f"warning: {message}", file=sys.stderr)
             library.announce = lambda message: print(printable(f"note: {message}"), file=sys.stderr)
             if _terminal(opts):  # a build shows its progress bar, as in the typer path

@@ -438,7 +438,7 @@ def render_status(console: Console, status) -> None:
     if gen is None:
         print_line(console, "state: not built (it builds itself on first use)", soft_wrap=False)
         return
-    print_line(console, f"generation: {gen.path.name}", soft_wrap=False)
+    print_line(console, f"generation: {gen.name}", soft_wrap=False)
     print_line(console, f"built: {gen.meta.get('built_at')} in {gen.meta.get('build_seconds')} s, "
                   f"{gen.meta.get('records')} records", soft_wrap=False)
     print_line(console, "sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in gen.meta.get("sources", [])))

@@ -204,7 +204,7 @@ class CompareCommand(Command):
         from rulebase.rules.compare import TOPICS_FILE, load_topics
 
         try:
-            names = [topic.name for topic in load_topics(default_corpus_dir() / TOPICS_FILE)]
+            names = [topic.name for topic in load_topics(Path(default_corpus_dir()) / TOPICS_FILE)]
             listed = _pack(names, max(formatter.width, 60) - 2, "  ") or ["  (none)"]
         except RulebaseError as exc:
             listed = [f"  (unavailable: {exc.message})"]

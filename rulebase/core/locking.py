@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import fcntl
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 
 @contextmanager
-def folder_lock(folder: Path, fail: Callable[[OSError], Exception],
+def folder_lock(folder: str | os.PathLike, fail: Callable[[OSError], Exception],
                 busy: Callable[[], Exception] | None = None) -> Iterator[None]:
     """Hold an flock on `folder/.lock` (creating the folder) for the with-block; a second holder
     waits, or with `busy` raises busy() at once. `fail` turns an OSError (read-only folder,
     permissions) into the caller's typed error."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = open(folder / ".lock", "a+")  # noqa: SIM115 - held for the with-block
+        os.makedirs(folder, exist_ok=True)
+        handle = open(os.path.join(folder, ".lock"), "a+")  # noqa: SIM115 - held for the with-block
     except OSError as exc:
         raise fail(exc) from None
     try:
@@ -31,11 +31,11 @@ def folder_lock(folder: Path, fail: Callable[[OSError], Exception],
         handle.close()
 
 
-def held(folder: Path) -> bool:
+def held(folder: str | os.PathLike) -> bool:
     """Whether another process holds `folder`'s lock now (a build running): asked without
     waiting, and without creating anything."""
     try:
-        handle = open(folder / ".lock", "rb")  # noqa: SIM115 - closed below
+        handle = open(os.path.join(folder, ".lock"), "rb")  # noqa: SIM115 - closed below
     except OSError:
         return False  # no lock file: nobody has built here
     try:

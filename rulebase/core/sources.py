@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from rulebase.core.eras import labels_between
 from rulebase.core.errors import ManifestError
+from rulebase.core.paths import package_parent, spelled
 from rulebase.core.value import Frozen
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 EDITIONS = ("alpha", "4e", "5e", "6e", "10e")
 # The tournament documents, by the ids the bundled corpus gives them, and what they call themselves.
@@ -92,28 +96,30 @@ def edition_rank(label: str) -> tuple[int, int]:
     return (0, int(year["year"]) * 10000 + 101) if year else (1, 0)
 
 
-def default_corpus_dir() -> Path:
-    """RULEBASE_CORPUS, else the checkout's corpus/ next to the package."""
+def default_corpus_dir() -> str:
+    """RULEBASE_CORPUS, else the checkout's corpus/ next to the package. (A string, as pathlib
+    would write it: core/paths.py.)"""
     env = os.environ.get("RULEBASE_CORPUS")
     if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "corpus"
+        return spelled(env)
+    return os.path.join(package_parent(), "corpus")
 
 
-def user_corpus_dir() -> Path:
+def user_corpus_dir() -> str:
     """Where `rulebase add` keeps documents: RULEBASE_USER_CORPUS, else $XDG_DATA_HOME/rulebase/corpus.
     (Here, not in usercorpus.py, so checking a current index imports none of the adding code.)"""
     env = os.environ.get(ENV_USER_CORPUS)
     if env:
-        return Path(env)
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "rulebase" / "corpus"
+        return spelled(env)
+    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return spelled(os.path.join(data_home, "rulebase", "corpus"))
 
 
-def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
+def load_manifest(corpus_dir: str | os.PathLike | None = None) -> list[Source]:
     import tomllib  # only when the manifest is read: a current index is used without it
+    from pathlib import Path
 
-    corpus_dir = corpus_dir or default_corpus_dir()
+    corpus_dir = Path(corpus_dir or default_corpus_dir())
     manifest = corpus_dir / MANIFEST_NAME
     if not manifest.is_file():
         raise ManifestError("manifest not found", str(manifest),
@@ -159,12 +165,15 @@ def load_manifest(corpus_dir: Path | None = None) -> list[Source]:
     return sources
 
 
-def copy_without(corpus_dir: Path, out: Path, *formats: str) -> Path:
+def copy_without(corpus_dir: str | os.PathLike, out: Path, *formats: str) -> Path:
     """A copy of a corpus folder whose manifest leaves out the documents of these formats (the
     benchmark's bundled-only corpus: without the archive). Returns `out`."""
     # lazy: only this rarer path needs it
     import shutil
     import tomllib
+    from pathlib import Path
+
+    out = Path(out)
 
     shutil.copytree(corpus_dir, out)
     blocks = (out / MANIFEST_NAME).read_text(encoding="utf-8").split("\n[[source]]\n")

@@ -78,7 +78,7 @@ def _inside(root: Path, name: str) -> Path:
 
 def _seal_path(key: bytes, out: Path) -> Path:
     where = os.path.realpath(out).encode("utf-8", "surrogateescape")
-    return seal.state_dir() / SEALS / (hmac.new(key, where, "sha256").hexdigest()[:32] + ".seal")
+    return Path(seal.state_dir(), SEALS, hmac.new(key, where, "sha256").hexdigest()[:32] + ".seal")
 
 
 def _mac(key: bytes, out: Path, text: str) -> str:

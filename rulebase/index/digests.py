@@ -23,8 +23,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from pathlib import Path
 
+from rulebase.core.paths import read_bytes
 from rulebase.index import seal
 from rulebase.index.store import unreadable
 
@@ -33,7 +33,7 @@ STAMPS = "verified"  # under seal.state_dir()
 _DOMAIN = b"rulebase generation file\0"
 
 
-def keyed_digest(key: bytes, name: str, path: Path) -> str:
+def keyed_digest(key: bytes, name: str, path: str | os.PathLike) -> str:
     """The keyed digest of a file's name (relative to its generation) and bytes, under `key`."""
     mac = seal.keyed(key, _DOMAIN + name.encode("utf-8") + b"\0")
     with open(path, "rb") as handle:
@@ -69,31 +69,31 @@ def scanned(root: str | os.PathLike) -> tuple[dict[str, list[int]], str | None]:
     return files, None
 
 
-def listed_files(root: Path) -> tuple[list[str], str | None]:
+def listed_files(root: str | os.PathLike) -> tuple[list[str], str | None]:
     """Every entry under `root` as relative names (but meta.json and its seal), and the first one
     that is not a regular file or folder (a symlink, a FIFO), if any."""
     files, odd = scanned(root)
     return sorted(files), odd
 
 
-def file_digests(root: Path) -> dict[str, str]:
+def file_digests(root: str | os.PathLike) -> dict[str, str]:
     """The keyed digest of every file of a generation being built (key created if needed), and a
     verified stamp for them, so the first reader hashes nothing."""
     key = seal.user_key(create=True)
     names, odd = listed_files(root)
     if odd is not None:
         raise OSError(f"{odd} is not a regular file")
-    return {name: keyed_digest(key, name, root / name) for name in names}
+    return {name: keyed_digest(key, name, os.path.join(root, name)) for name in names}
 
 
-def _stamp_path(key: bytes, generation_dir: Path) -> Path:
+def _stamp_path(key: bytes, generation_dir: str | os.PathLike) -> str:
     where = os.path.realpath(generation_dir).encode("utf-8", "surrogateescape")
-    return seal.state_dir() / STAMPS / (seal.keyed(key, where, 16).hexdigest() + ".json")
+    return os.path.join(seal.state_dir(), STAMPS, seal.keyed(key, where, 16).hexdigest() + ".json")
 
 
-def _load_stamp(key: bytes, generation_dir: Path) -> dict[str, list]:
+def _load_stamp(key: bytes, generation_dir: str | os.PathLike) -> dict[str, list]:
     try:
-        mark, _, body = _stamp_path(key, generation_dir).read_bytes().partition(b"\n")
+        mark, _, body = read_bytes(_stamp_path(key, generation_dir)).partition(b"\n")
         if not seal.same_digest(mark.decode("ascii"), seal.keyed(key, body).hexdigest()):
             return {}
         data = json.loads(body)
@@ -105,7 +105,7 @@ def _load_stamp(key: bytes, generation_dir: Path) -> dict[str, list]:
     return files
 
 
-def remember(generation_dir: Path, files: dict[str, list]) -> None:
+def remember(generation_dir: str | os.PathLike, files: dict[str, list]) -> None:
     """Write the verified stamp (files' stat tuples) for a generation; quietly not when the state
     folder is not writable (the next reader hashes again)."""
     key = seal.user_key()
@@ -119,18 +119,21 @@ def remember(generation_dir: Path, files: dict[str, list]) -> None:
 STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each generation leaves one)
 
 
-def stamp_built(generation_dir: Path) -> None:
+def stamp_built(generation_dir: str | os.PathLike) -> None:
     """After a build renamed its generation into place: the files as written are verified (their
     digests were just computed from them). The oldest stamps beyond STAMPS_KEPT go."""
     files, _ = scanned(generation_dir)
     remember(generation_dir, files)
+    folder = os.path.join(seal.state_dir(), STAMPS)
     with contextlib.suppress(OSError):
-        stamps = sorted((seal.state_dir() / STAMPS).glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        stamps = sorted((os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".json")),
+                        key=os.path.getmtime, reverse=True)
         for old in stamps[STAMPS_KEPT:]:
-            old.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(old)
 
 
-def problem(generation_dir: Path, meta: dict) -> str | None:
+def problem(generation_dir: str | os.PathLike, meta: dict) -> str | None:
     """Why a generation (whose meta.json the seal already vouched for) must not be opened: a file
     it does not list, a file missing, not a regular file, or not the bytes its digest says."""
     key = seal.user_key()
@@ -155,9 +158,9 @@ def problem(generation_dir: Path, meta: dict) -> str | None:
     changed = [name for name in names if known.get(name) != now[name]]
     for name in changed:
         try:
-            got = keyed_digest(key, name, generation_dir / name)
+            got = keyed_digest(key, name, os.path.join(generation_dir, name))
         except PermissionError as exc:  # the user's to fix, not damage (a rebuild would hide it)
-            raise unreadable(generation_dir / name, exc) from None
+            raise unreadable(os.path.join(generation_dir, name), exc) from None
         except OSError as exc:
             return f"{name} is unreadable ({exc.strerror})"
         if not seal.same_digest(got, digests[name]):
@@ -167,6 +170,6 @@ def problem(generation_dir: Path, meta: dict) -> str | None:
     return None
 
 
-def trusted(generation_dir: Path, meta: dict) -> str | None:
+def trusted(generation_dir: str | os.PathLike, meta: dict) -> str | None:
     """Why nothing of the generation may be opened (its seal, then its files), or None."""
     return seal.problem(generation_dir, meta) or problem(generation_dir, meta)

@@ -31,10 +31,14 @@ import json
 import os
 import re
 import time
-from pathlib import Path
 
 from rulebase.core.errors import IndexError_
+from rulebase.core.paths import package_parent, read_bytes, spelled
 from rulebase.core.value import Frozen
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SCHEMA_VERSION = "8"
 POINTER = "CURRENT"
@@ -50,31 +54,35 @@ _FAILED_NS = 777  # the nanoseconds of .lock's mtime that mean "failed" when FAI
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}")
 
 
-def default_index_dir() -> Path:
+def default_index_dir() -> str:
     """--index, else RULEBASE_INDEX, else the checkout's index/, else a per-user data dir."""
     env = os.environ.get(ENV_INDEX)
     if env:
-        return Path(env)
+        return spelled(env)
     checkout = checkout_index()
     if checkout is not None:
         return checkout
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "rulebase" / "index"
+    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return spelled(os.path.join(data_home, "rulebase", "index"))
 
 
-def checkout_index() -> Path | None:
+def checkout_index() -> str | None:
     """The index/ folder of a source checkout (it holds a README, and is ours by layout)."""
-    checkout = Path(__file__).resolve().parents[2]
-    if (checkout / "pyproject.toml").is_file() and (checkout / "corpus").is_dir():
-        return checkout / "index"
+    checkout = package_parent()
+    if os.path.isfile(os.path.join(checkout, "pyproject.toml")) and os.path.isdir(os.path.join(checkout, "corpus")):
+        return os.path.join(checkout, "index")
     return None
+
+
+def _is_checkout(index_dir: str | os.PathLike) -> bool:
+    return spelled(index_dir) == checkout_index()
 
 
 class Generation(Frozen):
     __slots__ = ("path", "meta", "problem")
 
-    def __init__(self, path: Path, meta: dict, problem: str | None = None):
-        object.__setattr__(self, "path", path)
+    def __init__(self, path: str | os.PathLike, meta: dict, problem: str | None = None):
+        object.__setattr__(self, "path", os.fspath(path))
         object.__setattr__(self, "meta", meta)
         object.__setattr__(self, "problem", problem)  # why its meta.json cannot be trusted (then meta is {})
 
@@ -83,40 +91,46 @@ class Generation(Frozen):
         return self.meta.get("fingerprint", "")
 
     @property
-    def db_path(self) -> Path:
-        return self.path / "records.db"
+    def name(self) -> str:
+        """The generation's folder name (gen-...)."""
+        return os.path.basename(self.path)
 
     @property
-    def whoosh_path(self) -> Path:
-        return self.path / "whoosh"
+    def db_path(self) -> str:
+        return os.path.join(self.path, "records.db")
 
     @property
-    def cards_path(self) -> Path:
+    def whoosh_path(self) -> str:
+        return os.path.join(self.path, "whoosh")
+
+    @property
+    def cards_path(self) -> str:
         """The cards' full-text index (absent from a corpus without cards)."""
-        return self.path / CARDS
+        return os.path.join(self.path, CARDS)
 
     @property
-    def rulings_path(self) -> Path:
+    def rulings_path(self) -> str:
         """The cards' rulings' full-text index (absent from a corpus without them)."""
-        return self.path / RULINGS
+        return os.path.join(self.path, RULINGS)
 
 
-def current_generation(index_dir: Path) -> Generation | None:
+def current_generation(index_dir: str | os.PathLike) -> Generation | None:
     """The published generation, or None if there is none (or CURRENT is garbled, or names a
     generation that is gone). A meta.json that is not what a build writes gives a Generation whose
     `problem` says so: damage to repair, never a crash in whoever reads the meta next."""
+    pointer = os.path.join(index_dir, POINTER)
     try:
-        raw = (index_dir / POINTER).read_bytes()[:256]
+        raw = read_bytes(pointer)[:256]
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise IndexError_(f"cannot read the index pointer ({exc.strerror})", str(index_dir / POINTER)) from None
+        raise IndexError_(f"cannot read the index pointer ({exc.strerror})", pointer) from None
     name = raw.decode("ascii", "replace").strip()
     if not _NAME.fullmatch(name):
         return None
-    path = index_dir / name
+    path = os.path.join(index_dir, name)
     try:
-        meta = json.loads((path / "meta.json").read_bytes())
+        meta = json.loads(read_bytes(os.path.join(path, "meta.json")))
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
@@ -154,43 +168,44 @@ def meta_problem(meta) -> str | None:
 # -- whose directory ---------------------------------------------------------------------------
 
 
-def _refuse(index_dir: Path) -> IndexError_:
-    return IndexError_(f"not a rulebase index (it holds other files and no {MARKER} marker)", str(index_dir),
+def _refuse(index_dir: str | os.PathLike) -> IndexError_:
+    return IndexError_(f"not a rulebase index (it holds other files and no {MARKER} marker)", os.fspath(index_dir),
                        "point --index or RULEBASE_INDEX at an empty or new directory")
 
 
-def _built_by_us(index_dir: Path) -> bool:
+def _built_by_us(index_dir: str | os.PathLike) -> bool:
     """An index an older version built (no marker): CURRENT beside a generation whose meta.json
     carries our fingerprint and schema, or beside the meta.json of the generation it names; or
     a CURRENT naming a generation that is gone, alone in the directory (but for .lock)."""
     try:
-        name = (index_dir / POINTER).read_bytes()[:256].decode("ascii", "replace").strip()
+        name = read_bytes(os.path.join(index_dir, POINTER))[:256].decode("ascii", "replace").strip()
     except OSError:
         return False
     if not name.startswith("gen-") or not _NAME.fullmatch(name):
         return False
-    for meta_path in [index_dir / name / "meta.json", *index_dir.glob("gen-*/meta.json")]:
+    entries = os.listdir(index_dir)
+    for folder in [name, *sorted(entry for entry in entries if entry.startswith("gen-"))]:
         try:
-            meta = json.loads(meta_path.read_bytes())
+            meta = json.loads(read_bytes(os.path.join(index_dir, folder, "meta.json")))
         except (OSError, ValueError):
             continue
-        if isinstance(meta, dict) and (meta_path.parent.name == name or {"fingerprint", "schema"} <= set(meta)):
+        if isinstance(meta, dict) and (folder == name or {"fingerprint", "schema"} <= set(meta)):
             return True
-    return {p.name for p in index_dir.iterdir()} <= {POINTER, ".lock", FAILED}
+    return set(entries) <= {POINTER, ".lock", FAILED}
 
 
-def _empty(index_dir: Path) -> bool:
+def _empty(index_dir: str | os.PathLike) -> bool:
     try:
-        names = {p.name for p in index_dir.iterdir()} - {".lock", MARKER, FAILED}
+        names = set(os.listdir(index_dir)) - {".lock", MARKER, FAILED}
     except FileNotFoundError:
         return True
-    return not names or (index_dir == checkout_index() and names <= {"README.md"})
+    return not names or (_is_checkout(index_dir) and names <= {"README.md"})
 
 
-def foreign(index_dir: Path) -> bool:
+def foreign(index_dir: str | os.PathLike) -> bool:
     """True for a directory we must not write into: it exists, holds something, carries no marker
     and holds no index we built. Costs one stat when the marker is there."""
-    if (index_dir / MARKER).is_file() or index_dir == checkout_index():
+    if os.path.isfile(os.path.join(index_dir, MARKER)) or _is_checkout(index_dir):
         return False
     try:
         return not _empty(index_dir) and not _built_by_us(index_dir)
@@ -198,38 +213,43 @@ def foreign(index_dir: Path) -> bool:
         return False  # unreadable: reading or writing will say so
 
 
-def owned(index_dir: Path) -> bool:
+def _mark(index_dir: str | os.PathLike) -> None:
+    with open(os.path.join(index_dir, MARKER), "w", encoding="utf-8") as handle:
+        handle.write(MARKER_TEXT)
+
+
+def owned(index_dir: str | os.PathLike) -> bool:
     """True when deleting gen-*, .building-* and .CURRENT.* entries here is ours to do: the
     directory carries the marker, or holds an index an older version built (the marker is
     written now, adopting it)."""
-    if (index_dir / MARKER).is_file():
+    if os.path.isfile(os.path.join(index_dir, MARKER)):
         return True
     try:
-        if index_dir != checkout_index() and not _built_by_us(index_dir):
+        if not _is_checkout(index_dir) and not _built_by_us(index_dir):
             return False
-        (index_dir / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        _mark(index_dir)
     except OSError:
         return False
     return True
 
 
-def claim(index_dir: Path) -> None:
+def claim(index_dir: str | os.PathLike) -> None:
     """Make `index_dir` ours before a build writes into it: create it, or take it when it is empty
     or holds an index we built. Anything else is the user's folder, refused before a byte is
     written (no .lock either)."""
     if owned(index_dir):
         return
     try:
-        index_dir.mkdir(parents=True, exist_ok=True)
+        os.makedirs(index_dir, exist_ok=True)
         if not _empty(index_dir):
             raise _refuse(index_dir)
-        (index_dir / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        _mark(index_dir)
     except OSError as exc:
-        raise IndexError_(f"cannot write the index directory ({exc.strerror})", str(index_dir),
+        raise IndexError_(f"cannot write the index directory ({exc.strerror})", os.fspath(index_dir),
                           "point --index or RULEBASE_INDEX at a writable directory") from None
 
 
-def refuse_foreign(index_dir: Path) -> None:
+def refuse_foreign(index_dir: str | os.PathLike) -> None:
     """Raise the one-line refusal for a folder that is not an index (see `foreign`)."""
     if foreign(index_dir):
         raise _refuse(index_dir)
@@ -251,7 +271,7 @@ class Failure(Frozen):
         object.__setattr__(self, "lasting", lasting)
 
 
-def remember_failure(index_dir: Path, error: str, now: float | None = None, fingerprint: str | None = None,
+def remember_failure(index_dir: str | os.PathLike, error: str, now: float | None = None, fingerprint: str | None = None,
                      hint: str | None = None) -> None:
     """Note beside the generations that a build failed, with its error and time: for FAILED_FOR
     seconds read commands report it instead of building again (3.5 s each on a full disk). With
@@ -261,30 +281,31 @@ def remember_failure(index_dir: Path, error: str, now: float | None = None, fing
     (which takes no space; the error is then the generic one). Never raises: remembering is a
     courtesy."""
     now = time.time() if now is None else now
-    tmp = index_dir / f"{FAILED}.{os.getpid()}"
+    tmp = os.path.join(index_dir, f"{FAILED}.{os.getpid()}")
     record: dict = {"error": error, "at": now}
     if fingerprint is not None:
         record.update(fingerprint=fingerprint, hint=hint or SPACE_HINT)
     try:
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(tmp, index_dir / FAILED)
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(record))
+        os.replace(tmp, os.path.join(index_dir, FAILED))
         return
     except OSError:
         with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+            os.unlink(tmp)
     if fingerprint is not None:
         return  # (.lock's time says 'no space': not this failure)
     stamp_ns = int(now) * 1_000_000_000 + _FAILED_NS
     with contextlib.suppress(OSError):
-        os.utime(index_dir / ".lock", ns=(stamp_ns, stamp_ns))
+        os.utime(os.path.join(index_dir, ".lock"), ns=(stamp_ns, stamp_ns))
 
 
-def recent_failure(index_dir: Path, now: float | None = None, fingerprint: str | None = None) -> Failure | None:
+def recent_failure(index_dir: str | os.PathLike, now: float | None = None, fingerprint: str | None = None) -> Failure | None:
     """The build that failed less than FAILED_FOR seconds ago, or whose sources (`fingerprint`)
     are those a build now would read; else None."""
     now = time.time() if now is None else now
     try:
-        data = json.loads((index_dir / FAILED).read_bytes())
+        data = json.loads(read_bytes(os.path.join(index_dir, FAILED)))
         error, at = data["error"], float(data["at"])
         if isinstance(error, str) and "fingerprint" in data:
             if data["fingerprint"] == fingerprint and isinstance(data.get("hint"), str):
@@ -294,7 +315,7 @@ def recent_failure(index_dir: Path, now: float | None = None, fingerprint: str |
     except (OSError, ValueError, KeyError, TypeError):
         pass
     try:
-        mtime = (index_dir / ".lock").stat().st_mtime_ns
+        mtime = os.stat(os.path.join(index_dir, ".lock")).st_mtime_ns
     except OSError:
         return None
     if mtime % 1_000_000_000 == _FAILED_NS and 0 <= now - mtime / 1e9 < FAILED_FOR:
@@ -302,27 +323,32 @@ def recent_failure(index_dir: Path, now: float | None = None, fingerprint: str |
     return None
 
 
-def forget_failure(index_dir: Path) -> None:
+def forget_failure(index_dir: str | os.PathLike) -> None:
     """A build succeeded (or the user asked for one): reads build again when they need to."""
     with contextlib.suppress(OSError):
-        (index_dir / FAILED).unlink(missing_ok=True)
+        os.unlink(os.path.join(index_dir, FAILED))
+    lock = os.path.join(index_dir, ".lock")
     with contextlib.suppress(OSError):
-        st = (index_dir / ".lock").stat()
-        if st.st_mtime_ns % 1_000_000_000 == _FAILED_NS:
-            os.utime(index_dir / ".lock")
+        if os.stat(lock).st_mtime_ns % 1_000_000_000 == _FAILED_NS:
+            os.utime(lock)
 
 
-def leftovers(index_dir: Path) -> list[Path]:
+def leftovers(index_dir: str | os.PathLike) -> list[Path]:
     """What a killed build leaves behind: a half-written generation, a pointer temp file."""
     try:
-        return [p for p in index_dir.iterdir() if p.name.startswith((".building-", f".{POINTER}."))]
+        names = [name for name in os.listdir(index_dir) if name.startswith((".building-", f".{POINTER}."))]
     except OSError:
         return []
+    if not names:
+        return []
+    from pathlib import Path  # (only when there is something to clean: core/paths.py)
+
+    return [Path(index_dir, name) for name in names]
 
 
-def stamp(paths: list[Path]) -> list[list]:
+def stamp(paths: list[str | os.PathLike]) -> list[list]:
     """Size and modification time of every input of a build (-1 for a file that is absent)."""
-    return [[str(path), *_size_and_time(path)] for path in sorted(set(paths))]
+    return [[path, *_size_and_time(path)] for path in sorted({os.fspath(p) for p in paths})]
 
 
 def _size_and_time(path: str | Path) -> tuple[int, int]:
@@ -335,12 +361,12 @@ def _size_and_time(path: str | Path) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def stamp_matches(recorded: list | None, watched: list[Path] = ()) -> bool:
+def stamp_matches(recorded: list | None, watched: list[str | os.PathLike] = ()) -> bool:
     """True when no input changed since the build: a few stat calls, so the common case (nothing
     changed) neither parses the manifest nor hashes the corpus; any difference falls back to the
     full fingerprint. `watched` are inputs that must have been recorded (the manifests this run
     reads, which the environment may point elsewhere). (os.stat of the recorded names, no Path
     made: 0.25 ms for the real index's 87 inputs.)"""
-    if not recorded or not {str(p) for p in watched} <= {p for p, _, _ in recorded}:
+    if not recorded or not {os.fspath(p) for p in watched} <= {p for p, _, _ in recorded}:
         return False
     return all(_size_and_time(name) == (size, mtime) for name, size, mtime in recorded)

@@ -8,10 +8,13 @@ from __future__ import annotations
 import contextlib
 import os
 import zlib
-from pathlib import Path
 
 from rulebase.index.generation import Generation
 from rulebase.index.store import SQLITE_MAGIC, unreadable
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def file_sizes(root: Path) -> dict[str, int]:
@@ -81,7 +84,7 @@ def verify(generation: Generation) -> str | None:
     if problem:
         return problem
     for name, (_, crc) in (generation.meta.get("integrity") or {}).items():
-        problem = _changed(generation.path / name, name, crc)
+        problem = _changed(os.path.join(generation.path, name), name, crc)
         if problem:
             return problem
     return None

@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import os
 from _operator import _compare_digest as same_digest  # hmac.compare_digest, without importing hmac
-from pathlib import Path
+
+from rulebase.core.paths import read_bytes
 
 try:
     from _blake2 import blake2b  # hashlib's BLAKE2 (see above)
@@ -32,38 +33,41 @@ SEAL = "meta.seal"  # beside meta.json in each generation
 KEY_BYTES = 32
 
 
-def state_dir() -> Path:
-    """$XDG_STATE_HOME/rulebase, else ~/.local/state/rulebase."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "rulebase"
+def state_dir() -> str:
+    """$XDG_STATE_HOME/rulebase, else ~/.local/state/rulebase (a string: core/paths.py)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "rulebase")
 
 
-def keep(path: Path, data: bytes) -> None:
+def keep(path: str | os.PathLike, data: bytes) -> None:
     """Write a file of the state folder whole (a temporary file renamed over it), quietly not when
     the folder is not writable: what is kept there is only ever a shortcut, read again if missing."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    folder, name = os.path.split(os.fspath(path))
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp.write_bytes(data)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, path)
     with contextlib.suppress(OSError):
-        tmp.unlink(missing_ok=True)
+        os.unlink(tmp)
 
 
 def user_key(create: bool = False) -> bytes | None:
     """This user's signing key; made (0600, in a 0700 folder) when `create` and missing."""
-    path = state_dir() / "key"
+    folder = state_dir()
+    path = os.path.join(folder, "key")
     try:
-        key = path.read_bytes()
+        key = read_bytes(path)
         if len(key) == KEY_BYTES:
             return key
     except OSError:
         pass
     if not create:
         return None
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
     key = os.urandom(KEY_BYTES)
-    tmp = path.with_name(f".key.{os.getpid()}.tmp")
+    tmp = os.path.join(folder, f".key.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as handle:
         handle.write(key)
@@ -74,8 +78,9 @@ def user_key(create: bool = False) -> bytes | None:
     except FileExistsError:
         pass
     finally:
-        tmp.unlink(missing_ok=True)
-    return path.read_bytes()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    return read_bytes(path)
 
 
 def keyed(key: bytes, data: bytes = b"", size: int = 32) -> blake2b:
@@ -94,17 +99,18 @@ def sealed(data: bytes, seal: str) -> bool:
     return key is not None and same_digest(seal.strip(), keyed(key, data).hexdigest())
 
 
-def sign(generation_dir: Path) -> None:
+def sign(generation_dir: str | os.PathLike) -> None:
     """Write the seal of the generation's meta.json (at build time, key created if needed)."""
-    (generation_dir / SEAL).write_text(seal_of((generation_dir / "meta.json").read_bytes()) + "\n", encoding="ascii")
+    with open(os.path.join(generation_dir, SEAL), "w", encoding="ascii") as handle:
+        handle.write(seal_of(read_bytes(os.path.join(generation_dir, "meta.json"))) + "\n")
 
 
-def problem(generation_dir: Path, meta: dict) -> str | None:
+def problem(generation_dir: str | os.PathLike, meta: dict) -> str | None:
     """Why the generation's meta.json is not this user's build's (None: it is; its files are
     then digests.problem's to check)."""
     try:
-        seal = (generation_dir / SEAL).read_text(encoding="ascii").strip()
-        data = (generation_dir / "meta.json").read_bytes()
+        seal = read_bytes(os.path.join(generation_dir, SEAL)).decode("ascii").strip()
+        data = read_bytes(os.path.join(generation_dir, "meta.json"))
     except (OSError, UnicodeDecodeError):
         return "it has no seal from this user's rulebase: built elsewhere or by an older version"
     if not sealed(data, seal):

@@ -16,10 +16,11 @@ the searchers and guards every call into them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import cached_property
-from pathlib import Path
 
+from rulebase.core.paths import spelled
 from rulebase.core.sources import Source, default_corpus_dir, load_manifest
 from rulebase.index.generation import Generation, current_generation, default_index_dir
 from rulebase.index.integrity import damage as store_damage
@@ -35,10 +36,12 @@ class Library(Upkeep, Reading):
     """Where the corpus and the index are (this module, library/places.py); building on first use
     (library/upkeep.py); the guarded store and searchers (library/guarded.py)."""
 
-    def __init__(self, index_dir: Path | None = None, corpus_dir: Path | None = None, typed: bool = False):
-        self.index_dir = Path(index_dir) if index_dir else default_index_dir()
+    def __init__(self, index_dir: str | os.PathLike | None = None, corpus_dir: str | os.PathLike | None = None,
+                 typed: bool = False):
+        # strings, spelled as pathlib would: a read that finds its index current imports no pathlib
+        self.index_dir = spelled(index_dir) if index_dir else default_index_dir()
         self._given = typed  # a folder the user typed (--index, RULEBASE_INDEX): its parent must exist
-        self.corpus_dir = Path(corpus_dir) if corpus_dir else default_corpus_dir()
+        self.corpus_dir = spelled(corpus_dir) if corpus_dir else default_corpus_dir()
         self.stale_reason: str | None = None  # set when a stale index is used read-only
         self.notify: Callable[[str], None] | None = None  # told of damage found after ensure()
         self.announce: Callable[[str], None] | None = None  # told where a first build goes (a minute, 100 MB)
@@ -55,12 +58,12 @@ class Library(Upkeep, Reading):
         bundled = load_manifest(self.corpus_dir)
         return bundled + usercorpus.load_user_sources({s.id for s in bundled})
 
-    def _watched(self) -> list[Path]:
+    def _watched(self) -> list[str]:
         """The manifests: adding or removing a document changes one of them."""
         # lazy: each command loads only what it runs (cold start)
         from rulebase.core.sources import MANIFEST_NAME, user_corpus_dir
 
-        return [self.corpus_dir / MANIFEST_NAME, user_corpus_dir() / MANIFEST_NAME]
+        return [os.path.join(self.corpus_dir, MANIFEST_NAME), os.path.join(user_corpus_dir(), MANIFEST_NAME)]
 
     def reload(self) -> None:
         """Forget the sources and the open index: after `rulebase add` or `remove`."""

@@ -8,6 +8,7 @@ the new one. Nothing is opened before its seal and keyed digests are checked (_t
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 
 from rulebase.core.errors import (
@@ -63,7 +64,7 @@ class Reading:
         from rulebase.search.searcher import Searcher
 
         pairs = [(r.title or "", r.aliases) for r in self.store.of_kind("term")]
-        return Searcher(self._trusted().whoosh_path, pairs, self.corpus_dir / VOCABULARY_FILE)
+        return Searcher(self._trusted().whoosh_path, pairs, os.path.join(self.corpus_dir, VOCABULARY_FILE))
 
     def _open_card_searcher(self):
         """The cards' own index (build/builder.py): searched with the same Searcher and scorer."""
@@ -71,7 +72,7 @@ class Reading:
         from rulebase.search.searcher import Searcher
 
         generation = self._trusted()
-        if not generation.cards_path.is_dir():
+        if not os.path.isdir(generation.cards_path):
             raise UsageError("this corpus holds no cards", hint="search the rules without --kind card")
         return Searcher(generation.cards_path, [])
 
@@ -82,7 +83,7 @@ class Reading:
         from rulebase.search.searcher import Searcher
 
         generation = self.ensure()
-        if not generation.rulings_path.is_dir():
+        if not os.path.isdir(generation.rulings_path):
             raise UsageError("this corpus holds no card rulings", hint="search the rules without --kind card-ruling")
         distrust = seal.problem(generation.path, generation.meta)  # before Whoosh unpickles anything
         if distrust is not None:

@@ -4,7 +4,6 @@ reads or builds, and the status `rulebase index status` reports."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from rulebase.core.errors import IndexError_
 from rulebase.core.value import Frozen
@@ -14,7 +13,7 @@ from rulebase.index.generation import Generation
 class Status(Frozen):
     __slots__ = ("index_dir", "generation", "expected", "writable", "problem")
 
-    def __init__(self, index_dir: Path, generation: Generation | None, expected: str, writable: bool,
+    def __init__(self, index_dir: str, generation: Generation | None, expected: str, writable: bool,
                  problem: str | None = None):
         object.__setattr__(self, "index_dir", index_dir)
         object.__setattr__(self, "generation", generation)
@@ -28,36 +27,41 @@ class Status(Frozen):
                 and self.generation.fingerprint == self.expected)
 
 
-def check_directory(index_dir: Path, given: bool = False) -> None:
+def parent(path: str) -> str:
+    """The folder holding `path` (a path as core/paths.spelled writes it), as Path.parent."""
+    return os.path.dirname(path) or "."
+
+
+def check_directory(index_dir: str, given: bool = False) -> None:
     """Raise IndexError_ when the index path is a file or lies inside one (`--index notes.txt`
     used to be refused as 'no index, and the directory is not writable'), or, for a path the user
     gave (`given`), when the folder it would go in does not exist: a mistyped `--index
     /nonexistent/x` made that folder and built 150 MB there."""
-    if given and not index_dir.exists() and not index_dir.parent.is_dir() and not index_dir.parent.exists():
-        raise IndexError_(f"no such folder {index_dir.parent}", str(index_dir),
+    if given and not os.path.exists(index_dir) and not os.path.exists(parent(index_dir)):
+        raise IndexError_(f"no such folder {parent(index_dir)}", index_dir,
                           "give --index (or RULEBASE_INDEX) a folder that exists or a new one inside an existing "
                           "folder (it is created there)")
     probe = index_dir
-    while not probe.is_dir():
-        if probe.exists():
+    while not os.path.isdir(probe):
+        if os.path.exists(probe):
             hint = "point --index or RULEBASE_INDEX at a directory (one that does not exist yet is created)"
             if probe == index_dir:
-                raise IndexError_("is a file, not a directory", str(index_dir), hint)
-            raise IndexError_(f"not a directory: {probe} is a file", str(index_dir), hint)
-        if probe.parent == probe:
+                raise IndexError_("is a file, not a directory", index_dir, hint)
+            raise IndexError_(f"not a directory: {probe} is a file", index_dir, hint)
+        if parent(probe) == probe:
             return
-        probe = probe.parent
+        probe = parent(probe)
 
 
 def ago(seconds: float) -> str:
     return f"{int(seconds)} s ago" if seconds < 90 else f"{round(seconds / 60)} minutes ago"
 
 
-def writable(path: Path) -> bool:
+def writable(path: str) -> bool:
     """Whether the index can be built at `path`: its nearest existing folder is ours to write."""
     probe = path
-    while not probe.exists():
-        if probe.parent == probe:
+    while not os.path.exists(probe):
+        if parent(probe) == probe:
             return False
-        probe = probe.parent
+        probe = parent(probe)
     return os.access(probe, os.W_OK | os.X_OK)

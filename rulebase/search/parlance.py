@@ -16,9 +16,9 @@ import json
 import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from rulebase.core.errors import ManifestError
+from rulebase.core.paths import read_bytes
 from rulebase.core.value import Frozen, Value
 from rulebase.index.seal import blake2b, keep, state_dir
 
@@ -119,10 +119,10 @@ class Parlance(Value):
         return any(pattern.search(text) for _, pattern in self._patterns("tournament", text))
 
 
-def load_parlance(path: Path | None) -> Parlance:
+def load_parlance(path: str | os.PathLike | None) -> Parlance:
     """The vocabulary file's entries, shape-checked; an empty Parlance when there is no file (a
     corpus of the user's own, a test's small corpus)."""
-    if path is None or not path.is_file():
+    if path is None or not os.path.isfile(path):
         return Parlance()
     data = _read(path)
     entries = []
@@ -145,23 +145,24 @@ def load_parlance(path: Path | None) -> Parlance:
     return Parlance(entries)
 
 
-def _read(path: Path) -> dict:
+def _read(path: str | os.PathLike) -> dict:
     """The file's tables, parsed. Read once a version of the file: the parse is kept as JSON in
     the user's state folder under the file's place, size and times, since importing tomllib and
     parsing cost a cold search 12 ms and reading the JSON 0.3 ms. A file changed in any way
     (its size, modification or change time, inode) is parsed again."""
-    st = path.stat()
+    st = os.stat(path)
     where = os.path.realpath(path)
     version = [where, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-    kept = state_dir() / PARSED / (blake2b(where.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest() + ".json")
+    kept = os.path.join(state_dir(), PARSED, blake2b(where.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+                        + ".json")
     with contextlib.suppress(OSError, ValueError):
-        cached = json.loads(kept.read_bytes())
+        cached = json.loads(read_bytes(kept))
         if isinstance(cached, dict) and cached.get("version") == version and isinstance(cached.get("data"), dict):
             return cached["data"]
     import tomllib  # lazy: only a version of the file not parsed before
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_bytes(path).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"not valid TOML ({exc})", str(path), "fix the vocabulary file (see the comment at its top)") \
             from None

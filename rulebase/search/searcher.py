@@ -16,11 +16,11 @@ snippets cut in listing.py.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from functools import cached_property
 from operator import itemgetter
-from pathlib import Path
 
 from rulebase.core.eras import today
 from rulebase.core.errors import DamagedData, IndexError_, UsageError
@@ -74,21 +74,21 @@ class Searcher(QueryTerms):
     """An open, read-only view of the index. Cheap to query repeatedly; close when done. The
     query's words as the index reads them (their fields, tokens, clauses) are QueryTerms'."""
 
-    def __init__(self, path: Path, term_pairs: list[tuple[str, list[str]]] | None = None,
-                 vocabulary: Path | None = None):
+    def __init__(self, path: str | os.PathLike, term_pairs: list[tuple[str, list[str]]] | None = None,
+                 vocabulary: str | os.PathLike | None = None):
         try:
             self.ix = whoosh_index.open_dir(str(path), readonly=True)
             self.reader = self.ix.reader()
         except Exception as exc:  # noqa: BLE001 - whoosh raises many kinds on a damaged index
             raise IndexError_(f"full-text index unreadable ({type(exc).__name__})", str(path),
                               "run 'rulebase index build' to rebuild it") from None
-        self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1, stored=Stored(Path(path)))
+        self.scorer = Scorer(self.reader, B=BM25_B, K1=BM25_K1, stored=Stored(os.fspath(path)))
         self._whoosh = None  # whoosh.searching's Searcher, only for fuzzy matching and suggestions
         self._columns: dict[str, object] = {}
         self._pool_meta: dict[int, tuple[str, float]] = {}
         self._respellings = Respellings(self.reader, "exact", lambda w: self._df("exact", w) or self._inflected(w),
                                         self.said_together)
-        self.path = Path(path)
+        self.path = os.fspath(path)
         self._vocabulary_file = vocabulary  # (read on the first query: corpus/vocabulary.toml)
         self._docmeta = None
         schema = self.reader.schema  # (ix.schema re-reads the table of contents on every access)
@@ -431,7 +431,7 @@ class Searcher(QueryTerms):
     def docmeta(self):
         """Each document's group number and days in force (DOCMETA), read once per searcher."""
         if self._docmeta is None:
-            self._docmeta = read_docmeta(self.path / DOCMETA, self.reader.doc_count_all())
+            self._docmeta = read_docmeta(os.path.join(self.path, DOCMETA), self.reader.doc_count_all())
             if self._docmeta is None:
                 raise DamagedData(f"{DOCMETA} is missing, the wrong size or fails its checksum", str(self.path),
                                   "run 'rulebase index build' to rebuild it")
@@ -452,9 +452,9 @@ class Searcher(QueryTerms):
         first query that holds capitals to spell out."""
         return initials(self._concept_file(read_names).values())
 
-    def _concept_file(self, read: Callable[[Path], dict | tuple | None]) -> dict | tuple:
+    def _concept_file(self, read: Callable[[str], dict | tuple | None]) -> dict | tuple:
         """What `read` takes from CONCEPTS; damage when the file is missing or fails its checksum."""
-        found = read(self.path / CONCEPTS)
+        found = read(os.path.join(self.path, CONCEPTS))
         if found is None:
             raise DamagedData(f"{CONCEPTS} is missing or fails its checksum", str(self.path),
                               "run 'rulebase index build' to rebuild it")

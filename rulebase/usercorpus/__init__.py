@@ -64,7 +64,7 @@ def check_id(doc_id: str) -> str:
 
 def load_user_sources(reserved: set[str] | None = None) -> list[Source]:
     """User-added sources, marked bundled=False; none when the user has added nothing."""
-    folder = user_corpus_dir()
+    folder = Path(user_corpus_dir())
     manifest = folder / MANIFEST_NAME
     try:
         if not manifest.is_file():
@@ -148,7 +148,7 @@ def add_documents(paths: list[Path], existing: list[Source], fmt: str | None = N
     if checked is None:
         checked = check_documents(paths, fmt, edition, doc_id)
     bundled = [s for s in existing if s.bundled]
-    folder = user_corpus_dir()
+    folder = Path(user_corpus_dir())
     with _locked(folder):
         users = load_user_sources({s.id for s in bundled})
         clean_leftovers(folder, users)
@@ -274,7 +274,7 @@ def remove_document(doc_id: str, existing: list[Source]) -> Source:
     check_id(doc_id)
     reserved = {s.id for s in existing if s.bundled}
     _find(doc_id, load_user_sources(reserved))  # not there: say so without creating the folder
-    folder = user_corpus_dir()
+    folder = Path(user_corpus_dir())
     with _locked(folder):
         users = load_user_sources(reserved)
         clean_leftovers(folder, users)

@@ -90,7 +90,7 @@ def index_build(json_out: JsonOpt = False) -> None:
     with build_progress(enabled=not json_out) as progress:
         generation = library.build(progress, force=True)
     if json_out:
-        print_json({"index": str(library.index_dir), "generation": generation.path.name,
+        print_json({"index": str(library.index_dir), "generation": generation.name,
                     "records": generation.meta["records"], "seconds": generation.meta["build_seconds"]})
         return
     typer.echo(f"built {generation.meta['records']} records in {generation.meta['build_seconds']} s "
@@ -108,7 +108,7 @@ def index_status(json_out: JsonOpt = False) -> None:
         gen = status.generation
         print_json({"index": str(status.index_dir), "current": status.current, "writable": status.writable,
                     "problem": getattr(status, "problem", None),
-                    "generation": gen.path.name if gen else None,
+                    "generation": gen.name if gen else None,
                     "built_at": gen.meta.get("built_at") if gen else None,
                     "fingerprint": gen.fingerprint if gen else None, "expected": status.expected,
                     "sources": [s["id"] for s in gen.meta.get("sources", [])] if gen else []})
