@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -160,3 +162,30 @@ def test_a_search_hit_from_a_tournament_document_names_the_release_in_force(inde
     got = run(index_dir, "search", "missed trigger", "--source", "ipg", "-n", "3")
     assert got.exit_code == 0
     assert "IPG 2.1 Game Play Error \u2014 Missed Trigger  [in force now (release 2024-09-23), text since" in got.output
+
+
+@pytest.mark.parametrize(("ref", "head"), [
+    ("IPG HCE", "IPG 2.3 Game Play Error \u2014 Hidden Card Error: Warning"),
+    ("ipg grv", "IPG 2.5 Game Play Error \u2014 Game Rule Violation: Warning"),
+    ("IPG FtMGS", "IPG 2.6 Game Play Error \u2014 Failure to Maintain Game State: Warning"),
+    ("IPG D/L", "IPG 3.4 Tournament Error \u2014 Decklist Problem: Game Loss"),
+])
+def test_a_judges_shorthand_reaches_the_section_in_force(index_dir, ref, head):
+    """The vocabulary file's abbreviations (corpus/vocabulary.toml), read when no title holds the
+    letters as typed: the same screen as the section's number or title gives."""
+    got = run(index_dir, "lookup", ref)
+    assert got.exit_code == 0
+    assert got.output.splitlines()[0] == head
+    fast = subprocess.run([sys.executable, "-m", "rulebase", "--index", str(index_dir), "lookup", ref],
+                          capture_output=True, text=True, timeout=120)
+    assert (fast.returncode, fast.stdout) == (0, got.output)
+
+
+def test_an_unknown_shorthand_and_a_title_the_jar_lacks_say_what_to_give(index_dir):
+    unknown = run(index_dir, "lookup", "IPG zzz")
+    assert unknown.exit_code == 1
+    assert "no IPG section matches 'zzz'" in unknown.output and "give a section number ('IPG 2.2')" in unknown.output
+    jar = run(index_dir, "lookup", "JAR FNM")
+    assert jar.exit_code == 1
+    assert "no JAR section matches 'FNM'" in jar.output and "give a section number" not in jar.output
+    assert "'rulebase lookup JAR' lists its headings" in jar.output

@@ -12,8 +12,9 @@ from rulebase import usercorpus
 from rulebase.cli.app import app
 from rulebase.core.errors import ManifestError, NotFound, UsageError
 from rulebase.core.sources import load_manifest
+from rulebase.index.versions import newest_first
 from rulebase.library import Library
-from rulebase.rules.lookup import diff_hint, newest_first
+from rulebase.rules.lookup import diff_hint
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CR2025 = FIXTURES / "comprules-2025-11-14.txt"

@@ -132,7 +132,7 @@ def _lookup(library, opts: dict) -> int:
     # lazy: each command loads only what it runs (cold start)
     from rulebase.rules.desk import lookup
 
-    result = lookup(library.store, opts["args"][0], None, full=opts["full"])
+    result = lookup(library.store, opts["args"][0], None, full=opts["full"], spell_out=library.spelled_out)
     if opts["json"]:
         # lazy: only the output form asked for
         from rulebase.cli.views.desk import desk_json

@@ -89,7 +89,7 @@ def build(library) -> Any:
         from rulebase.cli.views.shapes import lookup_json
         from rulebase.rules.lookup import lookup as look
 
-        return answer(lambda: lookup_json(look(store, ref, when(as_of), full=full)))
+        return answer(lambda: lookup_json(look(store, ref, when(as_of), full=full, spell_out=library.spelled_out)))
 
     @server.tool()
     async def search(query: str, edition: list[str] | None = None, kind: list[str] | None = None,

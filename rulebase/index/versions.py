@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rulebase.core.eras import OPEN_END, previous_day, today
 from rulebase.core.records import Record, fold_typography
+from rulebase.core.sources import edition_rank
 from rulebase.index.store import RecordStore
 
 
@@ -93,3 +94,15 @@ def texts_since(store: RecordStore, records: list[Record]) -> dict[str, int]:
 def text_since(store: RecordStore, record: Record, first: int) -> int:
     """texts_since of one record in force from `first` (a record of no archive: `first`)."""
     return texts_since(store, [record]).get(record.id, first)
+
+
+def newest_first(records: list[Record], documents: dict[str, dict]) -> list[Record]:
+    """Versions of one rule number: official Comprehensive Rules first, each group newest first
+    (by document date, then edition), so an added 2025 release leads the bundled 2008 one."""
+    def key(record: Record) -> tuple:
+        doc = documents.get(record.source, {})
+        when = doc.get("date") or ""
+        newest = tuple(-ord(c) for c in (when if when[:1].isdigit() else "")) + (1,)
+        return (doc.get("format") != "comprules", newest, tuple(-n for n in edition_rank(record.edition)),
+                record.source)
+    return sorted(records, key=key)

@@ -65,6 +65,14 @@ class Library(Upkeep, Reading):
 
         return [os.path.join(self.corpus_dir, MANIFEST_NAME), os.path.join(user_corpus_dir(), MANIFEST_NAME)]
 
+    def spelled_out(self, text: str) -> str:
+        """The text with the vocabulary file's abbreviations spelled out ("HCE" -> "hidden card
+        error"): how `lookup "IPG HCE"` finds a section titled with the words a judge shortens."""
+        # lazy: only a reference no title matched as typed reads the vocabulary
+        from rulebase.search.parlance import VOCABULARY_FILE, load_parlance
+
+        return load_parlance(os.path.join(self.corpus_dir, VOCABULARY_FILE)).spell_out(text)[0]
+
     def reload(self) -> None:
         """Forget the sources and the open index: after `rulebase add` or `remove`."""
         for name in ("sources", "store", "searcher", "programs"):

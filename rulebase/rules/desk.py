@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from rulebase.core.eras import OPEN_END, show, today
 from rulebase.core.errors import NotFound
@@ -138,14 +139,15 @@ def aged(source: str, newest: str) -> Freshness:
     return Freshness(source, newest, max(0, (now - date.fromisoformat(newest)).days))
 
 
-def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False) -> DeskLookup:
+def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False,
+           spell_out: Callable[[str], str] | None = None) -> DeskLookup:
     """rules.lookup.lookup, with a document's contents, an infraction's screen and freshness."""
     alone = documents.named_alone(store, ref)
     if alone is not None:
         result = _contents(store, ref, alone, when)
     else:
         try:
-            found = lookups.lookup(store, ref, when, full)
+            found = lookups.lookup(store, ref, when, full, spell_out)
         except NotFound as exc:
             raise _unnumbered(store, ref, exc) from None
         result = DeskLookup(found.ref, found.kind, found.entries, found.diff_hint, found.full)
@@ -175,17 +177,19 @@ def _contents(store: RecordStore, ref: str, source: str, when: int | None) -> De
 
 
 def _unnumbered(store: RecordStore, ref: str, exc: NotFound) -> NotFound:
-    """A section number asked of a document that numbers none (the JAR): say so, and how to ask."""
+    """A section number, or a title no heading holds, asked of a document that numbers none (the
+    JAR): say so, and how to ask (not "give a section number", which it has none of)."""
     inside = documents.scoped(store, ref)
-    if inside is None or documents.number_of(inside[1]) is None:
+    if inside is None or documents.numbered(documents.contents(store, inside[0], today())):
         return exc
-    source, _ = inside
-    if documents.numbered(documents.contents(store, source, today())):
-        return exc
+    source, rest = inside
     name = source.upper()
     heads = [r.title for _, r in documents.contents(store, source, today()) if r.title]
     example = f" ('rulebase lookup \"{name} {heads[0].lower()}\"')" if heads else ""
-    return NotFound(f"the {name} numbers no sections, so there is no {name} {inside[1]}", [],
+    if documents.number_of(rest) is None:
+        return NotFound(exc.what, exc.suggestions, hint=f"'rulebase lookup {name}' lists its headings; give words of "
+                                                       f"one{example}, or try 'rulebase search --source {source}'")
+    return NotFound(f"the {name} numbers no sections, so there is no {name} {rest}", [],
                     hint=f"'rulebase lookup {name}' lists its headings; give words of one{example}")
 
 

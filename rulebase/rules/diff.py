@@ -16,8 +16,8 @@ from rulebase.core.eras import in_force_today
 from rulebase.core.records import Record
 from rulebase.core.value import Frozen, Value
 from rulebase.index.store import RecordStore
-from rulebase.index.versions import by_era
-from rulebase.rules.lookup import cited_number, newest_first
+from rulebase.index.versions import by_era, newest_first
+from rulebase.rules.lookup import cited_number
 
 Op = Literal["equal", "insert", "delete", "replace"]
 _WORD = re.compile(r"\S+")

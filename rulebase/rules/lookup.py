@@ -6,15 +6,16 @@ Exact lookups are served from the record database alone, so they never import Wh
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rulebase.core.eras import OPEN_END, in_force_today, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import close_names, slips
 from rulebase.core.records import Record, Ref, fold_space, fold_typography, number_key
-from rulebase.core.sources import TOURNAMENT_DOCUMENTS, edition_rank
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.core.value import Value, replace
 from rulebase.index.store import RecordStore
-from rulebase.index.versions import by_era, in_force, text_since
+from rulebase.index.versions import by_era, in_force, newest_first, text_since
 from rulebase.rules import documents
 from rulebase.rules.cards import used_by
 from rulebase.search.hits import clip
@@ -168,10 +169,12 @@ def cited_number(ref: str) -> str:
     return _NUMBER_SPACE.sub(r"\1\2", _RULE_PREFIX.sub("", ref.strip())).rstrip(".")
 
 
-def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False) -> Lookup:
+def lookup(store: RecordStore, ref: str, when: int | None = None, full: bool = False,
+           spell_out: Callable[[str], str] | None = None) -> Lookup:
     """What `ref` names, compact (the rule, its direct subrules, one line for each copy elsewhere
-    and each other era: see `compact`) or, with `full`, every record in full."""
-    result = _lookup(store, ref, when)
+    and each other era: see `compact`) or, with `full`, every record in full. `spell_out` reads a
+    judge's shorthand ("IPG HCE") as the words it stands for (Library.spelled_out)."""
+    result = _lookup(store, ref, when, spell_out)
     result = result if full else compact(store, result, when)
     _date(store, result)
     if when is None:
@@ -215,7 +218,8 @@ def _date(store: RecordStore, result: Lookup) -> None:
         entry.days = (min(a for a, _ in windows), max(b for _, b in windows))
 
 
-def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
+def _lookup(store: RecordStore, ref: str, when: int | None = None,
+            spell_out: Callable[[str], str] | None = None) -> Lookup:
     ref = ref.strip()
     if not ref:
         raise UsageError("empty reference", hint="give a rule number (502.83a), a record id or a page (4e p17)")
@@ -241,7 +245,7 @@ def _lookup(store: RecordStore, ref: str, when: int | None = None) -> Lookup:
             return Lookup(ref, "id", [expand(store, record, when)])
     inside = documents.scoped(store, ref)  # 'MTR 2.2', 'ipg missed trigger'
     if inside is not None:
-        return _in_document(store, ref, *inside, when)
+        return _in_document(store, ref, *inside, when, spell_out)
     number = cited_number(ref)
     records = store.by_number(number)
     if records:
@@ -266,15 +270,22 @@ def unknown(store: RecordStore, ref: str, what: str) -> NotFound:
     return NotFound(what, candidates, hint="try 'rulebase search' for free text")
 
 
-def _in_document(store: RecordStore, ref: str, source: str, rest: str, when: int | None) -> Lookup:
-    """A tournament document's section by its number ('IPG 2.1') or its title ('ipg missed
-    trigger'): the version in force now (or on `when`) first, then what the number meant before."""
+def _in_document(store: RecordStore, ref: str, source: str, rest: str, when: int | None,
+                 spell_out: Callable[[str], str] | None = None) -> Lookup:
+    """A tournament document's section by its number ('IPG 2.1'), its title ('ipg missed
+    trigger') or a judge's shorthand for its title ('IPG HCE', read by `spell_out`): the version
+    in force now (or on `when`) first, then what the number meant before."""
     number = documents.number_of(rest)
     if number is not None:
         records = [r for r in store.by_number(number) if r.source == source]
         kind = "number"
     else:
         records = [r for group in documents.by_title(store, source, rest) for r in group]
+        spelled = spell_out(rest) if spell_out is not None and not records else rest
+        if spelled == rest and spell_out is not None and not records and " " not in rest:
+            spelled = spell_out(rest.upper())  # the shorthand alone, in any case ("ipg grv")
+        if spelled != rest:
+            records = [r for group in documents.by_title(store, source, spelled) for r in group]
         kind = "title"
     chosen = by_era(store, records, when)
     if kind == "title" and when is None:  # the sections named so now, not every title they once had
@@ -451,18 +462,6 @@ def _era(entry: Entry) -> Entry:
                 "refs_in": len(entry.refs_in), "same_rule": len(entry.same), "twins": 0}
     return Entry(entry.record, compact=True, era=True, refs=[], leads={entry.record.id: lead(entry.record)},
                  left_out=left_out)
-
-
-def newest_first(records: list[Record], documents: dict[str, dict]) -> list[Record]:
-    """Versions of one rule number: official Comprehensive Rules first, each group newest first
-    (by document date, then edition), so an added 2025 release leads the bundled 2008 one."""
-    def key(record: Record) -> tuple:
-        doc = documents.get(record.source, {})
-        when = doc.get("date") or ""
-        newest = tuple(-ord(c) for c in (when if when[:1].isdigit() else "")) + (1,)
-        return (doc.get("format") != "comprules", newest, tuple(-n for n in edition_rank(record.edition)),
-                record.source)
-    return sorted(records, key=key)
 
 
 def diff_hint(records: list[Record]) -> str | None:

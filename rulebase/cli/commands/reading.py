@@ -44,7 +44,7 @@ def lookup(ref: Annotated[list[str], typer.Argument(
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    result = desk.lookup(library.store, " ".join(ref), when, full=full)
+    result = desk.lookup(library.store, " ".join(ref), when, full=full, spell_out=library.spelled_out)
     moved = _moved(library.store, " ".join(ref), when)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.views import shapes as views
