@@ -46,6 +46,8 @@ def answers(index_dir):
         ("card", {"name": "Blood Moon"}),
         ("history", {"ref": "502.83a"}),
         ("changes", {"from_date": "2009-05-01", "to_date": "2009-07-11"}),
+        ("lookup", {"ref": "IPG HCE"}),
+        ("lookup", {"ref": "IPG"}),
     ])
 
 
@@ -87,3 +89,12 @@ def test_every_other_tool_answers_with_records(answers):
     assert len(search["hits"]) == 3 and all("in_force_now" in hit for hit in search["hits"])
     assert answers[2][5].structured_content["term"] == "trample"
     assert answers[2][7].structured_content["lineages"][0]["steps"][-1]["number"] == "702.83a"
+
+
+def test_lookup_gives_the_judges_desk_as_the_cli_json_does(answers):
+    """An infraction by its shorthand, with its penalty and the JAR's fix; a document's contents."""
+    infraction = answers[2][9].structured_content
+    assert infraction["infraction"]["number"] == "2.3" and infraction["infraction"]["penalty"] == "Warning"
+    assert infraction["infraction"]["regular_rel"]["id"].startswith("jar:")
+    contents = answers[2][10].structured_content["contents"]
+    assert contents["source"] == "ipg" and any(s["number"] == "2.3" for s in contents["sections"])

@@ -83,13 +83,20 @@ def build(library) -> Any:
     @server.tool()
     async def lookup(ref: str, as_of: str | None = None, full: bool = False) -> dict[str, Any]:
         """A rule (702.19b, CR 702.19b), a record id (cr2008:502.83a), a tournament section
-        (IPG 2.1, 'ipg missed trigger') or a rulebook page (4e p17): the text in force now (or
-        on as_of) first, then what the number meant in other eras and documents."""
+        (IPG 2.1, 'ipg missed trigger', 'IPG HCE'), a tournament document's contents (IPG, MTR 4)
+        or a rulebook page (4e p17): the text in force now (or on as_of) first, then what the
+        number meant in other eras and documents; an IPG infraction with its penalty, upgrades,
+        remedy and the JAR's fix at Regular REL, as `rulebase lookup --json` gives them."""
         # lazy: each tool loads only what it answers with
+        from rulebase.cli.views.desk import desk_json
         from rulebase.cli.views.shapes import lookup_json
-        from rulebase.rules.lookup import lookup as look
+        from rulebase.rules import desk
 
-        return answer(lambda: lookup_json(look(store, ref, when(as_of), full=full, spell_out=library.spelled_out)))
+        def looked() -> dict:
+            result = desk.lookup(store, ref, when(as_of), full=full, spell_out=library.spelled_out)
+            return desk_json(result, lookup_json(result))
+
+        return answer(looked)
 
     @server.tool()
     async def search(query: str, edition: list[str] | None = None, kind: list[str] | None = None,
