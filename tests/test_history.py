@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from typer.testing import CliRunner
 
 from rulebase.cli.app import app
+from rulebase.core.errors import NotFound
 from rulebase.rules.history import changes_between, history, outside_note
 
 runner = CliRunner()
@@ -415,3 +417,17 @@ def test_a_date_past_the_newest_release_is_told_of_the_documents_searched(librar
                                       "--as-of", "2026", "-n", "1"])
     assert result.exit_code == 0
     assert "Comprehensive Rules" not in result.stderr and "the IPG release of 2024-09-23" in result.stderr
+
+
+def test_a_tournament_section_by_a_judges_shorthand_has_its_sections_history(index_dir, library):
+    """`history "IPG HCE"` is `history "IPG 2.3"` (the vocabulary file spells HCE out), as a lookup
+    of the shorthand is; a shorthand the vocabulary lacks is still a one-line error."""
+    by_number = run(index_dir, "history", "IPG 2.3")
+    by_shorthand = run(index_dir, "history", "IPG HCE")
+    assert by_shorthand.exit_code == 0 and by_shorthand.output == by_number.output
+    assert by_number.output.startswith("IPG 2.3 Game Play Error \u2014 Hidden Card Error (")
+    with pytest.raises(NotFound):  # the letters alone name no title: the vocabulary spells them out
+        history(library.store, "IPG HCE")
+    assert history(library.store, "IPG HCE", spell_out=library.spelled_out).lineages[0].key.startswith("ipg:")
+    unknown = run(index_dir, "history", "IPG zzz")
+    assert unknown.exit_code == 1 and "no IPG section matches 'zzz'" in unknown.output

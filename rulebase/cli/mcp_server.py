@@ -145,7 +145,7 @@ def build(library) -> Any:
         from rulebase.cli.views.shapes import history_json
         from rulebase.rules.history import history as histories
 
-        return answer(lambda: history_json(histories(store, ref, when(as_of))))
+        return answer(lambda: history_json(histories(store, ref, when(as_of), spell_out=library.spelled_out)))
 
     @server.tool()
     async def changes(from_date: str, to_date: str | None = None, source: str = "cr",

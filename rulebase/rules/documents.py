@@ -7,6 +7,7 @@ Pure reads of the record store: lookup and history turn what is found here into 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
@@ -86,6 +87,20 @@ def by_title(store: RecordStore, source: str, words: str) -> list[list[Record]]:
         return []
     top = min(r for r, _ in ranked)
     return [g for r, g in ranked if r == top]
+
+
+def sections_titled(store: RecordStore, source: str, words: str,
+                    spell_out: Callable[[str], str] | None = None) -> list[Record]:
+    """The sections `by_title` finds for the words, else for the judge's shorthand they are,
+    spelled out by `spell_out` (the vocabulary file: "IPG HCE" is the hidden card error's; the
+    shorthand alone is read in any case, "ipg grv")."""
+    records = [r for group in by_title(store, source, words) for r in group]
+    if records or spell_out is None:
+        return records
+    spelled = spell_out(words)
+    if spelled == words and " " not in words.strip():
+        spelled = spell_out(words.upper())
+    return [r for group in by_title(store, source, spelled) for r in group] if spelled != words else []
 
 
 # -- a document's table of contents ---------------------------------------------------------------

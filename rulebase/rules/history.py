@@ -8,6 +8,8 @@ Pure reads of the record store; the renderers decide how it looks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rulebase.core.eras import day, show, today
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.records import Record, fold_typography, number_key
@@ -94,13 +96,13 @@ def outside_note(store: RecordStore, when: int, sources: list[str] | None = None
     return None
 
 
-def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
+def _lineage_keys(store: RecordStore, ref: str, spell_out: Callable[[str], str] | None = None) -> list[str]:
     ref = ref.strip()
     if not ref:
         raise UsageError("empty reference", hint="give a rule number (702.83a) or a record id")
     inside = documents.scoped(store, ref)  # 'IPG 2.1', 'mtr play/draw rule'
     if inside is not None:
-        return _section_keys(store, *inside)
+        return _section_keys(store, *inside, spell_out)
     if ":" in ref:
         record = store.get(ref)
         if record is not None:
@@ -122,13 +124,13 @@ def _lineage_keys(store: RecordStore, ref: str) -> list[str]:
     return keys
 
 
-def _section_keys(store: RecordStore, source: str, rest: str) -> list[str]:
-    """The lineages of a tournament document's section named by number or title."""
+def _section_keys(store: RecordStore, source: str, rest: str, spell_out: Callable[[str], str] | None = None) -> list[str]:
+    """The lineages of a tournament document's section named by number, title or shorthand."""
     number = documents.number_of(rest)
     if number is not None:
         records = [r for r in store.by_number(number) if r.source == source]
     else:
-        records = [r for group in documents.by_title(store, source, rest) for r in group]
+        records = documents.sections_titled(store, source, rest, spell_out)
     keys = list(dict.fromkeys(r.lineage for r in records if r.lineage))
     if not keys:
         raise NotFound(f"no {source.upper()} section matches {rest!r}",
@@ -136,11 +138,13 @@ def _section_keys(store: RecordStore, source: str, rest: str) -> list[str]:
     return keys
 
 
-def history(store: RecordStore, ref: str, when: int | None = None) -> History:
+def history(store: RecordStore, ref: str, when: int | None = None,
+            spell_out: Callable[[str], str] | None = None) -> History:
     """Every version of the rule(s) `ref` names, oldest first, lineage in force on `when` (else
-    now, else most recently) first. A number reused for another rule gives several lineages."""
+    now, else most recently) first. A number reused for another rule gives several lineages.
+    `spell_out`: a judge's shorthand for a section's title (rules.lookup.lookup)."""
     lineages = []
-    for key in _lineage_keys(store, ref):
+    for key in _lineage_keys(store, ref, spell_out):
         versions = [r for r in store.lineage(key) if r.span or r.source == key.split(":")[0]]
         archive = [r for r in versions if r.span]
         lineages.append(Lineage(key, steps_of(archive, store.windows([r.id for r in archive])),

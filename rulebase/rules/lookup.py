@@ -280,12 +280,7 @@ def _in_document(store: RecordStore, ref: str, source: str, rest: str, when: int
         records = [r for r in store.by_number(number) if r.source == source]
         kind = "number"
     else:
-        records = [r for group in documents.by_title(store, source, rest) for r in group]
-        spelled = spell_out(rest) if spell_out is not None and not records else rest
-        if spelled == rest and spell_out is not None and not records and " " not in rest:
-            spelled = spell_out(rest.upper())  # the shorthand alone, in any case ("ipg grv")
-        if spelled != rest:
-            records = [r for group in documents.by_title(store, source, spelled) for r in group]
+        records = documents.sections_titled(store, source, rest, spell_out)
         kind = "title"
     chosen = by_era(store, records, when)
     if kind == "title" and when is None:  # the sections named so now, not every title they once had

@@ -183,7 +183,7 @@ def history(ref: Annotated[list[str], typer.Argument(
     when = day_asked(as_of)
     library = ready_library(json_out)
     note_outside(library, when)
-    found = histories.history(library.store, " ".join(ref), when)
+    found = histories.history(library.store, " ".join(ref), when, spell_out=library.spelled_out)
     # lazy: each command loads only what it runs (cold start)
     from rulebase.cli.views import shapes as views
 
