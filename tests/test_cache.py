@@ -383,3 +383,21 @@ def test_an_entry_replayed_under_another_key_is_refused(tmp_path, monkeypatch):
                                 "is not sealed by this user's rulebase under its name: written elsewhere, altered, or "
                                 "copied from another entry); not used, rebuilt from the sources"]
     assert cache.read_trusted(bundled, "versions.json") == b"2019 text"
+
+
+def test_an_entry_another_build_published_meanwhile_is_kept_and_a_damaged_one_replaced(tmp_path, monkeypatch):
+    """Two builds into different index folders can make one entry at once. The second to publish
+    keeps the first's, which a build may be reading (it was replaced under that reader, which then
+    refused it with a warning); a damaged entry under the name is replaced."""
+    from rulebase.build import cache
+
+    monkeypatch.setenv("RULEBASE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "cache" / f"cr-{'c' * 20}"
+    assert cache.publish(folder, lambda tmp: (tmp / "versions.json").write_text("first", encoding="utf-8"))
+    first = (folder / "versions.json").stat().st_ino
+    assert cache.publish(folder, lambda tmp: (tmp / "versions.json").write_text("second", encoding="utf-8"))
+    assert (folder / "versions.json").stat().st_ino == first and cache.read_trusted(folder, "versions.json") == b"first"
+    assert cache.refusals() == [] and sorted(p.name for p in folder.parent.iterdir()) == [".lock", folder.name]
+    (folder / "versions.json").write_text("firsT", encoding="utf-8")  # damaged: same size, other bytes
+    assert cache.publish(folder, lambda tmp: (tmp / "versions.json").write_text("third", encoding="utf-8"))
+    assert cache.read_trusted(folder, "versions.json") == b"third" and cache.refusals() == []

@@ -33,6 +33,7 @@ from collections import Counter
 from pathlib import Path
 
 from rulebase.core.errors import IndexError_
+from rulebase.core.locking import folder_lock
 from rulebase.core.pool import Beside
 from rulebase.core.records import from_dict, to_dict
 from rulebase.index import seal
@@ -325,18 +326,46 @@ def copy_verified(whoosh: Path, into: Path) -> None:
 def _publish(path: Path, fill) -> bool:
     """Fill a temporary folder beside `path` (`fill(folder)`), record and seal its files'
     sizes and checksums and rename it into place; False, and nothing left behind, when the cache
-    cannot be written."""
+    cannot be written.
+
+    Two builds into different index folders can make one entry at once (a first build and an
+    add's, each finding it missing). The second to finish keeps the first's: an entry's name is
+    its key (the documents' bytes and the code), so an intact one is the same entry, and a build
+    may be reading it (replacing it under that reader made it refuse the entry with a warning
+    and index those documents again). Publishers take the cache folder's lock for the check and
+    the rename; readers take none."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         fill(tmp)
         seal_entry(tmp, path.name)
-        shutil.rmtree(path, ignore_errors=True)
-        os.replace(tmp, path)
+        with folder_lock(path.parent, lambda exc: exc):
+            if _intact(path):
+                shutil.rmtree(tmp, ignore_errors=True)
+                return True
+            shutil.rmtree(path, ignore_errors=True)  # (damaged, unsealed or half there: made again)
+            os.replace(tmp, path)
         return True
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
+        return False
+
+
+def _intact(folder: Path) -> bool:
+    """Whether the entry is there, sealed under its name, and holds exactly the files its sealed
+    list names with their sizes and SHA-256 (asked quietly: nothing is refused or reported)."""
+    try:
+        data = (folder / SUMS).read_bytes()
+        mark = (folder / SUMS_SEAL).read_text(encoding="ascii")
+        if not seal.sealed(_bound(folder.name, data), mark):
+            return False
+        sums = json.loads(data)
+        held = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*")
+                if p.is_file() and p.name not in (SUMS, SUMS_SEAL)}
+        return isinstance(sums, dict) and set(held) == set(sums) \
+            and all(list(_digest(p)) == sums[name] for name, p in held.items())
+    except (OSError, ValueError, TypeError):
         return False
 
 
