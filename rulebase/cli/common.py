@@ -11,7 +11,7 @@ import sys
 
 from rulebase.core.errors import NotFound, NotText, RulebaseError, bounded
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 

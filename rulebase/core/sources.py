@@ -10,7 +10,7 @@ from rulebase.core.errors import ManifestError
 from rulebase.core.paths import package_parent, spelled
 from rulebase.core.value import Frozen
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -36,7 +36,7 @@ from rulebase.core.errors import IndexError_
 from rulebase.core.paths import package_parent, read_bytes, spelled
 from rulebase.core.value import Frozen
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -12,7 +12,7 @@ import zlib
 from rulebase.index.generation import Generation
 from rulebase.index.store import SQLITE_MAGIC, unreadable
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 

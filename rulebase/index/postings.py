@@ -29,7 +29,7 @@ from array import array
 from rulebase.core.errors import DamagedData
 from rulebase.core.paths import read_bytes
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -27,7 +27,7 @@ from rulebase.core.records import Record, from_dict, stored_form
 from rulebase.index import seal
 from rulebase.index.packing import PACKED_KINDS, Packer, dictionary, sample, unpack
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -37,7 +37,7 @@ from rulebase.index.generation import (
 from rulebase.index.integrity import damage as store_damage
 from rulebase.library import places
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 3.6 ms of a cold command)
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
     from pathlib import Path
 
