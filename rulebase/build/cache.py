@@ -212,29 +212,34 @@ def refusals() -> list[str]:
     return lines
 
 
-def _trusted(folder: Path) -> dict[str, list] | None:
+def _trusted(folder: Path, quiet: bool = False) -> dict[str, list] | None:
     """The entry's file list when this user's rulebase sealed it, else None (an absent entry
-    quietly; one that is there but unsealed, altered or unreadable is refused)."""
+    quietly; one that is there but unsealed, altered or unreadable is refused, unless `quiet`)."""
+
+    def refuse(why: str) -> None:
+        if not quiet:
+            _refuse(folder, why)
+
     try:
         data = (folder / SUMS).read_bytes()
         mark = (folder / SUMS_SEAL).read_text(encoding="ascii")
     except FileNotFoundError:
         if folder.is_dir():
-            _refuse(folder, f"it has no sealed {SUMS}")
+            refuse(f"it has no sealed {SUMS}")
         return None
     except (OSError, UnicodeDecodeError) as exc:
-        _refuse(folder, f"its {SUMS} is unreadable ({getattr(exc, 'strerror', None) or exc})")
+        refuse(f"its {SUMS} is unreadable ({getattr(exc, 'strerror', None) or exc})")
         return None
     if not seal.sealed(_bound(folder.name, data), mark):
-        _refuse(folder, f"its {SUMS} is not sealed by this user's rulebase under its name: written elsewhere, "
-                "altered, or copied from another entry")
+        refuse(f"its {SUMS} is not sealed by this user's rulebase under its name: written elsewhere, "
+               "altered, or copied from another entry")
         return None
     try:
         sums = json.loads(data)
     except ValueError:
         sums = None
     if not isinstance(sums, dict) or not all(isinstance(v, list) and len(v) == 2 for v in sums.values()):
-        _refuse(folder, f"its {SUMS} is not what a build writes")
+        refuse(f"its {SUMS} is not what a build writes")
         return None
     return sums
 
@@ -355,17 +360,10 @@ def _publish(path: Path, fill) -> bool:
 def _intact(folder: Path) -> bool:
     """Whether the entry is there, sealed under its name, and holds exactly the files its sealed
     list names with their sizes and SHA-256 (asked quietly: nothing is refused or reported)."""
+    sums = _trusted(folder, quiet=True)
     try:
-        data = (folder / SUMS).read_bytes()
-        mark = (folder / SUMS_SEAL).read_text(encoding="ascii")
-        if not seal.sealed(_bound(folder.name, data), mark):
-            return False
-        sums = json.loads(data)
-        held = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*")
-                if p.is_file() and p.name not in (SUMS, SUMS_SEAL)}
-        return isinstance(sums, dict) and set(held) == set(sums) \
-            and all(list(_digest(p)) == sums[name] for name, p in held.items())
-    except (OSError, ValueError, TypeError):
+        return sums is not None and _sums(folder) == sums
+    except OSError:
         return False
 
 
@@ -379,11 +377,15 @@ def _bound(name: str, data: bytes) -> bytes:
 def seal_entry(folder: Path, name: str | None = None) -> None:
     """Write the entry's sealed list: every file's size and SHA-256 (SUMS), and its HMAC
     (SUMS_SEAL) bound to the entry's name (`name`: the folder it is renamed to; default its own)."""
-    sums = {p.relative_to(folder).as_posix(): list(_digest(p)) for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name not in (SUMS, SUMS_SEAL)}
-    data = json.dumps(sums, sort_keys=True).encode("utf-8")
+    data = json.dumps(_sums(folder), sort_keys=True).encode("utf-8")
     (folder / SUMS).write_bytes(data)
     (folder / SUMS_SEAL).write_text(seal.seal_of(_bound(name or folder.name, data)) + "\n", encoding="ascii")
+
+
+def _sums(folder: Path) -> dict[str, list]:
+    """Every file of the entry (but its list and seal) by relative name: [size, SHA-256]."""
+    return {p.relative_to(folder).as_posix(): list(_digest(p)) for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name not in (SUMS, SUMS_SEAL)}
 
 
 def read_trusted(folder: Path, name: str) -> bytes | None:

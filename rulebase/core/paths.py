@@ -20,6 +20,19 @@ def spelled(path: str | os.PathLike) -> str:
     return lead + "/".join(part for part in text.split("/") if part and part != ".") or "."
 
 
+def parent(path: str) -> str:
+    """The folder holding `path` (a path as `spelled` writes it), as Path.parent gives it."""
+    return os.path.dirname(path) or "."
+
+
+def user_folder(variable: str, fallback: str) -> str:
+    """rulebase's folder in one of the user's XDG base folders: $`variable`/rulebase, else
+    ~/`fallback`/rulebase ("XDG_DATA_HOME", ".local/share": the index and the added documents;
+    "XDG_STATE_HOME", ".local/state": the signing key and what is kept beside it)."""
+    base = os.environ.get(variable) or os.path.join(os.path.expanduser("~"), *fallback.split("/"))
+    return spelled(os.path.join(base, "rulebase"))
+
+
 def read_bytes(path: str | os.PathLike, limit: int = -1) -> bytes:
     """The file's bytes (the first `limit` of them), as Path.read_bytes."""
     with open(path, "rb") as handle:

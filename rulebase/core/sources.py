@@ -7,7 +7,7 @@ import re
 
 from rulebase.core.eras import labels_between
 from rulebase.core.errors import ManifestError
-from rulebase.core.paths import package_parent, spelled
+from rulebase.core.paths import package_parent, spelled, user_folder
 from rulebase.core.value import Frozen
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
@@ -111,8 +111,7 @@ def user_corpus_dir() -> str:
     env = os.environ.get(ENV_USER_CORPUS)
     if env:
         return spelled(env)
-    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return spelled(os.path.join(data_home, "rulebase", "corpus"))
+    return os.path.join(user_folder("XDG_DATA_HOME", ".local/share"), "corpus")
 
 
 def load_manifest(corpus_dir: str | os.PathLike | None = None) -> list[Source]:

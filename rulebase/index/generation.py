@@ -33,7 +33,7 @@ import re
 import time
 
 from rulebase.core.errors import IndexError_
-from rulebase.core.paths import package_parent, read_bytes, spelled
+from rulebase.core.paths import package_parent, read_bytes, spelled, user_folder
 from rulebase.core.value import Frozen
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
@@ -62,8 +62,7 @@ def default_index_dir() -> str:
     checkout = checkout_index()
     if checkout is not None:
         return checkout
-    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return spelled(os.path.join(data_home, "rulebase", "index"))
+    return os.path.join(user_folder("XDG_DATA_HOME", ".local/share"), "index")
 
 
 def checkout_index() -> str | None:

@@ -22,7 +22,7 @@ import contextlib
 import os
 from _operator import _compare_digest as same_digest  # hmac.compare_digest, without importing hmac
 
-from rulebase.core.paths import read_bytes
+from rulebase.core.paths import read_bytes, user_folder
 
 try:
     from _blake2 import blake2b  # hashlib's BLAKE2 (see above)
@@ -35,8 +35,7 @@ KEY_BYTES = 32
 
 def state_dir() -> str:
     """$XDG_STATE_HOME/rulebase, else ~/.local/state/rulebase (a string: core/paths.py)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "rulebase")
+    return user_folder("XDG_STATE_HOME", ".local/state")
 
 
 def keep(path: str | os.PathLike, data: bytes) -> None:

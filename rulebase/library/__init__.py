@@ -68,10 +68,15 @@ class Library(Upkeep, Reading):
     def spelled_out(self, text: str) -> str:
         """The text with the vocabulary file's abbreviations spelled out ("HCE" -> "hidden card
         error"): how `lookup "IPG HCE"` finds a section titled with the words a judge shortens."""
+        return self._vocabulary.spell_out(text)[0]
+
+    @cached_property
+    def _vocabulary(self):
+        """The vocabulary file, read once (a shorthand is spelled out as typed, then in capitals)."""
         # lazy: only a reference no title matched as typed reads the vocabulary
         from rulebase.search.parlance import VOCABULARY_FILE, load_parlance
 
-        return load_parlance(os.path.join(self.corpus_dir, VOCABULARY_FILE)).spell_out(text)[0]
+        return load_parlance(os.path.join(self.corpus_dir, VOCABULARY_FILE))
 
     def reload(self) -> None:
         """Forget the sources and the open index: after `rulebase add` or `remove`."""

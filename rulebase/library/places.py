@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from rulebase.core.errors import IndexError_
+from rulebase.core.paths import parent
 from rulebase.core.value import Frozen
 from rulebase.index.generation import Generation
 
@@ -25,11 +26,6 @@ class Status(Frozen):
     def current(self) -> bool:
         return (self.generation is not None and self.problem is None
                 and self.generation.fingerprint == self.expected)
-
-
-def parent(path: str) -> str:
-    """The folder holding `path` (a path as core/paths.spelled writes it), as Path.parent."""
-    return os.path.dirname(path) or "."
 
 
 def check_directory(index_dir: str, given: bool = False) -> None:
