@@ -12,6 +12,7 @@ punctuation and markup folded to single spaces, contains one of the answers fold
 from __future__ import annotations
 
 import argparse
+import heapq
 import re
 import sqlite3
 import sys
@@ -56,30 +57,57 @@ def metrics(ranked: list[list[bool]]) -> tuple[float, float]:
 
 
 class GrepBaseline:
-    """Rank by how often the query's words occur: what a user with grep gets."""
+    """Rank by how often the query's words occur: what a user with grep gets. A record scores
+    100 for each query word it holds and 1 for each time it holds one; ties go by document order.
+
+    The words' occurrences are read once into a table (0.9 s for the real corpus's 60,477 records),
+    so a query counts only the records that hold one of its words: the real questions' 66 queries
+    took 0.3-0.5 s each when every record's words were read, and take 50 ms each; the ranking is
+    the same, hit for hit."""
 
     def __init__(self, records: list[Record], folded: list[list[str]] | None = None):
         self.records = records
         self.folded = folded if folded is not None else [fold(f"{r.title or ''} {r.text}").split() for r in records]
+        self._table: tuple[dict[str, list[int]], dict[str, list[int]]] | None = None
+        self._kept: set[int] | None = None  # (a view of another baseline: the records it keeps)
 
     def among(self, keep) -> GrepBaseline:
-        """The same baseline over the records `keep(record)` passes, their words not read again
-        (folding every record's text is most of building one: 0.7 s for the real corpus)."""
-        pairs = [(r, words) for r, words in zip(self.records, self.folded, strict=True) if keep(r)]
-        return GrepBaseline([r for r, _ in pairs], [words for _, words in pairs])
+        """The same baseline over the records `keep(record)` passes: a view sharing this one's
+        table (folding every record's text is most of building one: 0.7 s for the real corpus)."""
+        view = GrepBaseline(self.records, self.folded)
+        view._table = self._words()
+        view._kept = {n for n, r in enumerate(self.records) if keep(r)}
+        return view
+
+    def _words(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """Each word's records, and each record again for each further time it holds the word:
+        a query's tallies are then counted in C (Counter.update of a list)."""
+        if self._table is None:
+            held: dict[str, list[int]] = {}
+            again: dict[str, list[int]] = {}
+            for n, tokens in enumerate(self.folded):
+                for word, count in Counter(tokens).items():
+                    held.setdefault(word, []).append(n)
+                    if count > 1:
+                        again.setdefault(word, []).extend([n] * (count - 1))
+            self._table = (held, again)
+        return self._table
 
     def search(self, query: str, edition: str | None, limit: int = 10) -> list[Record]:
-        words = set(fold(query).split())
-        scored = []
+        (held, again), kept = self._words(), self._kept
+        words, more = Counter(), Counter()  # record -> query words it holds; their further occurrences
+        for word in set(fold(query).split()):
+            words.update(held.get(word, ()))
+            more.update(again.get(word, ()))
         edition, source = scope(edition)
-        for record, tokens in zip(self.records, self.folded, strict=True):
-            if (edition and record.edition != edition) or (source and record.source != source):
+        scored = []
+        for n, count in words.items():
+            record = self.records[n]
+            if (kept is not None and n not in kept) or (edition and record.edition != edition) or (
+                    source and record.source != source):
                 continue
-            counts = Counter(t for t in tokens if t in words)
-            if counts:
-                scored.append((-(len(counts) * 100 + sum(counts.values())), record.order, record))
-        scored.sort(key=lambda s: (s[0], s[1]))
-        return [s[2] for s in scored[:limit]]
+            scored.append((-(count * 100 + count + more[n]), record.order, n))
+        return [self.records[n] for _, _, n in heapq.nsmallest(limit, scored)]
 
 
 class Fts5Baseline:
@@ -116,7 +144,7 @@ def scope(value: str | None) -> tuple[str | None, str | None]:
 def baselines(library: Library) -> tuple[list[Record], GrepBaseline, Fts5Baseline]:
     """The rules documents (every record but the cards) and grep and FTS5 over them: built once,
     they serve every evaluation of the same index (tests/test_index.py shares them)."""
-    records = [r for r in library.store.all() if r.kind != "card"]
+    records = library.store.all(without=("card",))
     return records, GrepBaseline(records), Fts5Baseline(records)
 
 

@@ -94,7 +94,7 @@ class Run:
     def fts5(self, query: str) -> list:
         """SQLite FTS5 (bm25) over every rules record, the baseline beside rulebase."""
         if self._fts5 is None:
-            self._fts5 = Fts5Baseline([r for r in self.store.all() if r.kind not in ("card", "card-ruling")])
+            self._fts5 = Fts5Baseline(self.store.all(without=("card", "card-ruling")))
         return self._fts5.search(query, None, DEPTH)
 
     def search(self, query: str, part: str):

@@ -210,7 +210,7 @@ class Evaluation:
     def __init__(self, library: Library):
         self.library = library
         self.answers = Answers(library.store)
-        self.records = [r for r in library.store.all() if r.kind != "card"]  # the rules documents: what a search ranks
+        self.records = library.store.all(without=("card",))  # the rules documents: what a search ranks
         self.filters = check_filters(library, {"edition": [], "kind": [], "lang": [], "source": []})
         self.first_release = min((rows[0]["first_day"] for rows in library.store.releases().values() if rows),
                                  default=OPEN_END)

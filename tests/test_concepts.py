@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from rulebase.build.concepts import concept_table
 from rulebase.core.eras import OPEN_END
 from rulebase.core.records import Record, Ref
@@ -85,6 +87,27 @@ def test_the_table_reads_back_and_damage_reads_as_none(tmp_path):
     path.write_bytes(path.read_bytes().replace(b"7", b"8", 1))
     assert read_concepts(path) is None
     assert read_concepts(tmp_path / "missing.json") is None
+
+
+def test_a_question_parses_only_the_rows_of_the_terms_it_names(tmp_path):
+    """The rows are one a line, found by their term unparsed: a cold search reads two or three
+    of the table's 717, not all of them. A line that is no row is damage, as a wrong checksum is."""
+    path = tmp_path / "concepts.json"
+    write_concepts(path, {("deathtouch",): [3, 1], ("first", "strike"): [7], ("trample",): [2]},
+                   citing={("trample",): [9]})
+    table, citing = read_concepts(path)
+    concepts = Concepts(table, citing)
+    assert concepts.named(["a", "first", "strike", "b"]) == [(("first", "strike"), frozenset({7}))]
+    assert set(table.rows._parsed) == {("first", "strike")}
+    assert dict(citing) == {("trample",): [9]}
+    one_line = b'[[["deathtouch"],[1,3]]]'  # (the table as one JSON list: not rows)
+    path.write_bytes(one_line + b"\n" + str(__import__("zlib").crc32(one_line)).encode())
+    assert read_concepts(path) is None
+
+
+def test_a_term_the_rows_cannot_hold_unparsed_is_refused_when_written(tmp_path):
+    with pytest.raises(ValueError, match="concept term"):
+        write_concepts(tmp_path / "concepts.json", {("say", 'a"b'): [1]})
 
 
 def test_the_table_keeps_each_terms_name_as_the_rules_write_it(tmp_path):

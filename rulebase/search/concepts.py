@@ -32,7 +32,7 @@ class Concepts:
         self.by_first: dict[str, list[tuple[str, ...]]] = {}
         for tokens in table:
             self.by_first.setdefault(tokens[0], []).append(tokens)
-        self._table, self._citing = table, citing or {}
+        self._table, self._citing = table, {} if citing is None else citing  # (not `or`: a Mapping's truth parses every row)
         self._frozen: dict[tuple[tuple[str, ...], bool], frozenset[int]] = {}
 
     def _docs(self, term: tuple[str, ...], citing: bool = False) -> frozenset[int]:

@@ -29,7 +29,6 @@ from math import log
 from rulebase.core.eras import today
 from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
-from rulebase.index.versions import in_force
 
 TOURNAMENT = tuple(TOURNAMENT_DOCUMENTS)
 # With no date and no edition, a question in the tournament's words counts the game's texts at
@@ -180,5 +179,5 @@ def _words(text: str) -> str:
 
 def current_programs(store) -> dict[str, str]:
     """The table of the MTR release in force today ({} in an index without the MTR)."""
-    current = in_force(store, [r for r in store.titled("mtr", list(PROGRAMS_TITLE)) if r.span], today())
+    current = [r for r in store.titled("mtr", list(PROGRAMS_TITLE), day=today()) if r.span]
     return programs(current[-1].text) if current else {}
