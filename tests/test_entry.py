@@ -26,9 +26,9 @@ WATCHED = ("pathlib", "sqlite3", "typing", "typer", "click", "rich", "whoosh", "
            "dataclasses", "inspect")
 
 
-def _imports(index_dir, *args: str) -> tuple[int, list[str]]:
+def _imports(index_dir, *args: str, watched: tuple[str, ...] = WATCHED) -> tuple[int, list[str]]:
     env = dict(os.environ, RULEBASE_INDEX=str(index_dir))
-    out = subprocess.run([sys.executable, "-c", f"WATCHED = {WATCHED!r}\n" + _RUN, *args], env=env,
+    out = subprocess.run([sys.executable, "-c", f"WATCHED = {watched!r}\n" + _RUN, *args], env=env,
                          capture_output=True, text=True, timeout=120, check=True).stdout
     code, _, modules = out.strip().partition(" ")
     return int(code), json.loads(modules.replace("'", '"'))
@@ -46,3 +46,12 @@ def test_a_cold_search_imports_whoosh_but_not_the_rest(index_dir):
     assert not [m for m in modules if m.split(".")[0] in ("pathlib", "sqlite3", "typing", "typer", "click", "rich",
                                                           "tomllib", "dataclasses", "inspect")]
     assert "whoosh" in modules
+
+
+@pytest.mark.parametrize("args", [("search", "damage prevention"), ("card", "Blood Moon")])
+def test_a_cold_search_or_card_leaves_the_lookups_modules_alone(index_dir, args):
+    """The plain views name a lookup's types in annotations only: a search or a card printed
+    without importing rules.lookup and rules.documents (2.5 ms of a cold search)."""
+    code, modules = _imports(index_dir, *args, watched=("rulebase",))
+    assert code == 0 and "rulebase.cli.views.plain" in modules
+    assert not {"rulebase.rules.lookup", "rulebase.rules.documents"} & set(modules)

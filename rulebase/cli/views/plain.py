@@ -12,8 +12,11 @@ from collections.abc import Iterable
 from rulebase.core.eras import in_force_today
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.sources import release_label
-from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results, unmark
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
+if TYPE_CHECKING:  # (annotations only: a search does not import the lookup's modules, 2.5 ms)
+    from rulebase.rules.lookup import Entry, Lookup
 
 # C0 controls but tab and newline, DEL, C1 (CSI, OSC...) and the bidi embeddings, overrides and
 # isolates: what a terminal would act on (clear the screen, retitle the window, reorder a line).
