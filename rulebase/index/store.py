@@ -311,8 +311,10 @@ class RecordStore:
         return self._many(f"SELECT data FROM records{' WHERE ' + ' AND '.join(where) if where else ''} ORDER BY rank",
                           tuple(without))
 
-    def of_source(self, source: str) -> list[Record]:
-        return self._many("SELECT data FROM records WHERE source = ? ORDER BY rank", (source,))
+    def of_source(self, source: str, without: tuple[str, ...] = ()) -> list[Record]:
+        """A source's records, in document order; `without` the kinds named (neither read nor parsed)."""
+        kinds = f" AND kind NOT IN ({','.join('?' * len(without))})" if without else ""
+        return self._many(f"SELECT data FROM records WHERE source = ?{kinds} ORDER BY rank", (source, *without))
 
     def numbers_like(self, pattern: str, limit: int = 200) -> list[str]:
         if len(pattern) > 64:  # no rule number is that long; SQLite refuses very long patterns
