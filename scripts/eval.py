@@ -76,7 +76,7 @@ class GrepBaseline:
         table (folding every record's text is most of building one: 0.7 s for the real corpus)."""
         view = GrepBaseline(self.records, self.folded)
         view._table = self._words()
-        view._kept = {n for n, r in enumerate(self.records) if keep(r)}
+        view._kept = {n for n, r in enumerate(self.records) if (self._kept is None or n in self._kept) and keep(r)}
         return view
 
     def _words(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
