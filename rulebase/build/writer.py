@@ -434,7 +434,9 @@ def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int,
     groups = array("I", (numbers.setdefault(r.lineage or r.id, len(numbers)) for r, *_ in order))
     first = array("I", (w[0] for _, w, *_ in order))
     last = array("I", (w[1] for _, w, *_ in order))
-    data = b"".join(column.tobytes() for column in (groups, first, last))
+    ending = array("I", sorted(range(len(last)), key=lambda d: (last[d], d)))  # (schema.DOCMETA)
+    ends = array("I", (last[d] for d in ending))
+    data = b"".join(column.tobytes() for column in (groups, first, last, ending, ends))
     with open(path, "wb") as handle:  # the columns, then their CRC-32 (read_docmeta checks it)
         handle.write(data + zlib.crc32(data).to_bytes(4, "little"))
 

@@ -17,6 +17,7 @@ import os
 import sys
 import types
 import warnings
+from bisect import bisect_left
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
@@ -121,12 +122,16 @@ def make_schema() -> Schema:
     )
 
 
-DOCMETA = "docmeta.bin"  # uint32 arrays: group number, first day, last day (one entry per document)
+# uint32 arrays: group number, first day, last day (one entry per document); then the documents
+# ordered by their last day, and those last days (in force on a day: a bisection, then a filter of
+# the few thousand documents whose last day is that day or later, not a pass over all 22,806)
+DOCMETA = "docmeta.bin"
+DOCMETA_COLUMNS = 5
 
 
 def read_docmeta(path: str | os.PathLike, count: int):
-    """The three DOCMETA columns, or None when the file is missing, the wrong size, or fails the
-    CRC-32 stored after the columns (bit rot there gave duplicate hits and wrong totals)."""
+    """The DOCMETA columns, or None when the file is missing, the wrong size, or fails the CRC-32
+    stored after the columns (bit rot there gave duplicate hits and wrong totals)."""
     # lazy: only this rarer path needs it
     import zlib
     from array import array
@@ -136,12 +141,20 @@ def read_docmeta(path: str | os.PathLike, count: int):
     except OSError:
         return None
     size = 4 * count
-    if len(data) != 3 * size + 4 or zlib.crc32(data[:-4]) != int.from_bytes(data[-4:], "little"):
+    if len(data) != DOCMETA_COLUMNS * size + 4 or zlib.crc32(data[:-4]) != int.from_bytes(data[-4:], "little"):
         return None
-    columns = [array("I"), array("I"), array("I")]
+    columns = [array("I") for _ in range(DOCMETA_COLUMNS)]
     for n, column in enumerate(columns):
         column.frombytes(data[n * size:(n + 1) * size])
     return columns
+
+
+def in_force_on(columns, day: int) -> set[int]:
+    """The documents in force on `day`, from read_docmeta's columns: of those whose last day is
+    `day` or later (a bisection of the documents in order of their last day), those in force by
+    then. A pass over every document cost a cold search 27 million instructions (about 9 ms)."""
+    _, first, _, ending, ends = columns
+    return {d for d in ending[bisect_left(ends, day):] if first[d] <= day}
 
 
 def check(path: Path) -> bool:

@@ -29,7 +29,7 @@ from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
 from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
-from rulebase.index.schema import DOCMETA, read_docmeta, whoosh_index
+from rulebase.index.schema import DOCMETA, DOCMETA_COLUMNS, in_force_on, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.search import language
 from rulebase.search.cards import add_cards_rules, without_names
@@ -428,18 +428,20 @@ class Searcher(QueryTerms):
                 best[g] = (docnum if better else kept, max(score, held[1]), max(key, held[2]))
         return [(d, s) for d, s, _ in sorted(best.values(), key=itemgetter(2), reverse=True)[:pool]], total
 
-    def docmeta(self):
-        """Each document's group number and days in force (DOCMETA), read once per searcher."""
+    def docmeta(self, columns: int = 3):
+        """DOCMETA's first `columns`, read once per searcher: each document's group number and
+        days in force (then the order of their last days: schema.in_force_on)."""
         if self._docmeta is None:
             self._docmeta = read_docmeta(os.path.join(self.path, DOCMETA), self.reader.doc_count_all())
             if self._docmeta is None:
                 raise DamagedData(f"{DOCMETA} is missing, the wrong size or fails its checksum", str(self.path),
                                   "run 'rulebase index build' to rebuild it")
-        return self._docmeta
+        return self._docmeta[:columns]
 
     @cached_property
     def register(self) -> Register:
-        return Register(self.scorer, self.docmeta, lambda: self.scorer.field_lengths("text"), today())
+        return Register(self.scorer, lambda: in_force_on(self.docmeta(DOCMETA_COLUMNS), today()),
+                        lambda: self.scorer.field_lengths("text"), today())
 
     @cached_property
     def concepts(self) -> Concepts:
