@@ -28,7 +28,7 @@ class _Scorer:
 
 
 def _register(lengths: list[int], terms: dict[str, list[int]]) -> Register:
-    return Register(_Scorer(terms), lambda: {0, 1, 2, 3}, lambda: lengths, 20260101)
+    return Register(_Scorer(terms), lambda: {0, 1, 2, 3}, lambda: lengths)
 
 
 def test_a_word_only_the_tournament_uses_leans_its_way_and_a_shared_word_does_not():

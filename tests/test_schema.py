@@ -46,9 +46,9 @@ def test_the_documents_in_force_on_a_day_are_read_from_their_last_days(library):
     """DOCMETA keeps the documents in order of their last day: a day's documents in force are a
     bisection and a short filter, the same set as a pass over every document, on days before,
     between and after the releases (the real index), and with nothing in force."""
-    from rulebase.index.schema import in_force_on
+    from rulebase.index.schema import DOCMETA_COLUMNS, in_force_on
 
-    columns = library.searcher.docmeta(5)
+    columns = library.searcher.docmeta(DOCMETA_COLUMNS)
     _, first, last = columns[:3]
     for day in (19930804, 19950401, 20090710, 20090711, 20150315, 20240923, 20990101):
         assert in_force_on(columns, day) == {d for d in range(len(first)) if first[d] <= day <= last[d]}, day

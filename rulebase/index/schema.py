@@ -152,7 +152,8 @@ def read_docmeta(path: str | os.PathLike, count: int):
 def in_force_on(columns, day: int) -> set[int]:
     """The documents in force on `day`, from read_docmeta's columns: of those whose last day is
     `day` or later (a bisection of the documents in order of their last day), those in force by
-    then. A pass over every document cost a cold search 27 million instructions (about 9 ms)."""
+    then: 0.4 ms for today's 4,544 of the real index's 22,806, where a pass over every document
+    took 2.2-2.7 ms."""
     _, first, _, ending, ends = columns
     return {d for d in ending[bisect_left(ends, day):] if first[d] <= day}
 

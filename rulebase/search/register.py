@@ -44,8 +44,8 @@ class Register:
     """The tournament documents (every release) and the size of the text in force now of each
     body, read once."""
 
-    def __init__(self, scorer, current: Callable[[], set[int]], lengths: Callable[[], list[int]], now: int):
-        self.scorer, self._current, self._lengths, self._now = scorer, current, lengths, now  # (current: in force `now`)
+    def __init__(self, scorer, current: Callable[[], set[int]], lengths: Callable[[], list[int]]):
+        self.scorer, self._current, self._lengths = scorer, current, lengths  # (current: the documents in force now)
         self._sizes: tuple[set[int], set[int], int, int] | None = None
         self._kept: dict[str, tuple[float, float] | None] = {}
 

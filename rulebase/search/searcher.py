@@ -131,7 +131,8 @@ class Searcher(QueryTerms):
         allowed = self._allowed(filters or {})
         if when is not None:
             alive = self.in_force(when)
-            allowed = {d for d in (range(self.reader.doc_count_all()) if allowed is None else allowed) if alive(d)}
+            allowed = in_force_on(self.docmeta(DOCMETA_COLUMNS), when) if allowed is None else {
+                d for d in allowed if alive(d)}
         typed_text = text
         in_question = quoted_in_question(text)  # (asked of the words as typed, names and all)
         read = self._read(text, names or [])
@@ -441,7 +442,7 @@ class Searcher(QueryTerms):
     @cached_property
     def register(self) -> Register:
         return Register(self.scorer, lambda: in_force_on(self.docmeta(DOCMETA_COLUMNS), today()),
-                        lambda: self.scorer.field_lengths("text"), today())
+                        lambda: self.scorer.field_lengths("text"))
 
     @cached_property
     def concepts(self) -> Concepts:
