@@ -3,7 +3,8 @@ Appendix F; the document that does not apply at that level counts for less."""
 
 from __future__ import annotations
 
-from rulebase.search.register import level_named, programs
+from rulebase.index.tables import programs
+from rulebase.search.register import level_named
 from rulebase.search.request import run_search
 
 # MTR 2025-11-10 Appendix F as its PDF-converted HTML reads (one line), and 2018's (a row a line)

@@ -30,6 +30,21 @@ def test_every_stored_term_equals_its_postings_read_from_whoosh(library):
     stored.close()
 
 
+def test_a_common_terms_frequencies_are_whooshs_weights(library):
+    """Scorer.frequencies reads a common term of a positional field from the stored positions (a
+    term occurs as often as it has positions there): the same documents and counts as Whoosh's."""
+    searcher = library._open("searcher")
+    reader = searcher.reader
+    stored, plain = Scorer(reader, stored=Stored(searcher.path)), Scorer(reader)
+    table = json.loads(Path(searcher.path, postings.TABLE).read_text(encoding="utf-8"))
+    keys = [key.split("\t") for key in table if reader.schema[key.split("\t")[0]].format.supports("positions")]
+    assert len(keys) > 100
+    for field, token in keys:
+        ids, counts = stored.frequencies(field, token)
+        assert (list(ids), counts) == plain.frequencies(field, token), (field, token)
+    stored.close()
+
+
 def test_a_rare_term_is_not_stored(library):
     searcher = library._open("searcher")
     assert searcher.reader.doc_frequency("text", "exalt") < postings.COMMON

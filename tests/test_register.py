@@ -18,9 +18,6 @@ class _Scorer:
     def __init__(self, terms: dict[str, list[int]]):
         self.terms = terms
 
-    def docs(self, field, values):
-        return {0, 1}
-
     def frequencies(self, field, token):
         held = self.terms.get(token, [])
         ids = sorted(set(held))
@@ -28,7 +25,7 @@ class _Scorer:
 
 
 def _register(lengths: list[int], terms: dict[str, list[int]]) -> Register:
-    return Register(_Scorer(terms), lambda: {0, 1, 2, 3}, lambda: lengths)
+    return Register(_Scorer(terms), lambda: {0, 1, 2, 3}, lambda: lengths, lambda: {0, 1})
 
 
 def test_a_word_only_the_tournament_uses_leans_its_way_and_a_shared_word_does_not():

@@ -70,10 +70,7 @@ def test_todays_words_are_no_older_term(question):
 
 
 def test_the_real_glossary_renames(library):
-    def texts(ids):
-        return {r.id: r for r in library.store.get_many(ids)}
-
-    renames = {r.old: (r.today, r.since) for r in library.searcher.history.renames(texts)}
+    renames = {r.old: (r.today, r.since) for r in library.searcher.history.renames()}
     # (since: the first release whose glossary called it obsolete)
     assert {"Converted Mana Cost": ("mana value", 20210422), "In Play": ("battlefield", 20090711),
             "Tribal": ("Kindreds", 20240607), "Totem Armor": ("Umbra Armor", 20240607),

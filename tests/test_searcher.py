@@ -107,9 +107,8 @@ def test_a_form_of_a_word_todays_glossary_names_is_no_older_term(library, query)
     searcher = library.searcher
     words = query.split()
     terms = [set(pairs) for pairs in searcher.word_terms(words, "en")]
-    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
-    assert not searcher.history.asks_old(words, terms, texts)
-    assert searcher.history.asks_old(["interrupt"], [set(searcher.word_terms(["interrupt"], "en")[0])], texts)
+    assert not searcher.history.asks_old(words, terms)
+    assert searcher.history.asks_old(["interrupt"], [set(searcher.word_terms(["interrupt"], "en")[0])])
 
 
 def test_an_edition_named_in_the_words_is_a_filter(library):

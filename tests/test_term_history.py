@@ -12,8 +12,7 @@ def _asks_old(library, question: str) -> bool:
     searcher = library.searcher
     words = language.content_words(split_query(question)[0], "en")  # as the searcher asks it
     terms = [set(per) for per in searcher.word_terms(words, "en")]
-    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
-    return searcher.history.asks_old(words, terms, texts)
+    return searcher.history.asks_old(words, terms)
 
 
 def test_a_term_only_older_rules_use_asks_about_them(library):
@@ -27,9 +26,8 @@ def test_a_players_word_the_vocabulary_reads_is_how_people_speak_today(library):
     searcher = library.searcher
     words = ["spell", "fizzled"]
     terms = [set(per) for per in searcher.word_terms(words, "en")]
-    texts = lambda ids: {r.id: r for r in library.store.get_many(ids)}  # noqa: E731
-    assert searcher.history.asks_old(words, terms, texts)
-    assert not searcher.history.asks_old(words, terms, texts, spoken=["fizzled"])
+    assert searcher.history.asks_old(words, terms)
+    assert not searcher.history.asks_old(words, terms, spoken=["fizzled"])
     results = run_search(library, "my spell fizzled", {}, 3)
     assert results.hits and all(h.id in results.now for h in results.hits)
 

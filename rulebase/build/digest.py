@@ -9,7 +9,7 @@ from pathlib import Path
 from rulebase.index.generation import SCHEMA_VERSION
 
 _CODE_DIRS = ("ingest", "index", "build")  # parsers, the index's layout and schema, the writer
-_CODE_FILES = ("core/records.py", "core/value.py", "core/cardnames.py", "core/eras.py")
+_CODE_FILES = ("core/records.py", "core/value.py", "core/cardnames.py", "core/eras.py", "core/pattern.py")
 
 
 def code_files() -> list[Path]:

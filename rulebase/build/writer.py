@@ -17,10 +17,12 @@ from rulebase.core.errors import IndexError_
 from rulebase.core.pool import pool
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.records import fold_accents as fold
+from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.index import postings
 from rulebase.index.concepts import CONCEPTS, write_concepts
 from rulebase.index.schema import DOCMETA, make_schema, whoosh_index
 from rulebase.index.scorer import Scorer
+from rulebase.index.tables import TABLES, compute_tables, write_tables
 
 
 def title_only(record: Record) -> bool:
@@ -116,8 +118,8 @@ def write_index(path: Path, records: list[Record],
     bytes and the code, which make their documents), so a cached segment is found without them.
     `cuts`: per cached archive source id, its archive_cut (its index, from
     write_archive_index, holds its closed documents first, then the rest: archive_parts). Also
-    writes DOCMETA, each document's group and days in force in document-number order, and (with `common`) the common terms' decoded postings (postings.py) and the concept
-    table (concepts.py); `stored=False` leaves the decoded common postings out (the cards' index:
+    writes DOCMETA, each document's group and days in force in document-number order, and (with `common`) the common terms' decoded postings (postings.py), the concept
+    table (concepts.py) and the glossary's and the MTR's tables (tables.py); `stored=False` leaves the decoded common postings out (the cards' index:
     22 MB for a little speed on a rarer search)."""
     # lazy: Whoosh (~140 ms) only where this path reads the index
     from whoosh.index import TOC, clean_files
@@ -164,8 +166,9 @@ def write_index(path: Path, records: list[Record],
         analyser = schema["text"].analyzer
         names: dict[tuple[str, ...], str] = {}
         citing: dict[tuple[str, ...], list[int]] = {}
-        table = concept_table(order, lambda text: [t.text for t in analyser(text)], names, citing)
-        write_concepts(path / CONCEPTS, table, names, citing)
+        analyse = lambda text: [t.text for t in analyser(text)]  # noqa: E731
+        write_concepts(path / CONCEPTS, concept_table(order, analyse, names, citing), names, citing)
+        write_tables(path / TABLES, compute_tables(records, windows, order, analyse))
 
         if stored:
             with whoosh_index.open_dir(str(path)).reader() as reader:
@@ -436,7 +439,8 @@ def _write_docmeta(path: Path, order: list[tuple], windows: dict[str, tuple[int,
     last = array("I", (w[1] for _, w, *_ in order))
     ending = array("I", sorted(range(len(last)), key=lambda d: (last[d], d)))  # (schema.DOCMETA)
     ends = array("I", (last[d] for d in ending))
-    data = b"".join(column.tobytes() for column in (groups, first, last, ending, ends))
+    tournament = array("I", (r.source in TOURNAMENT_DOCUMENTS for r, *_ in order))
+    data = b"".join(column.tobytes() for column in (groups, first, last, ending, ends, tournament))
     with open(path, "wb") as handle:  # the columns, then their CRC-32 (read_docmeta checks it)
         handle.write(data + zlib.crc32(data).to_bytes(4, "little"))
 

@@ -15,6 +15,7 @@ import time
 from functools import lru_cache
 
 from rulebase.core.errors import UsageError
+from rulebase.core.pattern import lazy
 
 OPEN_END = 99991231
 # (first day, label): the era a rules date belongs to; None means "label by year".
@@ -22,8 +23,8 @@ OPEN_END = 99991231
 # after it); Sixth Edition starts with its Comprehensive Rules, "current as of April 23, 1999".
 ERAS = (("1993-08-05", "alpha"), ("1995-04-01", "4e"), ("1997-03-24", "5e"), ("1999-04-23", "6e"),
         ("2001-04-11", None), ("2007-07-13", "10e"), ("2009-07-11", None))
-_DATE = re.compile(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
-_ANY_YEAR = re.compile(r"^\d{4}(?:-\d\d(?:-\d\d)?)?$")
+_DATE = lazy(r"^(?P<y>(?:19|20)\d\d)(?:-(?P<m>\d\d)(?:-(?P<d>\d\d))?)?$")
+_ANY_YEAR = lazy(r"^\d{4}(?:-\d\d(?:-\d\d)?)?$")
 FIRST_YEAR, LAST_YEAR = 1900, 2099  # the dates the tool knows (the rules began in 1993)
 FIRST_DAY, LAST_DAY = ERAS[0][0], f"{LAST_YEAR}-12-31"  # the dates a document added may carry
 

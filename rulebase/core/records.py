@@ -7,8 +7,7 @@ of a rulebook...). Records are plain values (core/value.py) so they round-trip t
 
 from __future__ import annotations
 
-import re
-
+from rulebase.core.pattern import lazy
 from rulebase.core.value import Value
 
 # The one place the record kinds are documented.
@@ -167,7 +166,7 @@ def from_dict(data: dict) -> Record:
     return Record(**{k: v for k, v in values.items() if k in _FIELDS})  # (a set: 0.4 s of the archive's load)
 
 
-_NUM_PART = re.compile(r"\d+|[A-Za-z]+")
+_NUM_PART = lazy(r"\d+|[A-Za-z]+")
 
 
 def number_key(number: str | None) -> tuple:
@@ -183,7 +182,7 @@ def sort_key(record: Record, source_rank: dict[str, int] | None = None) -> tuple
     return (rank, record.source, record.order, record.id)
 
 
-_SLUG_STRIP = re.compile(r"[^a-z0-9]+")
+_SLUG_STRIP = lazy(r"[^a-z0-9]+")
 
 
 def slugify(text: str) -> str:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import re
 
 from rulebase.core.eras import labels_between
 from rulebase.core.errors import ManifestError
 from rulebase.core.paths import package_parent, spelled, user_folder
+from rulebase.core.pattern import lazy
 from rulebase.core.value import Frozen
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
@@ -30,7 +30,7 @@ ALSO_FORMATS = ("comprules-archive", "oracle-cards")  # the formats read from mo
 REQUIRED = ("id", "title", "edition", "date", "lang", "file", "format", "provenance", "credit")
 MANIFEST_NAME = "sources.toml"
 ENV_USER_CORPUS = "RULEBASE_USER_CORPUS"
-YEAR_LABEL = re.compile(r"^cr(?P<year>(?:19|20)\d\d)$")  # added documents outside the four editions
+YEAR_LABEL = lazy(r"^cr(?P<year>(?:19|20)\d\d)$")  # added documents outside the four editions
 
 
 class Source(Frozen):

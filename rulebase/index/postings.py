@@ -104,6 +104,11 @@ class Values:
     def __len__(self) -> int:
         return len(self._offsets) - 1
 
+    def counts(self) -> list[int]:
+        """How many positions each posting has: how often the term occurs in each document."""
+        offsets, width = self._offsets, array(self._code).itemsize
+        return [(end - start) // width for start, end in zip(offsets, offsets[1:], strict=False)]
+
     def positions(self, i: int) -> list[int]:
         """The positions of the i-th posting (scorer.py asks this instead of decoding Whoosh's form)."""
         one = array(self._code)

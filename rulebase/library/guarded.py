@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from functools import cached_property
 
+from rulebase.core.eras import today
 from rulebase.core.errors import (
     DamagedData,
     IndexError_,
@@ -132,10 +133,8 @@ class Reading:
     @cached_property
     def programs(self) -> dict[str, str]:
         """The Rules Enforcement Level of each tournament program, as the MTR in force says
-        (search/register.py), read once."""
-        from rulebase.search.register import current_programs  # lazy: only a search reads it
-
-        return current_programs(self.store)
+        (its Appendix F, read at build time: index/tables.py), read once."""
+        return self.searcher.tables.programs(today())
 
     @cached_property
     def card_searcher(self):

@@ -14,11 +14,12 @@ import re
 
 from rulebase.core.errors import NotFound, UsageError
 from rulebase.core.likeness import holding_words
+from rulebase.core.pattern import lazy
 from rulebase.core.records import Record
 from rulebase.core.value import Value
 from rulebase.index.store import RecordStore
 
-BRACKETS = re.compile(r"^\s*\[\[(.*)\]\]\s*$")
+BRACKETS = lazy(r"^\s*\[\[(.*)\]\]\s*$")
 MAX_NAME = 200  # longer than any card's name ("Our Market Research Shows..." is 141 characters)
 SUGGESTIONS = 5
 HOLDING = 40  # the cards whose names hold the words typed: all of them, up to this many (31 hold 'bolt')

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from rulebase.core.eras import OPEN_END, show, today
 from rulebase.core.errors import NotFound
+from rulebase.core.pattern import lazy
 from rulebase.core.records import Record
 from rulebase.core.value import Value
 from rulebase.index.store import RecordStore
@@ -205,9 +206,9 @@ def _unnumbered(store: RecordStore, ref: str, exc: NotFound) -> NotFound:
 
 PARTS = ("Definition", "Examples", "Philosophy", "Additional Remedy")
 _PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification", "Caution")
-_RULE = re.compile(r"^(?:Upgrade|Downgrade)\s*:", re.IGNORECASE)
-_RULE_WORDS = re.compile(r"\b(?:upgrad|downgrad)\w*", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
+_RULE = lazy(r"^(?:Upgrade|Downgrade)\s*:", re.IGNORECASE)
+_RULE_WORDS = lazy(r"\b(?:upgrad|downgrad)\w*", re.IGNORECASE)
+_SENTENCE = lazy(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
 JAR_MATCH = 0.3  # the least likeness (cosine of the words' weights) a JAR text needs to be its fix
 
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rulebase.core.pattern import lazy
 from rulebase.core.records import Record, fold_typography, number_key
 from rulebase.core.sources import TOURNAMENT_DOCUMENTS
 from rulebase.index.store import RecordStore
 
 _ALIASES = {"dtr": "dmtr", "dmtr": "dmtr", "dipg": "dipg"}  # the digital MTR calls its sections 'DTR 1.10'
 _SCOPED = re.compile(r"^(?P<doc>[A-Za-z][A-Za-z0-9-]{1,39})\s+(?P<rest>\S.*)$")
-_NUMBER = re.compile(r"^(?:sections?\s+|§\s*)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,2})\.?$", re.IGNORECASE)
-_APPENDIX = re.compile(r"^appendix\s+(?P<letter>[a-z])$", re.IGNORECASE)
-_WORD = re.compile(r"[a-z0-9]+")
+_NUMBER = lazy(r"^(?:sections?\s+|§\s*)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,2})\.?$", re.IGNORECASE)
+_APPENDIX = lazy(r"^appendix\s+(?P<letter>[a-z])$", re.IGNORECASE)
+_WORD = lazy(r"[a-z0-9]+")
 
 
 def scoped(store: RecordStore, ref: str) -> tuple[str, str] | None:

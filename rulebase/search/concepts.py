@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from math import log
 
+from rulebase.core.pattern import lazy
 from rulebase.index.concepts import Listed
 
 BOOST = 0.5  # a document of the rarest term's rules scores up to 1 + BOOST times as much
@@ -98,7 +99,7 @@ def _inside(term: tuple[str, ...], other: tuple[str, ...]) -> bool:
 
 # An abbreviation as players type it: capitals, perhaps a plural "s" ("ETB", "SBAs", "MDFC").
 _ABBREVIATION = re.compile(r"(?<![\w'’-])([A-Z]{2,6})s?(?![\w'’-])")
-_NAME_WORD = re.compile(r"[A-Za-z]+")
+_NAME_WORD = lazy(r"[A-Za-z]+")
 
 
 def initials(names: Iterable[str]) -> dict[str, list[str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rulebase.core.eras import day
+from rulebase.core.pattern import lazy
 from rulebase.core.records import POWER_TOUGHNESS
 from rulebase.core.value import Frozen
 
@@ -76,7 +77,7 @@ _NAME_LINK = r"(?:of|the|and|en|de|to|from|in|on|a|an)"
 _CAPITALISED = r"[A-Z][\w'’-]*"
 # Two or more capitalised words in a row, possibly joined by "of the" ("March of the Machines",
 # "Kodama's Reach"), not at a sentence's start.
-_NAME_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b{_CAPITALISED}(?:\s+(?:{_NAME_LINK}\s+)*{_CAPITALISED})+")
+_NAME_RUN = lazy(rf"(?<![.!?:]\s)(?<!^)\b{_CAPITALISED}(?:\s+(?:{_NAME_LINK}\s+)*{_CAPITALISED})+")
 # A card name as forums and Reddit write it for their card-fetching bots: "[[Extraplanar Lens]]".
 _FETCHED = re.compile(r"\[\[([^\[\]|]{1,80})(?:\|[^\[\]]*)?\]\]")
 
@@ -125,10 +126,10 @@ _IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?
 # release (Eighth Edition 2003-07-28, Ninth 2005-07-29, Tenth 2007-07-13).
 _UNLABELLED = {"7": 20030727, "8": 20050728, "9": 20070712}
 # "since 4th edition", "playing since 2003": when the asker started, not the rules asked about
-_SINCE = re.compile(r"\b(?:since|printed(?:\s+in)?)\s+(?:the\s+)?$", re.IGNORECASE)
+_SINCE = lazy(r"\b(?:since|printed(?:\s+in)?)\s+(?:the\s+)?$", re.IGNORECASE)
 # "a 4th edition Serra Angel", "my alpha Black Lotus": the printing of a card, not the rules asked about
-_PRINTING_BEFORE = re.compile(r"\b(?:an?|my|your|his|her|their|our|this|that|these|those|old)\s+$", re.IGNORECASE)
-_PRINTING_AFTER = re.compile(r"^\s+(?!(?:Rules?|Rulebook|Comprehensive)\b)[A-Z]")
+_PRINTING_BEFORE = lazy(r"\b(?:an?|my|your|his|her|their|our|this|that|these|those|old)\s+$", re.IGNORECASE)
+_PRINTING_AFTER = lazy(r"^\s+(?!(?:Rules?|Rulebook|Comprehensive)\b)[A-Z]")
 # "is that still true?", "does it still work that way nowadays": the rules in force now, whatever
 # year or edition the story around it names
 _NOW = re.compile(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"

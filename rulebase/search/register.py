@@ -27,11 +27,9 @@ import re
 from collections.abc import Callable
 from math import log
 
-from rulebase.core.eras import today
-from rulebase.core.records import fold_accents as fold
-from rulebase.core.sources import TOURNAMENT_DOCUMENTS
+from rulebase.index.tables import LEVELS
+from rulebase.index.tables import words as _words
 
-TOURNAMENT = tuple(TOURNAMENT_DOCUMENTS)
 # With no date and no edition, a question in the tournament's words counts the game's texts at
 # half, and one in the game's words the tournament's: the section of its own body comes first
 # unless one of the other matches the question twice as well. (Both ways: one way only, the IPG's
@@ -44,8 +42,10 @@ class Register:
     """The tournament documents (every release) and the size of the text in force now of each
     body, read once."""
 
-    def __init__(self, scorer, current: Callable[[], set[int]], lengths: Callable[[], list[int]]):
-        self.scorer, self._current, self._lengths = scorer, current, lengths  # (current: the documents in force now)
+    def __init__(self, scorer, current: Callable[[], set[int]], lengths: Callable[[], list[int]],
+                 tournament: Callable[[], set[int]]):
+        # (current: the documents in force now; tournament: the tournament documents', DOCMETA's column)
+        self.scorer, self._current, self._lengths, self._tournament = scorer, current, lengths, tournament
         self._sizes: tuple[set[int], set[int], int, int] | None = None
         self._kept: dict[str, tuple[float, float] | None] = {}
 
@@ -56,7 +56,7 @@ class Register:
 
     def _read(self) -> tuple[set[int], set[int], int, int]:
         if self._sizes is None:
-            tournament = self.scorer.docs("source", list(TOURNAMENT))
+            tournament = self._tournament()
             lengths = self._lengths()
             current = self._current()
             size_t = sum(lengths[d] for d in current & tournament)
@@ -117,10 +117,7 @@ class Register:
 # not written here. The document that does not apply at that level then counts at half
 # (register.OTHER_BODY_FACTOR, for the same reason): the JAR's "a player draws extra cards" comes
 # before the IPG's Hidden Card Error for a prerelease.
-LEVELS = ("Regular", "Competitive", "Professional")
-PROGRAMS_TITLE = ("rules enforcement levels of programs",)  # the title of MTR Appendix F
-# a row: the program, then its level, a footnote's star and a parenthesis ("(Competitive recommended)")
-_ROW = re.compile(rf"(.+?)\s*\*?\s+({'|'.join(LEVELS)})\*?(?:\s*\([^)]*\))?(?=\s|$)")
+# (LEVELS, PROGRAMS_TITLE: index/tables.py, which reads Appendix F's table at build time)
 # judges' shorthand for the levels ("Reg REL", "Comp REL", "Pro REL"), named only before "REL"
 SHORT_LEVELS = {"reg": "Regular", "comp": "Competitive", "pro": "Professional"}
 _NAMED_LEVEL = re.compile(rf"\b({'|'.join(LEVELS)})\s+(?:rel|rules\s+enforcement)\b"
@@ -131,19 +128,6 @@ NOT_AT = {"Regular": ("ipg", "dipg"), "Competitive": ("jar",), "Professional": (
 # Regular, where it stands in for the IPG. At Competitive and Professional the MTR and the IPG both
 # apply, and neither is written for one level alone.
 LEADS_AT = {"Regular": ("jar",)}
-
-
-def programs(text: str) -> dict[str, str]:
-    """Appendix F's table as {folded program name: level}; the chart's heading row and its
-    footnotes are not programs."""
-    body = " ".join(text.split())
-    body = body.split("Program Rules Enforcement Level", 1)[-1]  # (the chart's heading row)
-    found = {}
-    for match in _ROW.finditer(body):
-        name = _words(match[1])
-        if 0 < len(name.split()) <= 6:
-            found[name] = match[2]
-    return found
 
 
 def level_named(question: str, table: dict[str, str]) -> str | None:
@@ -171,13 +155,3 @@ def without_level(question: str, table: dict[str, str]) -> str:
         pattern = r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"s?\b"
         out = re.sub(pattern, " ", out, flags=re.IGNORECASE)
     return " ".join(out.split())
-
-
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"[\w'’]+", fold(text).lower()))
-
-
-def current_programs(store) -> dict[str, str]:
-    """The table of the MTR release in force today ({} in an index without the MTR)."""
-    current = [r for r in store.titled("mtr", list(PROGRAMS_TITLE), day=today()) if r.span]
-    return programs(current[-1].text) if current else {}

@@ -7,22 +7,17 @@ from collections.abc import Callable
 
 from rulebase.core.eras import labels_between, today
 from rulebase.core.errors import UsageError
+from rulebase.core.pattern import lazy
 from rulebase.core.records import Record, fold_typography
 from rulebase.core.value import Value
+from rulebase.index.tables import PROGRAMS_TITLE
 from rulebase.index.versions import by_era, in_force, texts_since
 from rulebase.search import language
 from rulebase.search.cards import lift as card_lift
 from rulebase.search.cards import read_cards, shared_short_name
 from rulebase.search.hits import Hit, Results, clip
 from rulebase.search.question import quoted_in_question, read_era, split_query, straight_quotes, without_links
-from rulebase.search.register import (
-    LEADS_AT,
-    NOT_AT,
-    OTHER_BODY_FACTOR,
-    PROGRAMS_TITLE,
-    level_named,
-    without_level,
-)
+from rulebase.search.register import LEADS_AT, NOT_AT, OTHER_BODY_FACTOR, level_named, without_level
 from rulebase.search.spelling import complete_stars
 
 # (a sentence's full stop may follow: "... See rule 613.1f.")
@@ -359,7 +354,7 @@ def _in_force(store, records: list, when: int | None):
     return max(live, key=lambda r: r.span[0], default=None)
 
 
-_TOKEN = re.compile(r'"[^"]*"?|\S+')
+_TOKEN = lazy(r'"[^"]*"?|\S+')
 
 
 def shorten(query: str) -> tuple[str, str | None]:

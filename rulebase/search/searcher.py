@@ -29,8 +29,16 @@ from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
 from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
-from rulebase.index.schema import DOCMETA, DOCMETA_COLUMNS, in_force_on, read_docmeta, whoosh_index
+from rulebase.index.schema import (
+    DOCMETA,
+    DOCMETA_COLUMNS,
+    in_force_on,
+    read_docmeta,
+    tournament_documents,
+    whoosh_index,
+)
 from rulebase.index.scorer import Clause, Scorer
+from rulebase.index.tables import TABLES, Tables
 from rulebase.search import language
 from rulebase.search.cards import add_cards_rules, without_names
 from rulebase.search.concepts import Concepts, initials, spell_out
@@ -102,7 +110,7 @@ class Searcher(QueryTerms):
             for en in english:
                 self.hu_by_en.setdefault(en.lower(), []).append(hu)
                 self.en_by_hu.setdefault(fold(hu), []).append(en)
-        self.history = TermHistory(self.scorer, self.docmeta, self._column, self._tokens)
+        self.history = TermHistory(self.scorer, self.docmeta, lambda: self.tables, self._tokens)
 
     def close(self) -> None:
         if self._whoosh is not None:
@@ -150,7 +158,7 @@ class Searcher(QueryTerms):
         # rules in force now; the older one for a question in today's words about a day before.
         renamed = []
         if lang != "hu" and (current_first or when is not None):
-            renamed = self.history.renamed(text, texts, None if current_first else when)
+            renamed = self.history.renamed(text, None if current_first else when)
         # a player's words ("blink", "said go") also match the documents' words for them
         # (a one-word reading stands for the typed word; a longer one is scored as its phrase, _meant:
         # as loose words, "hidden card error" made "hidden" count for "drew")
@@ -177,7 +185,7 @@ class Searcher(QueryTerms):
             if docnum in scores:
                 scores[docnum] *= factor
         now_first = current_first and lang != "hu" and not self.history.asks_old(
-            words, query_terms, texts, in_older_words=bool(renamed), spoken=[typed for typed, _ in said])
+            words, query_terms, in_older_words=bool(renamed), spoken=[typed for typed, _ in said])
         # (a question naming a Rules Enforcement Level is a tournament's, whatever its other words)
         if now_first and scores:
             body = "tournament" if apart else self._body(text, word_terms, weights)
@@ -296,8 +304,7 @@ class Searcher(QueryTerms):
             # the cards' English, whatever joins them or accents them: "Blood Moon és Urza's Saga",
             # "Jötun Grunt")
             words, lang = [], "en"
-        return Reading(text, names, words, phrases, lang, weak, named, light, shorthand + spelled_out + respelled,
-                       said)
+        return Reading(text, names, words, phrases, lang, weak, named, light, shorthand + spelled_out + respelled, said)
 
     def _body(self, text: str, word_terms: list[set], weights: list[float]) -> str | None:
         """Register.body of a question's words, names and light words aside; the title of a game
@@ -442,7 +449,12 @@ class Searcher(QueryTerms):
     @cached_property
     def register(self) -> Register:
         return Register(self.scorer, lambda: in_force_on(self.docmeta(DOCMETA_COLUMNS), today()),
-                        lambda: self.scorer.field_lengths("text"))
+                        lambda: self.scorer.field_lengths("text"), lambda: tournament_documents(self.docmeta(DOCMETA_COLUMNS)))
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The glossary's and the MTR's tables (index/tables.py), read once."""
+        return Tables(os.path.join(self.path, TABLES))
 
     @cached_property
     def concepts(self) -> Concepts:

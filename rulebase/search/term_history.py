@@ -18,6 +18,10 @@ from rulebase.core.records import fold_accents as fold
 from rulebase.core.value import Frozen
 from rulebase.index.scorer import Clause, Scorer
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
+if TYPE_CHECKING:
+    from rulebase.index.tables import Tables
+
 RARE_NOW = 3  # a word the rules in force now "hardly" use is in at most this many of their documents
 OLD_TERM_MIN = 5  # a word in this many documents, almost none in force now, asks about older rules
 OLD_PAIR_WORDS = 4  # a query of at most this many words is read for a two-word term of older rules
@@ -26,14 +30,13 @@ OLD_PAIR_MIN = 20  # ... which older rules say this often
 
 class TermHistory:
     """Counts of a searcher's terms in the documents in force now, and the current glossary's
-    words and obsolete terms, each read once (through `texts`, the first time it is asked)."""
+    words and obsolete terms, each read once (from the index's tables, the first time it is asked)."""
 
-    def __init__(self, scorer: Scorer, docmeta: Callable[[], tuple], column: Callable[[str], object],
+    def __init__(self, scorer: Scorer, docmeta: Callable[[], tuple], tables: Callable[[], Tables],
                  tokens: Callable[[str, str], list[str]]):
-        self.scorer, self._docmeta, self._column, self._tokens = scorer, docmeta, column, tokens
+        self.scorer, self._docmeta, self._tables, self._tokens = scorer, docmeta, tables, tokens
         self._obsolete: list[str] | None = None
         self._renames: list[Rename] | None = None
-        self._obsolete_entries: list[tuple[str, str, int]] | None = None
         self._glossary_words: set[str] | None = None
 
     def current_count(self, field: str, token: str, enough: int) -> int:
@@ -52,7 +55,7 @@ class TermHistory:
         """Whether the rules in force now hardly use a word (a card name, not a rules term)."""
         return all(self.current_count(f, t, RARE_NOW + 1) <= RARE_NOW for f, t in terms if f in ("title", "text"))
 
-    def asks_old(self, words: list[str], word_terms: list[set], texts, in_older_words: bool = False,
+    def asks_old(self, words: list[str], word_terms: list[set], in_older_words: bool = False,
                  spoken: list[str] = ()) -> bool:
         """Whether a question uses a term of older rules: one the current glossary calls obsolete
         ("Interrupt (Obsolete)", "Mana Burn (Obsolete)"), or a lowercase word that older texts
@@ -65,7 +68,7 @@ class TermHistory:
         kept = [(w, t) for w, t in zip(words, word_terms, strict=True) if fold(w.lower()) not in told]
         words, word_terms = [w for w, _ in kept], [t for _, t in kept]
         lowered = " " + " ".join(fold(w.lower()) for w in words) + " "
-        obsolete = [t for t in self._obsolete_terms(texts) if f" {t} " in lowered]
+        obsolete = [t for t in self._obsolete_terms() if f" {t} " in lowered]
         if any(" " in term for term in obsolete):
             return True
         for word, terms in zip(words, word_terms, strict=True):
@@ -80,7 +83,7 @@ class TermHistory:
                     continue
                 held, current = self.rules_holding(field, token)
                 if held >= OLD_TERM_MIN and current <= held // share \
-                        and token not in self._current_glossary_words(texts):
+                        and token not in self._current_glossary_words():
                     return True
         return not in_older_words and self._old_pair(words, word_terms)
 
@@ -126,62 +129,38 @@ class TermHistory:
                 current.add(group[docnum])
         return len(held), len(current)
 
-    def _current_glossary_words(self, texts) -> set[str]:
-        """The words of the glossary in force now, obsolete entries aside, as the text field reads
-        them: "summoning sickness" is rare in today's rules text but the glossary still names it,
-        so it is no old term; nor is "played" or "plays", since the glossary names "Play"."""
+    def _current_glossary_words(self) -> set[str]:
+        """The words of the glossary's titles in force now, obsolete entries aside: "summoning
+        sickness" is rare in today's rules text but the glossary still names it, so it is no old
+        term; nor is "played" or "plays", since the glossary names "Play"."""
         if self._glossary_words is None:
-            _, first, last = self._docmeta()
-            ids, now = self._column("id"), today()
-            # (the kind's postings, not a read of every document's kind: 45 ms -> under 5)
-            docs = [ids[d] for d in sorted(self.scorer.docs("kind", ["glossary"])) if first[d] <= now <= last[d]]
-            titles = [r.title or "" for r in (texts(docs) if texts else {}).values()]
-            self._glossary_words = {token for t in titles if "(obsolete)" not in t.lower()
-                                    for token in self._tokens("text", t)}
+            self._glossary_words = self._tables().glossary_words(today())
         return self._glossary_words
 
-    def renames(self, texts) -> list[Rename]:
+    def renames(self) -> list[Rename]:
         """The current glossary's obsolete terms that today's rules call otherwise (below)."""
         if self._renames is None:
-            self._renames = read_renames(self._obsolete_glossary(texts))
+            self._renames = read_renames(self._tables().obsolete_glossary(today()))
         return self._renames
 
-    def renamed(self, text: str, texts, when: int | None = None) -> list[tuple[str, str]]:
+    def renamed(self, text: str, when: int | None = None) -> list[tuple[str, str]]:
         """(the query's words, their other name) for each renamed term the question names: in
         older rules' words, with today's name ("converted mana cost": mana value); or, asked of
         the rules in force on a day `when` before the rename, in today's words, with the older
         name ("mana value" in 2014: converted mana cost)."""
         if when is None:
-            return renamed_in(text, self.renames(texts))
-        return older_names_in(text, [r for r in self.renames(texts) if r.since and when < r.since])
+            return renamed_in(text, self.renames())
+        return older_names_in(text, [r for r in self.renames() if r.since and when < r.since])
 
-    def _obsolete_terms(self, texts) -> list[str]:
+    def _obsolete_terms(self) -> list[str]:
         """The terms the glossary in force now marks '(Obsolete)' and names nothing today by
         (a renamed term is today's concept in older words: below), folded ("mana burn")."""
         if self._obsolete is None:
-            renamed = {fold(r.old.lower()) for r in self.renames(texts)}
-            titles = [title for title, *_ in self._obsolete_glossary(texts)]
+            renamed = {fold(r.old.lower()) for r in self.renames()}
+            titles = [title for title, *_ in self._tables().obsolete_glossary(today())]
             self._obsolete = sorted({fold(t.lower().replace("(obsolete)", "").strip()) for t in titles}
                                     - renamed - {""})
         return self._obsolete
-
-    def _obsolete_glossary(self, texts) -> list[tuple[str, str, int]]:
-        """(title, text, the first day its lineage was in the glossary: when it became obsolete,
-        for most) of the glossary entries in force now marked '(Obsolete)'."""
-        if self._obsolete_entries is None:
-            group, first, last = self._docmeta()
-            ids = self._column("id")
-            postings = self.scorer.postings("title", self._tokens("title", "obsolete")[0])
-            held = list(postings.ids) if postings else []
-            since: dict[int, int] = {}
-            for d in held:  # every version of the entry is one group
-                since[group[d]] = min(first[d], since.get(group[d], first[d]))
-            day = today()
-            now = {ids[d]: since[group[d]] for d in held if first[d] <= day <= last[d]}
-            records = (texts(list(now)) if texts else {}).values()
-            self._obsolete_entries = sorted((r.title, r.text, now[r.id]) for r in records
-                                            if "(obsolete)" in (r.title or "").lower())
-        return self._obsolete_entries
 
 
 # --- Older rules' names for terms that live on under another name, read from today's glossary.

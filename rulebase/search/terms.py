@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from math import log
 
+from rulebase.core.pattern import lazy
 from rulebase.core.records import fold_accents as fold
 from rulebase.index.scorer import Clause
 from rulebase.search import language
@@ -29,7 +30,7 @@ PAIR_BOOST = 1.5
 PHRASE_FIELDS = ("title", "text", "title_hu", "text_hu")
 MAX_PAIRS = 6  # adjacent-pair phrase clauses: enough for a question, bounded for speed
 WEAK_WEIGHT = 0.3  # a capitalised name the rules in force now hardly use: weak evidence, not a requirement
-_FETCHED_CODE = re.compile(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
+_FETCHED_CODE = lazy(r"\|[^\]]*")  # a card fetcher's set code: "[[Name|M10]]"
 # A negated verb or quality ("can't block", "can't be countered", "without flying"): the rules say
 # many of them in these words, and a question's "can't" is otherwise a function word, dropped.
 _NEGATED = re.compile(r"\b(?:can['’]t|cannot|can not|doesn['’]t|don['’]t|isn['’]t|won['’]t|without)\s+"
