@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from rulebase.core.eras import OPEN_END
 from rulebase.search.register import Register
 from rulebase.search.request import run_search
 
@@ -25,7 +26,10 @@ class _Scorer:
 
 
 def _register(lengths: list[int], terms: dict[str, list[int]]) -> Register:
-    return Register(_Scorer(terms), lambda: {0, 1, 2, 3}, lambda: lengths, lambda: {0, 1})
+    # DOCMETA's columns: group, first and last day, the documents by last day and those days, the
+    # tournament's mark (every document in force, the first two the tournament's)
+    columns = [[0, 1, 2, 3], [0] * 4, [OPEN_END] * 4, [0, 1, 2, 3], [OPEN_END] * 4, [1, 1, 0, 0]]
+    return Register(_Scorer(terms), lambda: columns, lambda: lengths)
 
 
 def test_a_word_only_the_tournament_uses_leans_its_way_and_a_shared_word_does_not():

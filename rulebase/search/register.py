@@ -27,6 +27,8 @@ import re
 from collections.abc import Callable
 from math import log
 
+from rulebase.core.eras import today
+from rulebase.index.schema import in_force_on, tournament_documents
 from rulebase.index.tables import LEVELS
 from rulebase.index.tables import words as _words
 
@@ -42,10 +44,9 @@ class Register:
     """The tournament documents (every release) and the size of the text in force now of each
     body, read once."""
 
-    def __init__(self, scorer, current: Callable[[], set[int]], lengths: Callable[[], list[int]],
-                 tournament: Callable[[], set[int]]):
-        # (current: the documents in force now; tournament: the tournament documents', DOCMETA's column)
-        self.scorer, self._current, self._lengths, self._tournament = scorer, current, lengths, tournament
+    def __init__(self, scorer, docmeta: Callable[[], list], lengths: Callable[[], list[int]]):
+        # (docmeta: DOCMETA's columns, which say the documents in force now and the tournament's)
+        self.scorer, self._docmeta, self._lengths = scorer, docmeta, lengths
         self._sizes: tuple[set[int], set[int], int, int] | None = None
         self._kept: dict[str, tuple[float, float] | None] = {}
 
@@ -56,9 +57,9 @@ class Register:
 
     def _read(self) -> tuple[set[int], set[int], int, int]:
         if self._sizes is None:
-            tournament = self._tournament()
+            columns = self._docmeta()
+            tournament, current = tournament_documents(columns), in_force_on(columns, today())
             lengths = self._lengths()
-            current = self._current()
             size_t = sum(lengths[d] for d in current & tournament)
             size_g = sum(lengths[d] for d in current - tournament)
             self._sizes = (tournament, current, size_t, size_g)

@@ -29,14 +29,7 @@ from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
 from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
-from rulebase.index.schema import (
-    DOCMETA,
-    DOCMETA_COLUMNS,
-    in_force_on,
-    read_docmeta,
-    tournament_documents,
-    whoosh_index,
-)
+from rulebase.index.schema import DOCMETA, DOCMETA_COLUMNS, in_force_on, read_docmeta, whoosh_index
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.index.tables import TABLES, Tables
 from rulebase.search import language
@@ -448,8 +441,7 @@ class Searcher(QueryTerms):
 
     @cached_property
     def register(self) -> Register:
-        return Register(self.scorer, lambda: in_force_on(self.docmeta(DOCMETA_COLUMNS), today()),
-                        lambda: self.scorer.field_lengths("text"), lambda: tournament_documents(self.docmeta(DOCMETA_COLUMNS)))
+        return Register(self.scorer, lambda: self.docmeta(DOCMETA_COLUMNS), lambda: self.scorer.field_lengths("text"))
 
     @cached_property
     def tables(self) -> Tables:
