@@ -65,3 +65,19 @@ def test_a_build_with_no_cards_segment_to_write_writes_the_record_database_itsel
     generation = Library(tmp_path / "index", corpus).ensure()
     assert written_by == [os.getpid()] and builder.write_db not in forked
     assert os.path.getsize(generation.db_path) > 0
+
+
+def test_what_the_build_read_is_apart_from_the_meta_every_command_reads(library):
+    """meta.json (read by every command) holds what a reader checks; the sources' reports and the
+    links' (`sources`, `index status`, the site) are in report.json, listed and checked as the
+    generation's other files are."""
+    import json
+    from pathlib import Path
+
+    generation = library.ensure()
+    meta = json.loads(Path(generation.path, "meta.json").read_text(encoding="utf-8"))
+    assert not {"sources", "links"} & set(meta) and "report.json" in meta["files"] and "report.json" in meta["digests"]
+    report = generation.report()
+    assert [s["id"] for s in report["sources"]][:2] == ["alpha", "rb4e"] and report["links"]["resolved"] > 1000
+    assert os.path.getsize(os.path.join(generation.path, "meta.json")) < os.path.getsize(
+        os.path.join(generation.path, "report.json")) / 3

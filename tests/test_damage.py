@@ -85,6 +85,12 @@ def _meta(change):
     return damage
 
 
+def _garble_report(index: Path) -> None:
+    """report.json (the sources' reports) as JSON of the same size that says nothing."""
+    path = _gen(index) / "report.json"
+    path.write_text("[" + " " * (path.stat().st_size - 2) + "]", encoding="utf-8")
+
+
 def _pointer(data: bytes):
     return lambda index: (index / "CURRENT").write_bytes(data)
 
@@ -99,6 +105,7 @@ DAMAGE = {
     "meta-fingerprint-list": (_meta(lambda m: json.dumps({**m, "fingerprint": []})), "meta.json"),
     "meta-a-list": (_meta(lambda m: json.dumps(list(m.items()))), "meta.json"),
     "meta-invalid-json": (_meta('{"fingerprint": "x", '), "meta.json"),
+    "garbled-report": (_garble_report, "report.json"),
 }
 
 

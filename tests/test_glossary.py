@@ -407,7 +407,7 @@ def test_every_rule_of_the_newest_release_has_a_page(html_site, library):
 
 def test_credits_page(html_site, library):
     page = soup(html_site[0] / "credits.html")
-    for source in library.ensure().meta["sources"]:
+    for source in library.ensure().report()["sources"]:
         section = page.find("section", id=f"source-{source['id']}")
         assert section.h2.get_text() == source["title"]
         text = section.get_text()

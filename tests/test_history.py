@@ -23,7 +23,7 @@ def run(index_dir, *args):
 
 def test_every_release_is_in_the_index_and_each_text_is_stored_once(library):
     releases = library.store.releases()["cr"]
-    counts = next(s for s in library.ensure().meta["sources"] if s["id"] == "cr")["meta"]["releases"]
+    counts = next(s for s in library.ensure().report()["sources"] if s["id"] == "cr")["meta"]["releases"]
     # 133 files: five releases in two files each (2004-06-01, 2009-07-11, 2009-10-01, 2017-09-29, 2026-02-27)
     assert len(releases) == 128
     assert (releases[0]["date"], releases[-1]["date"]) == ("1999-04-23", "2026-04-17")

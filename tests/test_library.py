@@ -60,7 +60,7 @@ def test_a_document_removed_while_the_sources_were_read_is_built_without(tmp_pat
     assert [s.id for s in library.sources] == ["ck2008", "doc1", "doc2"]  # read: now another process removes
     usercorpus.remove_document("doc1", library.sources)
     built = library.build(force=False)  # before the fix: 'doc1.txt: file not found'
-    assert [s["id"] for s in built.meta["sources"]] == ["ck2008", "doc2"]
+    assert [s["id"] for s in built.report()["sources"]] == ["ck2008", "doc2"]
     assert [s.id for s in library.sources] == ["ck2008", "doc2"]
 
 
@@ -86,7 +86,7 @@ def test_a_document_added_during_the_build_is_built_again_with(tmp_path, monkeyp
     monkeypatch.setattr(builder, "build", racing)
     built = library.build(force=False)
     assert calls == [["ck2008", "doc1", "doc2"], ["ck2008", "doc1", "doc2", "doc3"]]
-    assert [s["id"] for s in built.meta["sources"]] == ["ck2008", "doc1", "doc2", "doc3"]
+    assert [s["id"] for s in built.report()["sources"]] == ["ck2008", "doc1", "doc2", "doc3"]
 
 
 def test_a_missing_file_in_a_corpus_that_did_not_change_is_the_error(tmp_path, monkeypatch, one_source_corpus):

@@ -117,7 +117,7 @@ def test_same_rule_join_falls_back_to_identical_text_for_misprinted_numbers():
 
 def test_unresolved_references_on_the_real_corpus_are_exactly_the_external_ones(library):
     """Everything resolves except references to pages and documents the corpus does not hold."""
-    unresolved = [tuple(u) for u in library.ensure().meta["links"]["unresolved"]]
+    unresolved = [tuple(u) for u in library.ensure().report()["links"]["unresolved"]]
     assert unresolved == [
         ("alpha:beta-clarification-to-rules.12", "page 40", "page 40 is not in alpha"),  # the address page
         ("rb5e:more-about-permanents.2", '"Regeneration", p. 19',

@@ -471,7 +471,7 @@ def test_sources_stays_readable_at_80_columns(library):
     """Issue 20.4: a seven-column table squeezed titles and credits to eight letters a line."""
     from rulebase.cli.render import render_sources
 
-    sources = library.ensure().meta["sources"]
+    sources = library.ensure().report()["sources"]
     screen = _terminal(render_sources, sources)
     piped = _piped(render_sources, sources)
     _assert_wrapped(screen, set(piped.split()) | {str(len(sources)), "documents", "edition", "records", "references"})

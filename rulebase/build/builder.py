@@ -35,6 +35,7 @@ from rulebase.index.generation import (
     CARDS,
     MARKER,
     POINTER,
+    REPORT,
     RULINGS,
     SCHEMA_VERSION,
     Generation,
@@ -214,6 +215,8 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "build_seconds": round(time.perf_counter() - started, 2),
         "records": len(ingested.records),
+    }
+    report = {
         "sources": [_source_meta(rep) for rep in ingested.reports],
         "links": {
             "resolved": ingested.links.resolved,
@@ -222,6 +225,7 @@ def _populate(tmp: Path, sources: list[Source], want: str, progress: Progress | 
             "differences": [list(d) for d in ingested.links.differences],
         },
     }
+    (tmp / REPORT).write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
     meta["files"] = file_sizes(tmp)
     meta["integrity"] = file_checks(tmp)
     meta["digests"] = digests.file_digests(tmp)  # keyed: checked before Whoosh or SQLite opens a file

@@ -42,6 +42,7 @@ from rulebase.cli.views.plain import (
     tail_lines,
 )
 from rulebase.core.records import Record
+from rulebase.index.generation import built_from
 from rulebase.rules.lookup import Entry, Lookup
 from rulebase.search.hits import Results
 
@@ -407,9 +408,9 @@ def render_sources(console: Console, sources: list[dict]) -> None:
             console.print(Hanging(Text.assemble((key.ljust(width), "dim"), printable(value)), 2, width))
 
 
-def render_ingest_report(console: Console, meta: dict, verbose: bool = False) -> None:
+def render_ingest_report(console: Console, report: dict, verbose: bool = False) -> None:
     """Per source: records by kind, pages, chrome set aside, flags, unresolved refs."""
-    for s in meta["sources"]:
+    for s in report["sources"]:
         print_line(console, f"{s['id']} ({s['file']}, {s['format']}, {s['encoding']}): {s['records']} records")
         print_line(console, "  kinds: " + ", ".join(f"{k} {v}" for k, v in s["kinds"].items()))
         if s["pages"]:
@@ -423,7 +424,7 @@ def render_ingest_report(console: Console, meta: dict, verbose: bool = False) ->
         print_line(console, f"  flags: {s['flags']}; references: {s['refs']} ({s['unresolved']} unresolved)", soft_wrap=False)
         for warning in s["warnings"][: None if verbose else 10]:
             print_line(console, f"  warning: {warning}")
-    links = meta["links"]
+    links = report["links"]
     print_line(console, f"links: {links['resolved']} references resolved, {links['joined']} same-rule joins, "
                   f"{len(links['unresolved'])} unresolved, {len(links['differences'])} text differences", soft_wrap=False)
     for rid, lab, reason in links["unresolved"][: None if verbose else 20]:
@@ -441,7 +442,7 @@ def render_status(console: Console, status) -> None:
     print_line(console, f"generation: {gen.name}", soft_wrap=False)
     print_line(console, f"built: {gen.meta.get('built_at')} in {gen.meta.get('build_seconds')} s, "
                   f"{gen.meta.get('records')} records", soft_wrap=False)
-    print_line(console, "sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in gen.meta.get("sources", [])))
+    print_line(console, "sources: " + ", ".join(f"{s['id']} ({s['file']})" for s in built_from(gen)))
     problem = getattr(status, "problem", None)
     state = ("current" if status.current else f"damaged ({problem}); rebuilds on next use" if problem
              else "stale (corpus or code changed; rebuilds on next use)")

@@ -51,7 +51,7 @@ def strict_key(name: str) -> str:
 
 
 def source_info(source: object) -> SourceInfo:
-    """A Source, or a dict as in the index's meta["sources"]."""
+    """A Source, or a dict as in the index's report ("sources")."""
     get = source.get if isinstance(source, Mapping) else (lambda k, d=None: getattr(source, k, d))
     return SourceInfo(*(str(get(k) or "") for k in ("id", "title", "edition", "date", "lang",
                                                        "provenance", "credit")), get("edition_note"))
@@ -428,7 +428,7 @@ def from_library(library) -> tuple[list[Record], list, list[Archive], Callable[[
     from rulebase.rules.compare import TOPICS_FILE, load_topics, topic_key
     from rulebase.rules.definitions import curated_names
 
-    sources = library.ensure().meta.get("sources", [])
+    sources = library.ensure().report()["sources"]
     store = library.store
     archive_ids = set(store.releases())  # (their versions are read by load_archives)
     # (no card has a page: a rule's page names the cards using it through used_by, below; reading

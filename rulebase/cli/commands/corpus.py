@@ -21,6 +21,7 @@ from rulebase.cli.program import (
     rebuild_after,
     terminal,
 )
+from rulebase.index.generation import built_from
 
 
 @command(app, examples=[
@@ -30,14 +31,14 @@ from rulebase.cli.program import (
 def sources(json_out: JsonOpt = False) -> None:
     """The documents in the corpus: edition, date, records by kind, references, credit."""
     library = ready_library(json_out, beside=False)
-    meta = library.ensure().meta
+    report = library.ensure().report()
     if json_out:
-        print_json(meta["sources"])
+        print_json(report["sources"])
         return
     # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_sources
 
-    render_sources(terminal(), meta["sources"])
+    render_sources(terminal(), report["sources"])
 
 
 @command(app, examples=[
@@ -54,10 +55,11 @@ def ingest(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every 
     library = state.current().library()
     with build_progress(enabled=not json_out) as progress:
         generation = library.build(progress, force=True)
+    report = generation.report()
     if json_out:
-        print_json({"sources": generation.meta["sources"], "links": generation.meta["links"]})
+        print_json({"sources": report["sources"], "links": report["links"]})
         return
-    render_ingest_report(terminal(), generation.meta, verbose)
+    render_ingest_report(terminal(), report, verbose)
 
 
 @command(app, examples=[
@@ -111,7 +113,7 @@ def index_status(json_out: JsonOpt = False) -> None:
                     "generation": gen.name if gen else None,
                     "built_at": gen.meta.get("built_at") if gen else None,
                     "fingerprint": gen.fingerprint if gen else None, "expected": status.expected,
-                    "sources": [s["id"] for s in gen.meta.get("sources", [])] if gen else []})
+                    "sources": [s["id"] for s in built_from(gen)]})
         return
     # lazy: rich (~40 ms) only for a terminal
     from rulebase.cli.render import render_status
