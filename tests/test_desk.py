@@ -76,6 +76,8 @@ def test_an_infraction_on_one_screen_in_order(index_dir, ref):
     rules = lines[lines.index("Upgrades and downgrades") + 1:lines.index("Additional Remedy")]
     assert any(r.strip().startswith("IPG 2.3  Upgrade: If a face-down card") for r in rules)
     assert any("the third or subsequent Warning for a Game Play Error offense" in r for r in rules)  # IPG 2's path
+    assert any("gives a player erroneous information" in r for r in rules)  # IPG 1's, for any infraction
+    assert not any("deck is found to be illegal because of these cards" in r for r in rules)  # its example's case
 
 
 def test_the_penalty_history_is_computed_from_the_versions(library):

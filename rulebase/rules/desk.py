@@ -209,6 +209,9 @@ _PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualificat
 _RULE = lazy(r"^(?:Upgrade|Downgrade)\s*:", re.IGNORECASE)
 _RULE_WORDS = lazy(r"\b(?:upgrad|downgrad)\w*", re.IGNORECASE)
 _SENTENCE = lazy(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
+_EXAMPLE = lazy(r"(?:For example|For instance|Example)\b")
+_ITS_CASE = lazy(r"\b(?:that|these|those|this)\s+(?:player|players|opponent|card|cards|deck|decklist|judge|game|match)\b",
+                 re.IGNORECASE)
 JAR_MATCH = 0.3  # the least likeness (cosine of the words' weights) a JAR text needs to be its fix
 
 
@@ -314,7 +317,10 @@ def of(store: RecordStore, result, when: int | None) -> Infraction | None:
 
 def _general_rules(store: RecordStore, record: Record, day: int) -> list[Rule]:
     """The sentences of the infraction's category introduction ('2. GAME PLAY ERRORS') and of the
-    IPG's general part (section 1 and 1.x) that upgrade or downgrade a penalty, as printed."""
+    IPG's general part (section 1 and 1.x) that upgrade or downgrade a penalty, as printed; not
+    those of an example, which apply a rule to one case (IPG 1: "For example, a player asks a
+    judge whether a card is legal ... When that player's deck is found to be illegal because of
+    these cards, ... may downgrade the penalty to a Warning")."""
     chapter = (record.number or "").split(".")[0]
     out = []
     for _, section in documents.contents(store, record.source, day):
@@ -322,8 +328,11 @@ def _general_rules(store: RecordStore, record: Record, day: int) -> list[Rule]:
         if number != chapter and number.split(".")[0] != "1":
             continue
         for para in section.text.split("\n\n"):
+            example = False
             for sentence in _SENTENCE.split(para):
-                if _RULE_WORDS.search(sentence) and not _RULE.match(sentence):
+                # an example runs from its "For example" through the sentences that speak of its case
+                example = bool(_EXAMPLE.match(sentence) or example and _ITS_CASE.search(sentence))
+                if _RULE_WORDS.search(sentence) and not _RULE.match(sentence) and not example:
                     out.append(Rule(f"{record.source.upper()} {number}", sentence.strip()))
     return out
 
