@@ -479,6 +479,15 @@ def test_real_card_links_quote_only_the_cards_words(library):
     assert not halves, halves[:5]
 
 
+def test_a_basic_rule_quotes_the_sentence_that_uses_it(cards_of):
+    """The words beside a chapter's term that a link quotes stay in its sentence: Ice's "Draw a
+    card", not "Tap target permanent. Draw a card" across the line between its two effects."""
+    ice = {link["rule"]: link["reason"] for link in cards_of("Fire // Ice").card["links"]}
+    assert ice["121.1"] == "Draw a card"
+    assert all("\n" not in link["reason"] for c in (cards_of("Fire // Ice"), cards_of("Divination"))
+               for link in c.card["links"] if link["rule"].startswith("1"))
+
+
 def test_real_card_links_name_the_card_words(cards_of):
     jadelight = {link["rule"]: link for link in cards_of("Jadelight Ranger").card["links"]}
     assert jadelight["701.44"]["reason"].startswith("keyword: Explore") and jadelight["701.44"]["title"] == "Explore"

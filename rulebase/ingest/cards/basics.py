@@ -23,6 +23,7 @@ words, never a table written per card:
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from rulebase.core.records import number_key
 from rulebase.ingest.cards.vocabulary import Vocabulary, is_within
@@ -92,7 +93,7 @@ class Basics:
     def of_text(self, text: str, words: list[str], facts: dict, named: list) -> list[tuple[str, str]]:
         """(number, the card's words) for the basic rules its lower-case `text` (`words`) uses;
         `named`: the terms of the rules it names (Vocabulary.named), read once a card."""
-        found = self._chapters(words, named)
+        found = self._chapters(words, named, _sentences(text, words))
         found += [(self.adds_up, m.group(0)) for m in _ADDS_UP.finditer(text) if self.adds_up][:1]
         found += [(self.control, m.group(0)) for m in _CONTROL.finditer(text) if self.control][:1]
         if self.locked:
@@ -107,13 +108,20 @@ class Basics:
             found += [(self.delayed, " ".join(words_of(m.group(0))[:8])) for m in later][:1]
         for sentence in _SENTENCE.split(text):
             said = words_of(sentence)
+            held = set(said)
             for phrase, number in self.says:
+                # (a sentence without the phrase's first word says none of it: 0.56 million calls of
+                # _in_order for the cards' 35,000 texts, most of them on such sentences)
+                if held.isdisjoint(_first_forms(phrase[0])):
+                    continue
                 span = _in_order(said, phrase)
                 if span:
                     found.append((number, " ".join(said[span[0]:span[1]])))
         return found
 
-    def _chapters(self, words: list[str], named: list) -> list[tuple[str, str]]:
+    def _chapters(self, words: list[str], named: list, sentence: list[int]) -> list[tuple[str, str]]:
+        """`sentence`: each word's sentence, whose words alone a link quotes ("Draw a card", not
+        "Tap target permanent. Draw a card")."""
         found: list[tuple[str, str]] = []
         done: set[str] = set()
         elsewhere = self._elsewhere(words, named)
@@ -131,7 +139,8 @@ class Basics:
                 if _paired(said, forms(word), [forms(w) for w in near]):
                     done.add(number)
                     start, end = max(0, at - PAIR_WITHIN), at + 1 + PAIR_WITHIN
-                    found.append((number, " ".join(words[start:end])))
+                    found.append((number, " ".join(w for n, w in enumerate(words[start:end], start)
+                                                   if sentence[n] == sentence[at])))
                     break
         return found
 
@@ -147,6 +156,12 @@ class Basics:
                 if not any(is_within(n, chapter) for chapter in self.chapter_of.get(words[at], ()) for n in term.numbers):
                     places[at] = words[start:end]
         return places
+
+
+def _sentences(text: str, words: list[str]) -> list[int]:
+    """Each of `words` (words_of(text)) numbered by the sentence of `text` it stands in."""
+    numbered = [n for n, sentence in enumerate(_SENTENCE.split(text)) for _ in words_of(sentence)]
+    return numbered if len(numbered) == len(words) else [0] * len(words)  # (a word split by a stop: one sentence)
 
 
 def _sense(definition: str, chapter: str) -> str:
@@ -179,11 +194,19 @@ def _paired(said: list[str], term: frozenset[str], near: list[frozenset[str]]) -
                for neighbour in near)
 
 
+@cache
+def _first_forms(word: str) -> frozenset[str]:
+    """The words a phrase may begin with in _in_order: the forms of its first word, and of that
+    word less a plural "s"."""
+    return forms(word) | (forms(word[:-1]) if word.endswith("s") else frozenset())
+
+
 def _in_order(said: list[str], phrase: list[str]) -> tuple[int, int] | None:
     """Where the phrase's words stand in order within a few words ("can't attack or block" says
     "can't block"; "attacks each combat if able", "attacks if able")."""
+    first = _first_forms(phrase[0])
     for start, word in enumerate(said):
-        if word not in forms(phrase[0]) and not (phrase[0].endswith("s") and word in forms(phrase[0][:-1])):
+        if word not in first:
             continue
         at = start + 1
         for part in phrase[1:]:
