@@ -26,29 +26,47 @@ if TYPE_CHECKING:
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
 
 
-def _spare_urllib() -> None:
-    """whoosh.compat imports urllib.request (and with it ssl, http.client and email: 60 ms of a
-    cold search) only to re-export `urlretrieve`, which nothing here calls: the index is local and
-    rulebase uses no network. Stand a placeholder in for the first whoosh import, then withdraw it
-    so any later `import urllib.request` gets the real module."""
-    if "urllib.request" in sys.modules or "whoosh.compat" in sys.modules:
-        return
-    placeholder = types.ModuleType("urllib.request")
+# Modules the first whoosh import loads for names that nothing here calls: whoosh.compat's
+# urllib.request, for `urlretrieve` (and with it ssl, http.client and email: 60 ms of a cold
+# search; the index is local and rulebase uses no network), and the Porter stemmer and double
+# metaphone that whoosh.analysis binds as defaults (8.5 million instructions of a cold search,
+# most of it their 15 patterns compiling: rulebase's analysers name the Snowball stemmers).
+_SPARED = (("urllib.request", "urlretrieve"), ("whoosh.lang.porter", "stem"),
+           ("whoosh.lang.dmetaphone", "double_metaphone"))
 
-    def urlretrieve(*args, **kwargs):  # pragma: no cover - whoosh never downloads at run time
+
+def _forward(module: str, name: str):
+    """A stand-in for `module.name` that imports the real module when called."""
+
+    def call(*args, **kwargs):  # pragma: no cover - nothing calls them at run time
         # lazy: only this rarer path needs it
         import importlib
 
-        sys.modules.pop("urllib.request", None)
-        return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
-    placeholder.urlretrieve = urlretrieve
-    sys.modules["urllib.request"] = placeholder
+    return call
+
+
+def _spare_defaults() -> None:
+    """Stand a placeholder in for each of _SPARED's modules during the first whoosh import, then
+    withdraw it, so any later import of one gets the real module."""
+    if "whoosh.analysis" in sys.modules:
+        return
+    standing = {}
+    for module, name in _SPARED:
+        if module not in sys.modules:
+            placeholder = types.ModuleType(module)
+            setattr(placeholder, name, _forward(module, name))
+            sys.modules[module] = standing[module] = placeholder
     try:
-        import whoosh.compat  # noqa: F401
+        import whoosh.analysis  # noqa: F401 - (whoosh.compat, whoosh.analysis.morph)
     finally:
-        if sys.modules.get("urllib.request") is placeholder:
-            del sys.modules["urllib.request"]
+        for module, placeholder in standing.items():
+            if sys.modules.get(module) is placeholder:
+                del sys.modules[module]
+            parent, _, child = module.rpartition(".")
+            if getattr(sys.modules.get(parent), child, None) is placeholder:
+                delattr(sys.modules[parent], child)
 
 
 def _spare_snowball() -> None:
@@ -74,7 +92,7 @@ def _spare_snowball() -> None:
             del whoosh.lang.snowball
 
 
-_spare_urllib()
+_spare_defaults()
 _spare_snowball()
 
 from whoosh import index as whoosh_index  # noqa: E402
