@@ -111,6 +111,26 @@ def test_pruning_keeps_what_a_build_uses_and_the_most_recent(tmp_path):
     prune_entries(set(), tmp_path / "absent")  # no cache folder yet: nothing to do, no error
 
 
+def test_pruning_leaves_what_another_build_may_be_using(tmp_path):
+    """A folder used in the last hour may be another build's, chosen and not yet copied: kept
+    beyond the spare ones; the others go."""
+    import os
+
+    from rulebase.build.cache import prune_entries, prune_segments
+
+    stale = _stale_entries(tmp_path, 3)
+    os.utime(stale[0])  # another build's, just now
+    segments = [tmp_path / f"segment-{n:024x}" for n in range(3)]
+    for n, segment in enumerate(segments):
+        segment.mkdir()
+        if n:
+            os.utime(segment, (1e9, 1e9))
+    prune_entries(set(), tmp_path, spare=0)
+    prune_segments(set(), tmp_path, spare=0)
+    assert [p.exists() for p in stale] == [True, False, False]
+    assert [p.exists() for p in segments] == [True, False, False]
+
+
 def test_an_added_release_joins_the_timeline(small_corpus, tmp_path, monkeypatch):
     """`rulebase add` of a release the archive lacks (2009-10-01 beside 2009-05-01, -07-11, -09-04):
     its rules become versions on the archive's timeline, in --as-of, history and changes alike."""

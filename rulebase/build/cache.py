@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -423,10 +424,21 @@ def prune_entries(keep: set[Path], root: Path | None = None, spare: int = ENTRY_
 _ENTRY = re.compile(r"(?!segment-)[\w.-]+-[0-9a-f]{20}")  # Entry's folder: SOURCE-KEY (entry_key)
 
 
+IN_USE = 3600  # seconds: a cache folder used this recently may be another build's, not pruned
+
+
 def _prune(found, keep: set[Path], spare: int) -> None:
+    """Remove the folders `found` but those kept and the `spare` most recently used others, and
+    but any used in the last IN_USE seconds: another build may have chosen it and not yet copied
+    it (a build touches its segments, then writes its own index for a while before it copies
+    them). Removed under such a build, a segment can be made again by a third one, and the first
+    then read one publication's list beside the other's seal: 'not as this user's rulebase wrote
+    it', and the segment indexed again."""
     try:
-        found = sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+        found = sorted(((p.stat().st_mtime, p) for p in found), reverse=True)
     except OSError:  # one vanished under us (another build pruning): next time
         return
-    for path in [p for p in found if p not in keep][spare:]:
-        shutil.rmtree(path, ignore_errors=True)
+    recent = time.time() - IN_USE
+    for used, path in [(used, p) for used, p in found if p not in keep][spare:]:
+        if used < recent:
+            shutil.rmtree(path, ignore_errors=True)
