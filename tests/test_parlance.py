@@ -79,6 +79,14 @@ def test_abbreviations_are_whole_words(parlance):
     assert parlance.spell_out("HCEs and XHCE")[0] == "HCEs and XHCE"
 
 
+def test_a_pattern_is_compiled_only_for_a_text_holding_a_first_word_whole(parlance):
+    """"blocked" inside "unblocked" or "chump" inside "chumps" cannot begin a match: the entry's
+    pattern is not compiled for it; standing whole, it is."""
+    parlance.meanings("an unblocked attacker and two chumpsters")
+    assert not parlance._compiled
+    assert parlance.meanings("he chump blocked") == [("chump blocked", "block")] and parlance._compiled
+
+
 def test_the_longest_phrase_wins_and_phrases_do_not_overlap(parlance):
     assert parlance.meanings("he chump blocked with a token") == [("chump blocked", "block")]
     assert parlance.meanings("it was blocked") == [("blocked", "blocking creature")]

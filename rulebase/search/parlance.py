@@ -38,6 +38,24 @@ def _pattern(forms: list[str], any_case: Callable[[str], bool]) -> re.Pattern | 
     return re.compile(_EDGE_BEFORE + "(?:" + "|".join(parts) + ")" + _EDGE_AFTER) if parts else None
 
 
+def _holds_word(folded: str, word: str) -> bool:
+    """Whether `word` stands in `folded` as a whole word, at the edges _pattern's forms need: the
+    forms of "on the play" begin with "on", which "damage prevention" holds only inside a word
+    (and compiling the entry's pattern cost that search 1.3 ms)."""
+    at = folded.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not _in_word(folded[at - 1])) and (end == len(folded) or not _in_word(folded[end])):
+            return True
+        at = folded.find(word, at + 1)
+    return False
+
+
+def _in_word(char: str) -> bool:
+    """A character _EDGE_BEFORE and _EDGE_AFTER read as part of a word."""
+    return char.isalnum() or char in "_'’/-"
+
+
 class Entry(Frozen):
     __slots__ = ("kind", "say", "means", "source")
 
@@ -72,7 +90,7 @@ class Parlance(Value):
 
     def _pattern(self, n: int, text: str) -> re.Pattern | None:
         entry, folded = self.entries[n], text.casefold()
-        if not any(form.split()[0].casefold() in folded for form in entry.say if form.split()):
+        if not any(_holds_word(folded, form.split()[0].casefold()) for form in entry.say if form.split()):
             return None
         if n not in self._compiled:
             self._compiled[n] = _pattern(list(entry.say), _any_case if entry.kind == "abbreviation" else lambda f: True)
