@@ -428,8 +428,8 @@ IN_USE = 3600  # seconds: a cache folder used this recently may be another build
 
 
 def _prune(found, keep: set[Path], spare: int) -> None:
-    """Remove the folders `found` but those kept and the `spare` most recently used others, and
-    but any used in the last IN_USE seconds: another build may have chosen it and not yet copied
+    """Remove the folders `found`, keeping those in `keep`, the `spare` most recently used others
+    and any used in the last IN_USE seconds: another build may have chosen it and not yet copied
     it (a build touches its segments, then writes its own index for a while before it copies
     them). Removed under such a build, a segment can be made again by a third one, and the first
     then read one publication's list beside the other's seal: 'not as this user's rulebase wrote

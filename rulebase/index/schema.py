@@ -18,6 +18,7 @@ import sys
 import types
 import warnings
 from bisect import bisect_left
+from itertools import compress
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms of a cold command)
 if TYPE_CHECKING:
@@ -204,9 +205,6 @@ def in_force_on(columns, day: int) -> set[int]:
 
 def tournament_documents(columns) -> set[int]:
     """The documents of the tournament documents, every release, from read_docmeta's columns."""
-    # lazy: only this rarer path needs it
-    from itertools import compress
-
     return set(compress(range(len(columns[5])), columns[5]))
 
 
