@@ -48,6 +48,15 @@ def test_a_cold_search_imports_whoosh_but_not_the_rest(index_dir):
     assert "whoosh" in modules
 
 
+def test_a_cold_search_leaves_out_what_whoosh_imports_only_to_write(index_dir):
+    """index/standins.py: the modules Whoosh imports for the network, writing and dates stand in
+    while it is imported, and a search loads none of them."""
+    spared = ("urllib", "hashlib", "_hashlib", "html", "shutil", "tempfile", "queue", "random", "calendar",
+              "datetime", "fnmatch", "threading", "copy", "whoosh.automata.lev", "whoosh.lang.porter", "whoosh.lang.dmetaphone")
+    code, modules = _imports(index_dir, "search", "damage prevention", watched=(*spared, "whoosh"))
+    assert code == 0 and [m for m in modules if m in spared or m.split(".")[0] in spared] == []
+
+
 @pytest.mark.parametrize("args", [("search", "damage prevention"), ("card", "Blood Moon")])
 def test_a_cold_search_or_card_leaves_the_lookups_modules_alone(index_dir, args):
     """The plain views name a lookup's types in annotations only: a search or a card printed

@@ -14,8 +14,6 @@ ranked does not.
 from __future__ import annotations
 
 import os
-import sys
-import types
 import warnings
 from bisect import bisect_left
 from itertools import compress
@@ -24,77 +22,10 @@ TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 6.5 ms 
 if TYPE_CHECKING:
     from pathlib import Path
 
+from rulebase.index.standins import spare  # noqa: E402 - before the first whoosh import
+
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=r"whoosh(\..*)?")
-
-
-# Modules the first whoosh import loads for names that nothing here calls: whoosh.compat's
-# urllib.request, for `urlretrieve` (and with it ssl, http.client and email: 60 ms of a cold
-# search; the index is local and rulebase uses no network), and the Porter stemmer and double
-# metaphone that whoosh.analysis binds as defaults (8.5 million instructions of a cold search,
-# most of it their 15 patterns compiling: rulebase's analysers name the Snowball stemmers).
-_SPARED = (("urllib.request", "urlretrieve"), ("whoosh.lang.porter", "stem"),
-           ("whoosh.lang.dmetaphone", "double_metaphone"))
-
-
-def _forward(module: str, name: str):
-    """A stand-in for `module.name` that imports the real module when called."""
-
-    def call(*args, **kwargs):  # pragma: no cover - nothing calls them at run time
-        # lazy: only this rarer path needs it
-        import importlib
-
-        return getattr(importlib.import_module(module), name)(*args, **kwargs)
-
-    return call
-
-
-def _spare_defaults() -> None:
-    """Stand a placeholder in for each of _SPARED's modules during the first whoosh import, then
-    withdraw it, so any later import of one gets the real module."""
-    if "whoosh.analysis" in sys.modules:
-        return
-    standing = {}
-    for module, name in _SPARED:
-        if module not in sys.modules:
-            placeholder = types.ModuleType(module)
-            setattr(placeholder, name, _forward(module, name))
-            sys.modules[module] = standing[module] = placeholder
-    try:
-        import whoosh.analysis  # noqa: F401 - (whoosh.compat, whoosh.analysis.morph)
-    finally:
-        for module, placeholder in standing.items():
-            if sys.modules.get(module) is placeholder:
-                del sys.modules[module]
-            parent, _, child = module.rpartition(".")
-            if getattr(sys.modules.get(parent), child, None) is placeholder:
-                delattr(sys.modules[parent], child)
-
-
-def _spare_snowball() -> None:
-    """Opening an index unpickles its schema, whose analysers name the English and Hungarian
-    Snowball stemmers; importing either runs the snowball package's __init__, which imports all
-    fourteen languages (3-4 ms of a cold search). Import the two through a placeholder package,
-    then withdraw it: a later import finds them imported, and one of the package itself (the
-    build's stemmer_for_language) runs its __init__ as before."""
-    if "whoosh.lang.snowball" in sys.modules:
-        return
-    import whoosh.lang
-
-    placeholder = types.ModuleType("whoosh.lang.snowball")
-    placeholder.__path__ = [os.path.join(os.path.dirname(whoosh.lang.__file__), "snowball")]
-    sys.modules["whoosh.lang.snowball"] = placeholder
-    try:
-        import whoosh.lang.snowball.english
-        import whoosh.lang.snowball.hungarian  # noqa: F401
-    finally:
-        if sys.modules.get("whoosh.lang.snowball") is placeholder:
-            del sys.modules["whoosh.lang.snowball"]
-        if getattr(whoosh.lang, "snowball", None) is placeholder:
-            del whoosh.lang.snowball
-
-
-_spare_defaults()
-_spare_snowball()
+spare()
 
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StemmingAnalyzer  # noqa: E402
@@ -208,11 +139,21 @@ def tournament_documents(columns) -> set[int]:
     return set(compress(range(len(columns[5])), columns[5]))
 
 
+def open_reader(path: str | os.PathLike):
+    """A reader of the Whoosh index in `path`. Whoosh's `open_dir(path).reader()` reads the table of
+    contents twice, unpickling the schema and the segments each time; this reads it once (1.5
+    million instructions of a cold search)."""
+    from whoosh.filedb.filestore import FileStorage
+
+    storage = FileStorage(os.fspath(path), readonly=True)
+    toc = whoosh_index.TOC.read(storage, whoosh_index._DEF_INDEX_NAME)  # noqa: SLF001
+    return whoosh_index.FileIndex._reader(storage, toc.schema, toc.segments, toc.generation)  # noqa: SLF001
+
+
 def check(path: Path) -> bool:
     """True when the index opens and its segment files read back."""
     try:
-        ix = whoosh_index.open_dir(str(path), readonly=True)
-        with ix.reader() as reader:
+        with open_reader(path) as reader:
             if reader.doc_count() and not reader.column_reader("id")[0]:
                 return False
             for fieldname in ("kind", "exact"):

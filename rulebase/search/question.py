@@ -111,16 +111,19 @@ def weak_words(text: str, words: list[str]) -> tuple[set[str], set[str]]:
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
              "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
 # "4th edition", "fourth edition", "4e", "5th ed", "10th edition rules"
-_EDITION = re.compile(r"\b(?:(?P<num>\d{1,2})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINALS)
-                      + r"))\s*(?:edition|ed\.?)(?!\w)|\b(?P<short>\d{1,2})e\b", re.IGNORECASE)
+_EDITION = lazy(r"\b(?:(?P<num>\d{1,2})(?:st|nd|rd|th)?|(?P<word>" + "|".join(_ORDINALS)
+                + r"))\s*(?:edition|ed\.?)(?!\w)|\b(?P<short>\d{1,2})e\b", re.IGNORECASE,
+                needs=("ed", *"0123456789"))
 # The first editions: "alpha" as typed, "Beta" and "Unlimited" capitalised ("an unlimited number of
 # copies" is no edition) or with "rules"/"edition"; not a card's name ("Alpha Authority")
-_ALPHA = re.compile(r"\b(?:(?:Alpha|Beta|Unlimited)(?!\s+(?!(?:Rules?|Rulebook|Edition|I)\b)[A-Z])|alpha|ALPHA|"
-                    r"(?i:beta|unlimited)(?=\s+(?i:rules?|rulebook|edition)\b))(?:\s+(?i:rules?|rulebook|edition))?\b")
-_BEFORE = re.compile(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(?:19|20)\d\d)\b(?:\s+rules?(?:\s+change)?)?",
-                     re.IGNORECASE)
-_IN_YEAR = re.compile(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
-                      re.IGNORECASE)
+_ALPHA = lazy(r"\b(?:(?:Alpha|Beta|Unlimited)(?!\s+(?!(?:Rules?|Rulebook|Edition|I)\b)[A-Z])|alpha|ALPHA|"
+              r"(?i:beta|unlimited)(?=\s+(?i:rules?|rulebook|edition)\b))(?:\s+(?i:rules?|rulebook|edition))?\b",
+              needs=("alpha", "beta", "unlimited"))
+_YEARS = ("19", "20")  # (the first digits of a year from 1900 to 2099)
+_BEFORE = lazy(r"\b(?:before|prior to|until|pre-?)\s*(?:the\s+)?(?P<year>(?:19|20)\d\d)\b(?:\s+rules?(?:\s+change)?)?",
+               re.IGNORECASE, needs=_YEARS)
+_IN_YEAR = lazy(r"\b(?:in|during|as of|back in|around|since)\s+(?P<year>(?:19|20)\d\d)\b|\b(?P<y2>(?:19|20)\d\d)\s+rules?\b",
+                re.IGNORECASE, needs=_YEARS)
 # Seventh to Ninth Edition's rules have no edition label (the Comprehensive Rules releases of their
 # years are labelled by year: core/eras.py): each is asked as the day before the next edition's
 # release (Eighth Edition 2003-07-28, Ninth 2005-07-29, Tenth 2007-07-13).
@@ -132,16 +135,18 @@ _PRINTING_BEFORE = lazy(r"\b(?:an?|my|your|his|her|their|our|this|that|these|tho
 _PRINTING_AFTER = lazy(r"^\s+(?!(?:Rules?|Rulebook|Comprehensive)\b)[A-Z]")
 # "is that still true?", "does it still work that way nowadays": the rules in force now, whatever
 # year or edition the story around it names
-_NOW = re.compile(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"
-                  r"nowadays|these\s+days|(?:the\s+)?current\s+rules?|today['’]?s\s+rules?)\b", re.IGNORECASE)
+_NOW = lazy(r"\b(?:still\s+(?:true|the\s+case|correct|right|valid|work(?:s|ing)?|appl(?:y|ies)|a\s+thing)|"
+            r"nowadays|these\s+days|(?:the\s+)?current\s+rules?|today['’]?s\s+rules?)\b", re.IGNORECASE,
+            needs=("still", "nowadays", "days", "current", "today"))
 # ("no longer", "anymore" and "originally" only about the rules: "if the creature is no longer on the
 # battlefield" and "the spell originally targeted it" tell what happened in a game)
-_OLD = re.compile(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+changed|back\s+then|"
-                  r"no\s+longer\s+(?:exists?|a\s+(?:rule|thing)|(?:in|part\s+of)\s+the\s+(?:rules|game))|"
-                  r"(?:exists?|a\s+(?:rule|thing))\s+anymore|originally\s+(?:ruled?|worked|meant|said)|(?:work|worked|ruled)\s+originally|"
-                  r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change|"
-                  r"before\s+(?:(?:they|wizards|wotc|it|the\s+rules?)\s+(?:was\s+|were\s+)?changed?|the\s+(?:\w+\s+)?change))\b",
-                  re.IGNORECASE)
+_OLD = lazy(r"\b(?:old(?:er)?\s+rules?|used\s+to|what(?:'s|\s+has)?\s+changed|back\s+then|"
+            r"no\s+longer\s+(?:exists?|a\s+(?:rule|thing)|(?:in|part\s+of)\s+the\s+(?:rules|game))|"
+            r"(?:exists?|a\s+(?:rule|thing))\s+anymore|originally\s+(?:ruled?|worked|meant|said)|(?:work|worked|ruled)\s+originally|"
+            r"historic(?:al|ally)?|obsolete|(?:how|when)\s+did\s+\w+(?:\s+\w+)?\s+change|"
+            r"before\s+(?:(?:they|wizards|wotc|it|the\s+rules?)\s+(?:was\s+|were\s+)?changed?|the\s+(?:\w+\s+)?change))\b",
+            re.IGNORECASE, needs=("old", "used", "chang", "back", "longer", "anymore", "original", "historic",
+                                  "obsolete"))
 
 
 class Era(Frozen):

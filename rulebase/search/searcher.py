@@ -29,7 +29,7 @@ from rulebase.core.records import fold_accents as fold
 from rulebase.core.sources import DIGITAL_DOCUMENTS
 from rulebase.index.concepts import CONCEPTS, read_concepts, read_names
 from rulebase.index.postings import BM25_B, BM25_K1, Stored
-from rulebase.index.schema import DOCMETA, DOCMETA_COLUMNS, in_force_on, read_docmeta, whoosh_index
+from rulebase.index.schema import DOCMETA, DOCMETA_COLUMNS, in_force_on, open_reader, read_docmeta
 from rulebase.index.scorer import Clause, Scorer
 from rulebase.index.tables import TABLES, Tables
 from rulebase.search import language
@@ -78,8 +78,7 @@ class Searcher(QueryTerms):
     def __init__(self, path: str | os.PathLike, term_pairs: list[tuple[str, list[str]]] | None = None,
                  vocabulary: str | os.PathLike | None = None):
         try:
-            self.ix = whoosh_index.open_dir(str(path), readonly=True)
-            self.reader = self.ix.reader()
+            self.reader = open_reader(path)
         except Exception as exc:  # noqa: BLE001 - whoosh raises many kinds on a damaged index
             raise IndexError_(f"full-text index unreadable ({type(exc).__name__})", str(path),
                               "run 'rulebase index build' to rebuild it") from None
