@@ -52,7 +52,7 @@ def test_a_cold_search_leaves_out_what_whoosh_imports_only_to_write(index_dir):
     """index/standins.py: the modules Whoosh imports for the network, writing and dates stand in
     while it is imported, and a search loads none of them."""
     spared = ("urllib", "hashlib", "_hashlib", "html", "shutil", "tempfile", "queue", "random", "calendar",
-              "datetime", "fnmatch", "threading", "copy", "whoosh.automata.lev", "whoosh.lang.porter", "whoosh.lang.dmetaphone")
+              "datetime", "fnmatch", "threading", "copy", "decimal", "whoosh.automata.lev", "whoosh.lang.porter", "whoosh.lang.dmetaphone")
     code, modules = _imports(index_dir, "search", "damage prevention", watched=(*spared, "whoosh"))
     assert code == 0 and [m for m in modules if m in spared or m.split(".")[0] in spared] == []
 
@@ -64,3 +64,17 @@ def test_a_cold_search_or_card_leaves_the_lookups_modules_alone(index_dir, args)
     code, modules = _imports(index_dir, *args, watched=("rulebase",))
     assert code == 0 and "rulebase.cli.views.plain" in modules
     assert not {"rulebase.rules.lookup", "rulebase.rules.documents"} & set(modules)
+
+
+def test_a_stand_in_forwards_to_the_real_class():
+    """whoosh.fields binds Decimal while a stand-in is in place (index/standins.py): instance
+    checks and calls reach decimal.Decimal."""
+    import decimal
+
+    import whoosh.fields
+
+    import rulebase.index.schema  # noqa: F401 - (the first whoosh import, in a fresh process)
+
+    stand_in = whoosh.fields.Decimal
+    assert isinstance(decimal.Decimal("1.5"), stand_in) and not isinstance(1.5, stand_in)
+    assert stand_in("2.25") == decimal.Decimal("2.25") and type(stand_in("1")) is decimal.Decimal

@@ -20,7 +20,6 @@ as it computes the digests, so the first read after a build hashes nothing eithe
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 
@@ -122,6 +121,9 @@ STAMPS_KEPT = 32  # verified stamps kept (a build prunes the oldest: each genera
 def stamp_built(generation_dir: str | os.PathLike) -> None:
     """After a build renamed its generation into place: the files as written are verified (their
     digests were just computed from them). The oldest stamps beyond STAMPS_KEPT go."""
+    # lazy: a read never writes a stamp this way
+    import contextlib
+
     files, _ = scanned(generation_dir)
     remember(generation_dir, files)
     folder = os.path.join(seal.state_dir(), STAMPS)

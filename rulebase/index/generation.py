@@ -29,7 +29,6 @@ published, which is why readers can open them read-only (and from read-only dire
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -306,6 +305,9 @@ def remember_failure(index_dir: str | os.PathLike, error: str, now: float | None
     even that finds no space, the failure is kept in the nanoseconds of .lock's modification time
     (which takes no space; the error is then the generic one). Never raises: remembering is a
     courtesy."""
+    # lazy: a read never writes or removes these files
+    import contextlib
+
     now = time.time() if now is None else now
     tmp = os.path.join(index_dir, f"{FAILED}.{os.getpid()}")
     record: dict = {"error": error, "at": now}
@@ -351,6 +353,9 @@ def recent_failure(index_dir: str | os.PathLike, now: float | None = None, finge
 
 def forget_failure(index_dir: str | os.PathLike) -> None:
     """A build succeeded (or the user asked for one): reads build again when they need to."""
+    # lazy: a read never writes or removes these files
+    import contextlib
+
     with contextlib.suppress(OSError):
         os.unlink(os.path.join(index_dir, FAILED))
     lock = os.path.join(index_dir, ".lock")

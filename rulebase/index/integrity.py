@@ -5,7 +5,6 @@ CRC-32 are recorded in meta.json at build time and checked by readers (a stat ca
 
 from __future__ import annotations
 
-import contextlib
 import os
 import zlib
 
@@ -72,8 +71,10 @@ def damage(generation: Generation) -> str | None:
             problem = _changed(path, name, checks[name][1])
             if problem:
                 return problem
-            with contextlib.suppress(OSError):  # read-only: hashed again next time, still correct
+            try:
                 os.utime(path, ns=(st.st_atime_ns, checks[name][0]))
+            except OSError:  # read-only: hashed again next time, still correct
+                continue
     return None
 
 

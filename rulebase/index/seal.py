@@ -18,7 +18,6 @@ first read after a copy pays.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from _operator import _compare_digest as same_digest  # hmac.compare_digest, without importing hmac
 
@@ -41,6 +40,9 @@ def state_dir() -> str:
 def keep(path: str | os.PathLike, data: bytes) -> None:
     """Write a file of the state folder whole (a temporary file renamed over it), quietly not when
     the folder is not writable: what is kept there is only ever a shortcut, read again if missing."""
+    # lazy: a read that writes nothing never needs it
+    import contextlib
+
     folder, name = os.path.split(os.fspath(path))
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):
@@ -64,6 +66,9 @@ def user_key(create: bool = False) -> bytes | None:
         pass
     if not create:
         return None
+    # lazy: only a first build makes a key
+    import contextlib
+
     os.makedirs(folder, mode=0o700, exist_ok=True)
     key = os.urandom(KEY_BYTES)
     tmp = os.path.join(folder, f".key.{os.getpid()}.tmp")

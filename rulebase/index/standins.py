@@ -17,7 +17,10 @@ import of one gets the real module:
 - hashlib, bound for md5, which hashes every term a search looks up (filetables.md5_hash): the
   interpreter's own _md5 gives the same digest without loading OpenSSL;
 - threading, bound for Lock, which is _thread's allocate_lock (threading.py binds it so), and
-  copy, bound for copying an open file's reader.
+  copy, bound for copying an open file's reader;
+- decimal, bound for Decimal, which only a NUMERIC field storing decimals uses (the schema has
+  none): the stand-in class forwards `isinstance` and calls to the real one, and a NUMERIC field
+  declared with `numtype=decimal.Decimal` is refused with a TypeError (`numtype is Decimal`).
 
 Measured with valgrind on a cold `rulebase search "damage prevention"` (PYTHONHASHSEED=0), the
 modules from html on (with core/eras.py's day arithmetic, which no longer imports datetime)
@@ -39,7 +42,7 @@ import types
 _NAMES = {"urllib.request": ("urlretrieve",), "whoosh.lang.porter": ("stem",),
           "whoosh.lang.dmetaphone": ("double_metaphone",), "html": ("escape",), "shutil": ("copyfileobj",),
           "hashlib": ("md5",), "whoosh.util.times": ("datetime_to_long", "long_to_datetime"), "copy": ("copy",),
-          "threading": ("Lock",)}
+          "threading": ("Lock",), "decimal": ("Decimal",)}
 # modules Whoosh binds whole
 _MODULES = ("queue", "random", "calendar", "tempfile", "datetime", "fnmatch", "whoosh.automata.lev")
 # the Whoosh modules that import them, all of which opening an index imports anyway
@@ -67,7 +70,29 @@ def _md5(data: bytes = b""):
     return md5(data)
 
 
-_SAME = {("hashlib", "md5"): _md5, ("threading", "Lock"): _thread.allocate_lock}  # the same, at less cost
+class _ForwardedType(type):
+    """The type of a stand-in class: an instance check or a call imports the real class."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, cls.real())
+
+    def __call__(cls, *args, **kwargs):
+        return cls.real()(*args, **kwargs)
+
+    def real(cls) -> type:
+        import importlib
+
+        return getattr(importlib.import_module(cls.__module__), cls.__name__)
+
+
+class _Decimal(metaclass=_ForwardedType):
+    """decimal.Decimal's stand-in (see the module's note)."""
+
+
+_Decimal.__module__, _Decimal.__name__, _Decimal.__qualname__ = "decimal", "Decimal", "Decimal"
+# the stand-ins that are not forwarding functions
+_SAME = {("hashlib", "md5"): _md5, ("threading", "Lock"): _thread.allocate_lock,
+         ("decimal", "Decimal"): _Decimal}
 
 
 class _Deferred(types.ModuleType):

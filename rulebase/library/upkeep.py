@@ -8,7 +8,6 @@ generation is rebuilt once per Library, never in a loop.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 from rulebase.core.errors import (
@@ -97,6 +96,8 @@ class Upkeep:
         and the last good index keeps answering. A build that fails for want of space or a
         writable index keeps them (the next build with room takes them in)."""
         # lazy: each command loads only what it runs (cold start)
+        import contextlib
+
         from rulebase import usercorpus
         from rulebase.build.builder import build_lock
         from rulebase.index.generation import claim
@@ -115,6 +116,9 @@ class Upkeep:
                     checked: list) -> tuple[list, Generation]:
         added = usercorpus.add_documents(paths, self.sources, fmt, edition, doc_id, checked=checked)
         self.reload()
+        # lazy: only an add needs it
+        import contextlib
+
         with contextlib.suppress(OSError):  # reads during the build (the last generation) come first on the cores
             os.nice(ADD_NICENESS)
         try:

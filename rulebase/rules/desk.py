@@ -8,7 +8,6 @@ the corpus's newest release of it is over a year old.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -366,6 +365,9 @@ def jar_fix(store: RecordStore, record: Record, parts: dict[str, list[str]], day
         return None
     bags = [_words(_SENTENCE.split(title)[0]) for _, title, _ in units]  # a bullet's problem: its first sentence
     df = Counter(w for bag in bags for w in bag)
+
+    # lazy: an infraction's screen alone compares texts
+    import math
 
     def weights(bag: Counter) -> dict[str, float]:
         return {w: (1 + math.log(n)) * math.log((len(bags) + 1) / (df[w] + 0.5)) for w, n in bag.items() if w in df}
