@@ -67,14 +67,11 @@ def test_a_cold_search_or_card_leaves_the_lookups_modules_alone(index_dir, args)
 
 
 def test_a_stand_in_forwards_to_the_real_class():
-    """whoosh.fields binds Decimal while a stand-in is in place (index/standins.py): instance
-    checks and calls reach decimal.Decimal."""
-    import decimal
-
-    import whoosh.fields
-
-    import rulebase.index.schema  # noqa: F401 - (the first whoosh import, in a fresh process)
-
-    stand_in = whoosh.fields.Decimal
-    assert isinstance(decimal.Decimal("1.5"), stand_in) and not isinstance(1.5, stand_in)
-    assert stand_in("2.25") == decimal.Decimal("2.25") and type(stand_in("1")) is decimal.Decimal
+    """whoosh.fields binds Decimal while a stand-in is in place (index/standins.py): in a new
+    process, instance checks and calls reach decimal.Decimal."""
+    code = ("import rulebase.index.schema, whoosh.fields, decimal\n"
+            "stand_in = whoosh.fields.Decimal\n"
+            "print(stand_in is not decimal.Decimal, isinstance(decimal.Decimal('1.5'), stand_in),\n"
+            "      isinstance(1.5, stand_in), type(stand_in('2.25')) is decimal.Decimal, stand_in('2.25') * 4)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.split() == ["True", "True", "False", "True", "9.00"]
