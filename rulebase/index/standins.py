@@ -53,7 +53,7 @@ _READING = ("whoosh.analysis", "whoosh.index", "whoosh.filedb.filestore", "whoos
 def _forward(module: str, name: str):
     """A stand-in for `module.name` that imports the real module when called."""
 
-    def call(*args, **kwargs):  # pragma: no cover - nothing calls them at run time
+    def call(*args, **kwargs):  # pragma: no cover - a search calls none of them
         import importlib
 
         return getattr(importlib.import_module(module), name)(*args, **kwargs)
@@ -61,13 +61,14 @@ def _forward(module: str, name: str):
     return call
 
 
-def _md5(data: bytes = b""):
-    """hashlib.md5 for Whoosh's term tables, from the interpreter's _md5 module where it has one."""
+def _md5():
+    """hashlib.md5 for Whoosh's term tables: the interpreter's own _md5 module's, where it has one
+    (bound once: Whoosh calls it for every term a search looks up)."""
     try:
         from _md5 import md5
     except ImportError:  # pragma: no cover - an interpreter built without it
-        from hashlib import md5
-    return md5(data)
+        return _forward("hashlib", "md5")
+    return md5
 
 
 class _ForwardedType(type):
@@ -91,7 +92,7 @@ class _Decimal(metaclass=_ForwardedType):
 
 _Decimal.__module__, _Decimal.__name__, _Decimal.__qualname__ = "decimal", "Decimal", "Decimal"
 # the stand-ins that are not forwarding functions
-_SAME = {("hashlib", "md5"): _md5, ("threading", "Lock"): _thread.allocate_lock,
+_SAME = {("hashlib", "md5"): _md5(), ("threading", "Lock"): _thread.allocate_lock,
          ("decimal", "Decimal"): _Decimal}
 
 
